@@ -1,0 +1,1 @@
+"""Sans-I/O codecs, one per e-board protocol: bytes in, events out, commands out as bytes."""

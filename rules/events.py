@@ -1,0 +1,493 @@
+"""Physical events: the input half of the event contract (`docs/events.md`).
+
+Every source (an e-board codec, the camera, GPIO buttons, a keyboard, a file) produces these
+objects, and the rules core consumes them. They are frozen, slotted, keyword-only dataclasses,
+validated when built, so a bad value is caught at the edge with a message naming the field.
+`parse_event` reads the contract's JSON shape; `Event.to_dict` writes it back.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import MISSING, dataclass, fields
+from typing import Any, ClassVar
+
+from rules.errors import EventError
+
+SIDES = ("white", "black")
+PIECE_LETTERS = frozenset("PNBRQKpnbrqk")
+SENSED_LETTERS = PIECE_LETTERS | frozenset("Xx?")
+PROMOTION_LETTERS = frozenset("NBRQnbrq")
+SQUARE_NAMES = frozenset(f + r for f in "abcdefgh" for r in "12345678")
+CLAIM_KINDS = ("threefold", "fifty", "touch_move", "any")
+SENSOR_STATUSES = ("disconnected", "reconnected", "dropped", "camera_moved", "recalibrated")
+ARBITER_ACTIONS = (
+    "pause",
+    "resume",
+    "add_time",
+    "set_clock",
+    "set_position",
+    "takeback",
+    "penalty",
+    "warning",
+    "two_hands",
+    "accident",
+    "declare",
+)
+RESULTS = ("1-0", "0-1", "1/2-1/2")
+MODES = ("standard", "rapid", "blitz")
+
+
+def _check_side(value: object, name: str = "side") -> None:
+    if value not in SIDES:
+        raise EventError(f'\'{name}\' must be "white" or "black", not {value!r}')
+
+
+def _check_square(value: object, name: str = "square") -> None:
+    if value not in SQUARE_NAMES:
+        raise EventError(f"'{name}' must be a square name such as \"e4\", not {value!r}")
+
+
+def _check_piece(value: object, allowed: frozenset[str] = SENSED_LETTERS) -> None:
+    if value is not None and value not in allowed:
+        raise EventError(f"'piece' must be one of {''.join(sorted(allowed))}, not {value!r}")
+
+
+def _check_number(value: object, name: str, *, allow_none: bool = False) -> None:
+    if value is None and allow_none:
+        return
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise EventError(f"'{name}' must be a finite number, not {value!r}")
+
+
+def check_placement(board: object) -> None:
+    """Check a FEN piece-placement field, where X, x and ? may stand for sensed pieces."""
+    if not isinstance(board, str):
+        raise EventError(f"'board' must be a FEN piece placement, not {board!r}")
+    ranks = board.split("/")
+    if len(ranks) != 8:
+        raise EventError(f"'board' {board!r} must have 8 ranks separated by '/'")
+    for i, rank in enumerate(ranks):
+        width = 0
+        for ch in rank:
+            if ch.isdigit():
+                if ch == "0":
+                    raise EventError(f"'board' {board!r}: a run of 0 squares on rank {8 - i}")
+                width += int(ch)
+            elif ch in SENSED_LETTERS:
+                width += 1
+            else:
+                raise EventError(f"'board' {board!r}: unknown piece letter {ch!r}")
+        if width != 8:
+            raise EventError(f"'board' {board!r}: rank {8 - i} has {width} squares, not 8")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Event:
+    """A physical event at time `t` (seconds since the stream began, monotonic)."""
+
+    type: ClassVar[str] = ""
+    t: float
+
+    def __post_init__(self) -> None:
+        _check_number(self.t, "t")
+        if self.t < 0:
+            raise EventError(f"'t' must not be negative, not {self.t!r}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The contract's JSON object for this event (fields left at None are omitted)."""
+        out: dict[str, Any] = {"t": self.t, "type": self.type}
+        for f in fields(self):
+            if f.name == "t":
+                continue
+            value = getattr(self, f.name)
+            if value is not None:
+                out[f.name] = value
+        return out
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), separators=(", ", ": "))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Start(Event):
+    """First line of a stream: the game's settings (events.md `start`)."""
+
+    type: ClassVar[str] = "start"
+    fen: str | None = None
+    time_control: str | None = None
+    mode: str | None = None
+    rules: str | None = None
+    strict: bool = False
+    auto_press: bool = False
+    max_plies: int = 2
+    noise_s: float = 0.1
+    slide_s: float = 0.25
+    latency_s: float = 0.0
+    white: str | None = None
+    black: str | None = None
+    event: str | None = None
+    round: str | None = None
+    site: str | None = None
+    sources: list[str] | None = None
+
+    def __post_init__(self) -> None:
+        Event.__post_init__(self)
+        for name in ("noise_s", "slide_s", "latency_s"):
+            _check_number(getattr(self, name), name)
+            if getattr(self, name) < 0:
+                raise EventError(f"'{name}' must not be negative")
+        if isinstance(self.max_plies, bool) or not isinstance(self.max_plies, int):
+            raise EventError(f"'max_plies' must be a whole number, not {self.max_plies!r}")
+        if not 1 <= self.max_plies <= 8:
+            raise EventError(f"'max_plies' must be between 1 and 8, not {self.max_plies}")
+        for name in ("strict", "auto_press"):
+            if not isinstance(getattr(self, name), bool):
+                raise EventError(f"'{name}' must be true or false")
+        if self.mode is not None and self.mode not in MODES:
+            raise EventError(f"'mode' must be one of {', '.join(MODES)}, not {self.mode!r}")
+        for name in ("fen", "time_control", "rules", "white", "black", "event", "round", "site"):
+            value = getattr(self, name)
+            if value is not None and not isinstance(value, str):
+                raise EventError(f"'{name}' must be a string, not {value!r}")
+        if self.sources is not None and (
+            not isinstance(self.sources, list) or not all(isinstance(s, str) for s in self.sources)
+        ):
+            raise EventError("'sources' must be a list of strings")
+
+    def to_dict(self) -> dict[str, Any]:
+        out = Event.to_dict(self)
+        defaults = {"strict": False, "auto_press": False, "max_plies": 2}
+        for key, default in defaults.items():
+            if out.get(key) == default:
+                del out[key]
+        return out
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _SquareEvent(Event):
+    square: str
+    piece: str | None = None
+    side: str | None = None
+
+    def __post_init__(self) -> None:
+        Event.__post_init__(self)
+        _check_square(self.square)
+        _check_piece(self.piece)
+        if self.side is not None:
+            _check_side(self.side)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Lift(_SquareEvent):
+    """A piece left `square` (by the hand of `side`, where the source can tell)."""
+
+    type: ClassVar[str] = "lift"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Place(_SquareEvent):
+    """A piece was put down on `square`; a piece still there was taken off first."""
+
+    type: ClassVar[str] = "place"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Snapshot(Event):
+    """The whole board as a sensor sees it (FEN placement; X, x, ? for unknown kinds)."""
+
+    type: ClassVar[str] = "snapshot"
+    board: str
+    seen_at: float | None = None
+
+    def __post_init__(self) -> None:
+        Event.__post_init__(self)
+        check_placement(self.board)
+        _check_number(self.seen_at, "seen_at", allow_none=True)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _SideEvent(Event):
+    side: str
+
+    def __post_init__(self) -> None:
+        Event.__post_init__(self)
+        _check_side(self.side)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Press(_SideEvent):
+    """That player pressed their clock button (stopping their own clock)."""
+
+    type: ClassVar[str] = "press"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Adjust(_SideEvent):
+    """That player declared "j'adoube" (4.2.1)."""
+
+    type: ClassVar[str] = "adjust"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Touch(_SideEvent):
+    """A piece was touched without being lifted (camera, or entered by the arbiter)."""
+
+    type: ClassVar[str] = "touch"
+    square: str
+
+    def __post_init__(self) -> None:
+        _SideEvent.__post_init__(self)
+        _check_square(self.square)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Promote(_SideEvent):
+    """The piece a player promotes to, for sensors that cannot tell."""
+
+    type: ClassVar[str] = "promote"
+    piece: str
+
+    def __post_init__(self) -> None:
+        _SideEvent.__post_init__(self)
+        _check_piece(self.piece, PROMOTION_LETTERS)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Claim(_SideEvent):
+    """A claim to the arbiter (9.2, 9.3, 4.8), optionally with the intended move."""
+
+    type: ClassVar[str] = "claim"
+    kind: str = "any"
+    move: str | None = None
+
+    def __post_init__(self) -> None:
+        _SideEvent.__post_init__(self)
+        if self.kind not in CLAIM_KINDS:
+            raise EventError(f"'kind' must be one of {', '.join(CLAIM_KINDS)}, not {self.kind!r}")
+        if self.move is not None and not _is_uci(self.move):
+            raise EventError(f"'move' must be a move in UCI such as \"e2e4\", not {self.move!r}")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Offer(_SideEvent):
+    """A draw offer (9.1.2)."""
+
+    type: ClassVar[str] = "offer"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Accept(_SideEvent):
+    """Acceptance of the opponent's draw offer."""
+
+    type: ClassVar[str] = "accept"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Decline(_SideEvent):
+    """Rejection of the opponent's draw offer."""
+
+    type: ClassVar[str] = "decline"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Resign(_SideEvent):
+    """That player resigned (5.1.2)."""
+
+    type: ClassVar[str] = "resign"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ArbiterAction(Event):
+    """An arbiter's intervention; which fields matter depends on `action`."""
+
+    type: ClassVar[str] = "arbiter"
+    action: str
+    side: str | None = None
+    seconds: float | None = None
+    white: float | None = None
+    black: float | None = None
+    fen: str | None = None
+    plies: int | None = None
+    kind: str | None = None
+    square: str | None = None
+    result: str | None = None
+    reason: str | None = None
+
+    def __post_init__(self) -> None:
+        Event.__post_init__(self)
+        a = self.action
+        if a not in ARBITER_ACTIONS:
+            raise EventError(f"'action' must be one of {', '.join(ARBITER_ACTIONS)}, not {a!r}")
+        if a in ("add_time", "penalty", "warning", "two_hands", "accident"):
+            _check_side(self.side)
+        if a == "add_time":
+            _check_number(self.seconds, "seconds")
+        if a == "penalty":
+            _check_number(self.seconds, "seconds", allow_none=True)
+        if a == "set_clock":
+            _check_number(self.white, "white")
+            _check_number(self.black, "black")
+            if self.white < 0 or self.black < 0:  # type: ignore[operator]
+                raise EventError("'set_clock' times must not be negative")
+        if a == "set_position" and not isinstance(self.fen, str):
+            raise EventError("'set_position' needs a 'fen'")
+        if a == "takeback" and (
+            isinstance(self.plies, bool) or not isinstance(self.plies, int) or self.plies < 1
+        ):
+            raise EventError(
+                f"'takeback' needs 'plies' (a whole number, 1 or more), not {self.plies!r}"
+            )
+        if a == "accident":
+            _check_square(self.square)
+        if a == "declare":
+            if self.result not in RESULTS:
+                raise EventError(f"'declare' needs 'result', one of {', '.join(RESULTS)}")
+            if self.reason is not None and not isinstance(self.reason, str):
+                raise EventError("'reason' must be a string")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Sensor(Event):
+    """What a source says about itself (disconnected, reconnected, dropped bytes, ...)."""
+
+    type: ClassVar[str] = "sensor"
+    status: str
+    detail: str | None = None
+    bytes: int | None = None
+
+    def __post_init__(self) -> None:
+        Event.__post_init__(self)
+        if self.status not in SENSOR_STATUSES:
+            raise EventError(
+                f"'status' must be one of {', '.join(SENSOR_STATUSES)}, not {self.status!r}"
+            )
+        if self.bytes is not None and (
+            isinstance(self.bytes, bool) or not isinstance(self.bytes, int)
+        ):
+            raise EventError(f"'bytes' must be a whole number, not {self.bytes!r}")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Restart(Event):
+    """The stream goes on after a crash or power loss; see events.md `restart`."""
+
+    type: ClassVar[str] = "restart"
+    gap_s: float | None = None
+    counted: bool = False
+
+    def __post_init__(self) -> None:
+        Event.__post_init__(self)
+        _check_number(self.gap_s, "gap_s", allow_none=True)
+        if not isinstance(self.counted, bool):
+            raise EventError("'counted' must be true or false")
+
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.type: cls
+    for cls in (
+        Start,
+        Lift,
+        Place,
+        Snapshot,
+        Press,
+        Adjust,
+        Touch,
+        Promote,
+        Claim,
+        Offer,
+        Accept,
+        Decline,
+        Resign,
+        ArbiterAction,
+        Sensor,
+        Restart,
+    )
+}
+
+_FIELD_NAMES: dict[str, frozenset[str]] = {
+    name: frozenset(f.name for f in fields(cls)) for name, cls in EVENT_TYPES.items()
+}
+
+
+def _is_uci(text: object) -> bool:
+    return (
+        isinstance(text, str)
+        and len(text) in (4, 5)
+        and text[:2] in SQUARE_NAMES
+        and text[2:4] in SQUARE_NAMES
+        and (len(text) == 4 or text[4] in "nbrq")
+    )
+
+
+def parse_event(obj: object, *, line: int | None = None) -> Event:
+    """Build an event from the contract's JSON object; unknown fields are ignored.
+
+    Raises:
+        EventError: naming `line` (when given) and the field at fault.
+    """
+    try:
+        if not isinstance(obj, dict):
+            raise EventError(f"an event must be a JSON object, not {type(obj).__name__}")
+        kind = obj.get("type")
+        if kind is None:
+            raise EventError("the event has no 'type'")
+        cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
+        if cls is None:
+            raise EventError(f"unknown event type {kind!r}")
+        if "t" not in obj:
+            raise EventError(f"the {kind!r} event has no time 't'")
+        names = _FIELD_NAMES[kind]
+        kwargs = {k: v for k, v in obj.items() if k in names}
+        try:
+            return cls(**kwargs)
+        except TypeError as exc:  # a required field is missing
+            missing = sorted(
+                f.name
+                for f in fields(cls)
+                if f.name not in kwargs and f.default is MISSING and f.default_factory is MISSING
+            )
+            raise EventError(
+                f"the {kind!r} event lacks {', '.join(repr(m) for m in missing) or 'a field'}"
+            ) from exc
+    except EventError as exc:
+        if line is not None and exc.line is None:
+            raise exc.at_line(line) from None
+        raise
+
+
+def parse_line(text: str, *, line: int | None = None) -> Event:
+    """Parse one JSON Lines line of a stream."""
+    try:
+        obj = json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as exc:
+        reason = exc.msg if isinstance(exc, json.JSONDecodeError) else "nested too deeply"
+        raise EventError(f"not valid JSON ({reason})", line=line) from None
+    return parse_event(obj, line=line)
+
+
+__all__ = [
+    "EVENT_TYPES",
+    "SIDES",
+    "Accept",
+    "Adjust",
+    "ArbiterAction",
+    "Claim",
+    "Decline",
+    "Event",
+    "Lift",
+    "Offer",
+    "Place",
+    "Press",
+    "Promote",
+    "Resign",
+    "Restart",
+    "Sensor",
+    "Snapshot",
+    "Start",
+    "Touch",
+    "check_placement",
+    "parse_event",
+    "parse_line",
+]

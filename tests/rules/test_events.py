@@ -1,0 +1,44 @@
+"""The event contract's parser: good lines round-trip, bad lines name the line and the fault."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.errors import EventError
+from rules.events import Lift, Snapshot, Start, parse_line
+
+
+def test_round_trip_of_a_lift() -> None:
+    ev = parse_line('{"t": 1.5, "type": "lift", "square": "e2", "piece": "P", "extra": 1}')
+    assert ev == Lift(t=1.5, square="e2", piece="P")
+    assert parse_line(ev.to_json()) == ev
+
+
+@pytest.mark.parametrize(
+    ("line", "fault"),
+    [
+        ('{"t": 1, "type": "lift"}', "lacks 'square'"),
+        ('{"t": 1, "type": "teleport"}', "unknown event type"),
+        ("[1, 2]", "must be a JSON object"),
+        ('{"t": 1, "type": "lift", "square": "e9"}', "square name"),
+        ('{"t": "x", "type": "press", "side": "white"}', "finite number"),
+        ('{"t": 0, "type": "snapshot", "board": "8/8/8"}', "8 ranks"),
+        ('{"t": 0, "type": "press", "side": "red"}', "white"),
+        ("{not json", "not valid JSON"),
+    ],
+)
+def test_bad_lines_name_line_and_fault(line: str, fault: str) -> None:
+    with pytest.raises(EventError) as info:
+        parse_line(line, line=7)
+    assert "line 7" in str(info.value)
+    assert fault in str(info.value)
+
+
+def test_snapshot_accepts_sensed_letters() -> None:
+    assert Snapshot(t=0, board="xxxxxxxx/8/8/8/8/8/8/XXXXXXXX").board.startswith("x")
+
+
+def test_start_defaults_follow_the_contract() -> None:
+    s = Start(t=0)
+    assert (s.noise_s, s.slide_s, s.latency_s, s.max_plies) == (0.1, 0.25, 0.0, 2)
+    assert not s.strict and not s.auto_press
