@@ -1,0 +1,1 @@
+"""Virtual boards: the board side of each protocol, for tests, benchmarks and demos."""
