@@ -384,6 +384,17 @@ class Restart(Event):
             raise EventError("'counted' must be true or false")
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Tick(Event):
+    """Project extension (docs/events.md): the source's time reached `t` and nothing happened.
+
+    A stream file cannot wait; a tick lets it say that time passed, so that what time decides
+    (a flag fall, a release after `slide_s`) is ruled at the right moment on replay.
+    """
+
+    type: ClassVar[str] = "tick"
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
     for cls in (
@@ -403,6 +414,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         ArbiterAction,
         Sensor,
         Restart,
+        Tick,
     )
 }
 
@@ -486,6 +498,7 @@ __all__ = [
     "Sensor",
     "Snapshot",
     "Start",
+    "Tick",
     "Touch",
     "check_placement",
     "parse_event",
