@@ -1,0 +1,330 @@
+"""Millennium ChessLink codec, sans I/O (`eboard-protocols.md` 2).
+
+The board speaks ASCII at 38400 baud, 7 data bits, odd parity. This codec works on the 8-bit
+wire bytes (open the port 8N1: bit 7 of every byte is the parity bit), so it can check the
+parity of every received byte: the XOR check of a frame covers only the 7-bit codes, and a
+reader that merely masks bit 7 would accept a frame whose parity bit flipped (2.1).
+
+Frames are `<letter><data><check>` with no terminator; the letter fixes the length (2.2).
+Auto `s` status reports may arrive between a command and its reply, so replies are matched by
+letter, never by order (2.4). Every status frame becomes a `Snapshot`; version, acknowledgement
+and EEPROM replies update the codec's state (`version`, `acks`, `eeprom`). A byte outside a
+frame, or a frame with a bad parity bit, a bad character or a bad check, is dropped and
+reported as a `Sensor(status='dropped')` event; decoding goes on from the next byte.
+
+Orientation (0, 2.3): the 64 status characters are read in the maker's documented order,
+a8 ... h8, a7 ... h1. When that order shows the initial position turned 180 degrees, the board
+is seated the other way round: the codec sets `rotated`, reverses every later report and
+mirrors LED positions (`80 - position`). The first initial position seen locks the
+orientation for the rest of the game (8: never flipped mid-game on partial evidence).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import ClassVar, Literal
+
+import chess
+
+from firmware_bridge.codecs.base import Codec, CodecUsageError
+from rules.events import Event, Sensor, Snapshot
+
+Orientation = Literal["auto", "normal", "rotated"]
+
+#: reply letter -> frame length including the letter and the two check characters (2.2)
+REPLY_LENGTHS: dict[str, int] = {"s": 67, "v": 7, "l": 3, "x": 3, "w": 7, "r": 7}
+PIECE_CHARS = b"KQRBNPkqrbnp."
+HEX_CHARS = b"0123456789ABCDEF"
+INITIAL_CELLS = "rnbqkbnr" + "p" * 8 + "." * 32 + "P" * 8 + "RNBQKBNR"
+TURNED_CELLS = INITIAL_CELLS[::-1]
+LED_COUNT = 81
+DEFAULT_SLOT_TIME = 0x14
+#: 8-bit wire byte -> 7-bit code, or 0x80 where the parity bit is wrong (even parity)
+_STRIP = bytes(b & 0x7F if bin(b).count("1") % 2 else 0x80 for b in range(256))
+_BAD_PARITY = 0x80
+
+
+def with_parity(code: int) -> int:
+    """The wire byte for a 7-bit code: bit 7 set when the code has an even number of ones."""
+    return code | (0x80 if bin(code).count("1") % 2 == 0 else 0)
+
+
+def check_digits(text: str) -> str:
+    """The frame check of 2.2: XOR of the 7-bit codes, as two upper-case hex digits."""
+    x = 0
+    for ch in text:
+        x ^= ord(ch) & 0x7F
+    return f"{x:02X}"
+
+
+def to_wire(text: str) -> bytes:
+    """Frame `text` (append its check) and set the odd-parity bit of every byte."""
+    framed = text + check_digits(text)
+    return bytes(with_parity(ord(ch)) for ch in framed)
+
+
+def cells_to_placement(cells: Sequence[str]) -> str:
+    """64 cells, a8 ... h8, a7 ... h1, '.' empty -> the FEN piece-placement field."""
+    ranks = []
+    for r in range(8):
+        out: list[str] = []
+        run = 0
+        for ch in cells[8 * r : 8 * r + 8]:
+            if ch == ".":
+                run += 1
+                continue
+            if run:
+                out.append(str(run))
+                run = 0
+            out.append(ch)
+        if run:
+            out.append(str(run))
+        ranks.append("".join(out))
+    return "/".join(ranks)
+
+
+_START_BYTES = frozenset(with_parity(ord(letter)) for letter in REPLY_LENGTHS)
+#: per letter: the characters allowed in the data part (between letter and check)
+_DATA_CHARS: dict[str, bytes] = {
+    "s": PIECE_CHARS,
+    "v": HEX_CHARS,
+    "l": HEX_CHARS,
+    "x": HEX_CHARS,
+    "w": HEX_CHARS,
+    "r": HEX_CHARS,
+}
+
+
+def _square_index(square: str | int) -> int:
+    """A square name ('e4') or python-chess square number -> python-chess square number."""
+    if isinstance(square, str):
+        try:
+            return chess.parse_square(square)
+        except ValueError:
+            raise CodecUsageError(f"not a square name: {square!r}") from None
+    if isinstance(square, bool) or not isinstance(square, int) or not 0 <= square < 64:
+        raise CodecUsageError(f"not a square: {square!r}")
+    return square
+
+
+def _byte_arg(value: int, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 0xFF:
+        raise CodecUsageError(f"{name} must be a whole number from 0 to 255, not {value!r}")
+    return value
+
+
+def led_positions(square: str | int) -> tuple[int, int, int, int]:
+    """The 0-based positions of the four corner LEDs of `square`, normal frame (2.3).
+
+    File edge F (0 left of a ... 8 right of h), rank edge E (0 above rank 8 ... 8 below
+    rank 1); the position is 9F + E, and the square uses F in {f, f+1}, E in {8-r, 9-r}.
+    """
+    sq = _square_index(square)
+    f = chess.square_file(sq)
+    rank = chess.square_rank(sq) + 1
+    return tuple(9 * ff + e for ff in (f, f + 1) for e in (8 - rank, 9 - rank))  # type: ignore[return-value]
+
+
+class MillenniumCodec(Codec):
+    """Decode ChessLink replies and encode ChessLink commands (2.2 - 2.4)."""
+
+    name = "millennium"
+    baudrate = 38400
+    #: 8N1 at the port; bit 7 carries the odd parity of the 7-bit code (same wire as 7O1)
+    bytesize = 8
+    parity = "N"
+    stopbits = 1
+    bits_per_byte = 10
+    #: report-on-change mode suits the contract's defaults (events.md, Sensor settings)
+    sensor_settings: ClassVar[dict[str, float]] = {
+        "noise_s": 0.1,
+        "slide_s": 0.25,
+        "latency_s": 0.0,
+    }
+
+    def __init__(self, orientation: Orientation = "auto") -> None:
+        """`orientation`: 'auto' detects it from the first initial position; 'normal' or
+        'rotated' fixes it (and locks it) from the start."""
+        if orientation not in ("auto", "normal", "rotated"):
+            raise CodecUsageError(
+                f"orientation must be 'auto', 'normal' or 'rotated', not {orientation!r}"
+            )
+        self._buf = bytearray()
+        self.rotated = orientation == "rotated"
+        self.orientation_locked = orientation != "auto"
+        #: firmware version from the last `v` reply, as (major, minor)
+        self.version: tuple[int, int] | None = None
+        #: EEPROM contents the board confirmed (`w` and `r` replies), address -> value
+        self.eeprom: dict[int, int] = {}
+        #: acknowledgements received, by letter (`l` for LEDs, `x` for LEDs off)
+        self.acks: Counter[str] = Counter()
+
+    @property
+    def pending(self) -> int:
+        """Bytes held back because they may begin a frame that has not fully arrived."""
+        return len(self._buf)
+
+    # ---- decoding -------------------------------------------------------------------------
+
+    def feed(self, data: bytes, now: float) -> list[Event]:
+        """Take wire bytes received at `now`; return the snapshots and drop reports they
+        complete, in the order they happened, each stamped `t = now`."""
+        buf = self._buf
+        buf += data
+        events: list[Event] = []
+        dropped = 0
+        reasons: list[str] = []
+
+        def flush() -> None:
+            nonlocal dropped
+            if dropped:
+                detail = f"millennium: {dropped} byte(s) dropped ({'; '.join(reasons)})"
+                events.append(Sensor(t=now, status="dropped", bytes=dropped, detail=detail))
+                dropped = 0
+                reasons.clear()
+
+        def drop(count: int, reason: str) -> None:
+            nonlocal dropped
+            dropped += count
+            if reason not in reasons:
+                reasons.append(reason)
+
+        pos = 0
+        n = len(buf)
+        while pos < n:
+            start = pos
+            while pos < n and buf[pos] not in _START_BYTES:
+                pos += 1
+            if pos > start:
+                drop(pos - start, "bytes outside a frame")
+            if pos >= n:
+                break
+            letter = chr(buf[pos] & 0x7F)
+            length = REPLY_LENGTHS[letter]
+            text = bytes(buf[pos : pos + length]).translate(_STRIP)
+            problem = self._problem(letter, text, length)
+            if problem:
+                drop(1, problem)
+                pos += 1
+                continue
+            if len(text) < length:
+                break  # a frame that may still be good: wait for the rest
+            flush()
+            events.extend(self._handle(text.decode("ascii"), now))
+            pos += length
+        del buf[:pos]
+        flush()
+        return events
+
+    @staticmethod
+    def _problem(letter: str, text: bytes, length: int) -> str:
+        """Why the (possibly partial) frame `text` cannot be good, or '' if it may be."""
+        if _BAD_PARITY in text:
+            return f"bad parity in a '{letter}' frame"
+        data = text[1 : length - 2]
+        if data.translate(None, _DATA_CHARS[letter]):
+            return f"bad character in a '{letter}' frame"
+        check = text[length - 2 :]
+        if check.translate(None, HEX_CHARS):
+            return f"bad check characters in a '{letter}' frame"
+        if len(text) == length:
+            x = 0
+            for b in text[:-2]:
+                x ^= b
+            if check != b"%02X" % x:
+                return f"bad check in a '{letter}' frame"
+        return ""
+
+    def _handle(self, text: str, now: float) -> list[Event]:
+        letter = text[0]
+        if letter == "s":
+            return [Snapshot(t=now, board=self._placement(text[1:65]))]
+        if letter == "v":
+            self.version = (int(text[1:3], 16), int(text[3:5], 16))
+        elif letter in ("w", "r"):
+            self.eeprom[int(text[1:3], 16)] = int(text[3:5], 16)
+        else:  # l, x
+            self.acks[letter] += 1
+        return []
+
+    def _placement(self, cells: str) -> str:
+        if not self.orientation_locked:
+            if cells == INITIAL_CELLS:
+                self.rotated, self.orientation_locked = False, True
+            elif cells == TURNED_CELLS:
+                self.rotated, self.orientation_locked = True, True
+        return cells_to_placement(cells[::-1] if self.rotated else cells)
+
+    # ---- encoding -------------------------------------------------------------------------
+
+    def encode_startup(self) -> bytes:
+        """Start-up (2.4, 8): report on change (`W0203`), ask for the board (`S`) and for
+        the firmware version (`V`). Send it again after every reconnect."""
+        return self.encode_eeprom_write(0x02, 0x03) + self.encode_status() + self.encode_version()
+
+    def encode_version(self) -> bytes:
+        """`V`: ask for the firmware version (reply `v`)."""
+        return to_wire("V")
+
+    def encode_status(self) -> bytes:
+        """`S`: ask for the whole board (reply `s`)."""
+        return to_wire("S")
+
+    def encode_leds_off(self) -> bytes:
+        """`X`: all LEDs off (reply `x`)."""
+        return to_wire("X")
+
+    def encode_eeprom_write(self, address: int, value: int) -> bytes:
+        """`W`: write `value` at EEPROM `address` (2.4; reply `w` + address + value)."""
+        a = _byte_arg(address, "address")
+        v = _byte_arg(value, "value")
+        return to_wire(f"W{a:02X}{v:02X}")
+
+    def encode_eeprom_read(self, address: int) -> bytes:
+        """`R`: read EEPROM `address` (reply `r` + address + value)."""
+        return to_wire(f"R{_byte_arg(address, 'address'):02X}")
+
+    def encode_led_corners(self, codes: Sequence[int], slot_time: int = DEFAULT_SLOT_TIME) -> bytes:
+        """`L`: set all 81 corner LEDs (2.3).
+
+        `codes[p]` is the bit pattern of the LED at position p of the normal frame (0 at the
+        a8 corner, 8 at a1, 72 at h8, 80 at h1): played from bit 7 to bit 0, one bit per slot
+        of `slot_time` x 4.096 ms, repeating (`FF` on, `00` off, `AA` blink). On a rotated
+        board the positions are mirrored (`80 - p`) so the same physical corners light.
+        """
+        if len(codes) != LED_COUNT:
+            raise CodecUsageError(f"the board has {LED_COUNT} LEDs, not {len(codes)}")
+        physical = [_byte_arg(c, "an LED code") for c in codes]
+        if self.rotated:
+            physical.reverse()
+        text = f"L{_byte_arg(slot_time, 'slot time'):02X}" + "".join(f"{c:02X}" for c in physical)
+        return to_wire(text)
+
+    def encode_leds(
+        self, patterns: Mapping[str | int, int], slot_time: int = DEFAULT_SLOT_TIME
+    ) -> bytes:
+        """`L` lighting the four corners of each square of `patterns` (square -> code).
+
+        Adjacent squares share corners; a corner shared by two squares gets both patterns
+        ORed together, so it shows whenever either square does (2.3).
+        """
+        codes = [0] * LED_COUNT
+        for square, pattern in patterns.items():
+            p = _byte_arg(pattern, "an LED pattern")
+            for pos in led_positions(square):
+                codes[pos] |= p
+        return self.encode_led_corners(codes, slot_time)
+
+
+__all__ = [
+    "INITIAL_CELLS",
+    "REPLY_LENGTHS",
+    "TURNED_CELLS",
+    "MillenniumCodec",
+    "cells_to_placement",
+    "check_digits",
+    "led_positions",
+    "to_wire",
+    "with_parity",
+]

@@ -1,0 +1,145 @@
+"""The board side of the Millennium ChessLink protocol (`eboard-protocols.md` 2), for tests.
+
+`MillenniumBoard` holds a placement and answers host commands with the bytes a real board
+would send (`receive(data) -> bytes`); `lift`, `place` and `set_placement` return the status
+report the board sends after the change. A board seated the other way round (`rotated=True`)
+reports its 64 squares in the reverse of the documented order, h1 ... a1, h2 ... a8, and its
+LED positions are mirrored (2.3). Wire bytes carry odd parity in bit 7 (2.1); a command with a
+bad parity bit or check is ignored, as the board ignores it (2.2).
+"""
+
+from __future__ import annotations
+
+import chess
+
+from firmware_bridge.codecs.base import CodecUsageError
+from firmware_bridge.codecs.millennium import LED_COUNT, to_wire, with_parity
+
+#: host command letter -> frame length including the letter and the two check characters
+COMMAND_LENGTHS: dict[str, int] = {"V": 3, "S": 3, "X": 3, "T": 3, "R": 5, "W": 7, "L": 167}
+_WIRE_LETTERS = {with_parity(ord(k)): k for k in COMMAND_LENGTHS}
+
+
+def _odd(b: int) -> bool:
+    return bin(b).count("1") % 2 == 1
+
+
+class MillenniumBoard:
+    """A virtual ChessLink board: placement, EEPROM, LEDs and the bytes it would send."""
+
+    def __init__(
+        self,
+        placement: str = chess.STARTING_BOARD_FEN,
+        *,
+        rotated: bool = False,
+        version: tuple[int, int] = (1, 1),
+    ) -> None:
+        self.board = chess.BaseBoard(placement)
+        self.rotated = rotated
+        self.version = version
+        #: EEPROM: address 2 = auto reports (0 every scan, 1 off, 3 on change, ...) (2.4)
+        self.eeprom: dict[int, int] = {0x01: 20, 0x02: 0x00}
+        #: the 81 LED codes as last set, in the board's own (physical) position order
+        self.leds: list[int] = [0] * LED_COUNT
+        self.slot_time = 0
+        self._rx = bytearray()
+
+    # ---- what the board sends ---------------------------------------------------------
+
+    def cells(self) -> str:
+        """The 64 status characters in the order this board sends them."""
+        out = []
+        for rank in range(7, -1, -1):
+            for file in range(8):
+                piece = self.board.piece_at(chess.square(file, rank))
+                out.append(piece.symbol() if piece else ".")
+        text = "".join(out)
+        return text[::-1] if self.rotated else text
+
+    def status_frame(self) -> bytes:
+        """The `s` report of the current placement, on the wire."""
+        return to_wire("s" + self.cells())
+
+    def _report(self) -> bytes:
+        return b"" if self.eeprom.get(0x02) == 0x01 else self.status_frame()
+
+    def lift(self, square: str) -> bytes:
+        """Take the piece off `square`; return the report the board sends (none if polled)."""
+        sq = chess.parse_square(square)
+        if self.board.piece_at(sq) is None:
+            raise CodecUsageError(f"there is no piece on {square} to lift")
+        self.board.remove_piece_at(sq)
+        return self._report()
+
+    def place(self, square: str, piece: str) -> bytes:
+        """Put `piece` (a FEN letter) on `square`, replacing what stood there."""
+        try:
+            p = chess.Piece.from_symbol(piece)
+        except ValueError:
+            raise CodecUsageError(f"not a piece letter: {piece!r}") from None
+        self.board.set_piece_at(chess.parse_square(square), p)
+        return self._report()
+
+    def set_placement(self, placement: str) -> bytes:
+        """Set up a whole FEN placement at once; return the report."""
+        self.board.set_board_fen(placement)
+        return self._report()
+
+    # ---- what the board hears ---------------------------------------------------------
+
+    def receive(self, data: bytes) -> bytes:
+        """Take bytes from the host; return the board's replies to the commands completed."""
+        self._rx += data
+        out = bytearray()
+        while self._rx:
+            letter = _WIRE_LETTERS.get(self._rx[0])
+            if letter is None:
+                del self._rx[0]
+                continue
+            length = COMMAND_LENGTHS[letter]
+            if len(self._rx) < length:
+                break
+            frame = bytes(self._rx[:length])
+            if not all(_odd(b) for b in frame):
+                del self._rx[0]
+                continue
+            text = bytes(b & 0x7F for b in frame).decode("ascii")
+            if to_wire(text[:-2])[-2:] != frame[-2:]:
+                del self._rx[0]
+                continue
+            del self._rx[:length]
+            out += self._answer(text[:-2])
+        return bytes(out)
+
+    def _answer(self, text: str) -> bytes:
+        letter = text[0]
+        try:
+            if letter == "V":
+                return to_wire(f"v{self.version[0]:02X}{self.version[1]:02X}")
+            if letter == "S":
+                return self.status_frame()
+            if letter == "X":
+                self.leds = [0] * LED_COUNT
+                return to_wire("x")
+            if letter == "L":
+                self.slot_time = int(text[1:3], 16)
+                codes = [int(text[3 + 2 * i : 5 + 2 * i], 16) for i in range(LED_COUNT)]
+                self.leds = codes
+                return to_wire("l")
+            if letter == "W":
+                address, value = int(text[1:3], 16), int(text[3:5], 16)
+                self.eeprom[address] = value
+                return to_wire(f"w{address:02X}{value:02X}")
+            if letter == "R":
+                address = int(text[1:3], 16)
+                return to_wire(f"r{address:02X}{self.eeprom.get(address, 0):02X}")
+        except ValueError:
+            return b""  # non-hex data: the board ignores the command
+        return b""  # T: the board restarts and says nothing
+
+    def lit_corners(self) -> set[int]:
+        """Physical corner positions whose LED code is not 0, mapped to the normal frame."""
+        return {(80 - i) if self.rotated else i for i, c in enumerate(self.leds) if c}
+
+
+__all__ = ["COMMAND_LENGTHS", "MillenniumBoard"]
