@@ -20,6 +20,7 @@ Conventions the rules core relies on:
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from rules.errors import TimeControlError
@@ -46,6 +47,7 @@ class GameClock:
             raise TimeControlError(f"clock: control must be a TimeControl, not {control!r}")
         if running is not None:
             self._check_side(running)
+        _check_number(t, "start time")
         self.control = control
         first = control.periods[0].seconds if control.periods else 0.0
         self._main: dict[str, float] = {"white": float(first), "black": float(first)}
@@ -165,7 +167,8 @@ class GameClock:
 
         Used on reinstatement (7.5.1, events.md Supervision): the offender's clock runs again,
         and the move it makes is the same move going on, so the time already used on it counts
-        for its delay and per-move cap.
+        for its delay and per-move cap. During an arbiter pause the clock stays paused: `side`'s
+        runs from the `resume`.
         """
         self._check_side(side)
         self._check_time(t)
@@ -200,15 +203,15 @@ class GameClock:
         arbiter's `add_time` (6.10, 12.9.2-3).
         """
         self._check_side(side)
-        self._check_seconds(seconds, "seconds to add")
+        _check_number(seconds, "seconds to add")
         self._check_time(t)
         self._settle(t)
         self._main[side] = max(0.0, self._main[side] + seconds)
 
     def set(self, white: float, black: float, t: float) -> None:
         """The arbiter sets both main times at `t` (`set_clock`, 6.10, 7.1)."""
-        self._check_seconds(white, "white's time")
-        self._check_seconds(black, "black's time")
+        _check_number(white, "white's time")
+        _check_number(black, "black's time")
         if white < 0 or black < 0:
             raise TimeControlError(f"clock: set_clock times must not be negative: {white}, {black}")
         self._check_time(t)
@@ -271,8 +274,7 @@ class GameClock:
         self._last_t = t
 
     def _check_time(self, t: float) -> None:
-        if isinstance(t, bool) or not isinstance(t, int | float) or t != t:
-            raise TimeControlError(f"clock: event time must be a number, not {t!r}")
+        _check_number(t, "event time")
         if t < self._last_t:
             raise TimeControlError(
                 f"clock: event time {t} runs backwards (the clock is already at {self._last_t})"
@@ -283,9 +285,10 @@ class GameClock:
         if side not in SIDES:
             raise TimeControlError(f'clock: side must be "white" or "black", not {side!r}')
 
-    @staticmethod
-    def _check_seconds(value: float, what: str) -> None:
-        if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
-            raise TimeControlError(f"clock: {what} must be a number, not {value!r}")
-        if value in (float("inf"), float("-inf")):
-            raise TimeControlError(f"clock: {what} must be finite, not {value!r}")
+
+def _check_number(value: object, what: str) -> None:
+    """Event times and seconds are finite numbers; anything else is the caller's mistake."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise TimeControlError(f"clock: {what} must be a number, not {value!r}")
+    if not math.isfinite(value):
+        raise TimeControlError(f"clock: {what} must be finite, not {value!r}")

@@ -421,7 +421,9 @@ def test_untimed_clock_shows_zero_and_never_flags() -> None:
         (lambda c: c.add("white", math.inf, 6.0), "must be finite"),
         (lambda c: c.add("white", "5", 6.0), "must be a number"),
         (lambda c: c.set(-1.0, 5.0, 6.0), "must not be negative"),
-        (lambda c: c.pause(math.nan), "event time must be a number"),
+        (lambda c: c.pause(math.nan), "event time must be finite"),
+        (lambda c: c.press("white", math.inf), "event time must be finite"),
+        (lambda c: c.stop(None), "event time must be a number, not None"),
     ],
 )
 def test_misuse_raises_time_control_error(call, fragment: str) -> None:
@@ -436,6 +438,8 @@ def test_constructor_checks_its_arguments() -> None:
         clock("300", running="both")
     with pytest.raises(TimeControlError, match="must be a TimeControl"):
         GameClock("300", t=0.0)  # type: ignore[arg-type]
+    with pytest.raises(TimeControlError, match="start time must be finite"):
+        clock("300", t=math.nan)
 
 
 # ------------------------------------------------------------------ real games
@@ -567,3 +571,58 @@ def test_splitting_a_move_does_not_change_the_clock(text: str, thinks: list[floa
         assert whole.press(side, t) == pytest.approx(split.press(side, t))
         for s in ("white", "black"):
             assert whole.remaining(s, t) == pytest.approx(split.remaining(s, t), abs=1e-9)
+
+
+def _reference(text: str, thinks: list[float]) -> list[tuple[float | None, float, float]]:
+    """A move-by-move model of the clock, written apart from GameClock: for each move, the
+    expected flag time before the press and both displays after it."""
+    periods = TimeControl.parse(text).periods
+    main = {"white": periods[0].seconds, "black": periods[0].seconds}
+    index = {"white": 0, "black": 0}
+    left = {"white": periods[0].moves, "black": periods[0].moves}
+    out: list[tuple[float | None, float, float]] = []
+    t = 0.0
+    for i, think in enumerate(thinks):
+        side = "white" if i % 2 == 0 else "black"
+        period = periods[index[side]]
+        flag: float | None = t + period.delay + main[side]
+        if period.move_cap is not None:
+            flag = min(flag, t + period.move_cap)
+        if main[side] == 0 and period.delay == 0:
+            flag = None
+        main[side] -= min(main[side], max(0.0, think - period.delay))
+        main[side] += period.increment + min(think, period.bronstein)
+        if left[side] is not None:
+            left[side] -= 1
+            if left[side] == 0:
+                index[side] = min(index[side] + 1, len(periods) - 1)
+                main[side] += periods[index[side]].seconds
+                left[side] = periods[index[side]].moves
+        t += think
+        out.append((flag, main["white"], main["black"]))
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from(
+        ["300", "180+2", "60d5", "120b3", "900m60", "2/60+1:30d2", "3/20:1/5b2", "10+0.5", "5"]
+    ),
+    st.lists(st.floats(min_value=0.0, max_value=40.0), max_size=40),
+)
+def test_clock_matches_a_move_by_move_model(text: str, thinks: list[float]) -> None:
+    c = clock(text)
+    t = 0.0
+    for i, (think, (flag, white, black)) in enumerate(
+        zip(thinks, _reference(text, thinks), strict=True)
+    ):
+        side = "white" if i % 2 == 0 else "black"
+        got = c.flag_at()
+        if flag is None:
+            assert got is None
+        else:
+            assert got == (side, pytest.approx(flag, abs=1e-9))
+        t += think
+        c.press(side, t)
+        assert c.remaining("white", t) == pytest.approx(white, abs=1e-9)
+        assert c.remaining("black", t) == pytest.approx(black, abs=1e-9)
