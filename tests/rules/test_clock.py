@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from pathlib import Path
 
 import chess.pgn
@@ -426,7 +427,9 @@ def test_untimed_clock_shows_zero_and_never_flags() -> None:
         (lambda c: c.stop(None), "event time must be a number, not None"),
     ],
 )
-def test_misuse_raises_time_control_error(call, fragment: str) -> None:
+def test_misuse_raises_time_control_error(
+    call: Callable[[GameClock], object], fragment: str
+) -> None:
     c = clock("300")
     c.pause(5.0)
     with pytest.raises(TimeControlError, match=fragment):
@@ -528,7 +531,7 @@ _STEPS = st.lists(
 
 @settings(max_examples=300, deadline=None)
 @given(_CONTROLS, _STEPS)
-def test_random_sequences_never_go_negative(text: str, steps: list) -> None:
+def test_random_sequences_never_go_negative(text: str, steps: list[tuple[str, str, float]]) -> None:
     c = clock(text)
     t = 0.0
     total = sum(times(c, t))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -120,7 +122,7 @@ def test_parse_rejects_non_strings() -> None:
         (lambda: TimeControl([Period(60.0)]), "tuple of Period"),  # type: ignore[arg-type]
     ],
 )
-def test_direct_construction_is_checked(build, fragment: str) -> None:
+def test_direct_construction_is_checked(build: Callable[[], object], fragment: str) -> None:
     with pytest.raises(TimeControlError, match=fragment):
         build()
 
