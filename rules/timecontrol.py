@@ -26,7 +26,7 @@ from rules.errors import TimeControlError
 
 __all__ = ["Period", "TimeControl"]
 
-_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+_NUMBER = re.compile(r"[0-9]+(?:\.[0-9]+)?")
 _MODIFIERS = {"+": "increment", "d": "delay", "b": "bronstein", "m": "move_cap"}
 _MODIFIER_WORDS = {
     "increment": "increment",

@@ -85,6 +85,8 @@ ERRORS = [
     ("?", "'?' (unknown)"),
     ("1e3", "unexpected 'e3'"),
     ("inf", "must give its time in seconds"),
+    ("\u0663\u0660\u0660", "must give its time in seconds"),  # Arabic-Indic digits
+    ("\u0664/300", "move count"),
 ]
 
 
