@@ -1,0 +1,170 @@
+"""Which BCM GPIO does what: the default pin map and the `[gpio.pins]` table of a config.
+
+The defaults fit everything (8 panel lines and the 16 lines of a reed matrix) into the 24
+header GPIOs BCM 2–13 and 16–27, leaving BCM 14/15 (the UART: serial console, or a
+microcontroller board) free. Physical header pins are given in brackets; see
+`hardware_docs/wiring.md` for the drawing.
+
+| name | BCM | header | wiring |
+|---|---|---|---|
+| clock_white | 2 | 3 | button to GND (this pin also has a 1.8 kΩ pull-up on the board) |
+| pause | 3 | 5 | button to GND; a press also wakes a halted Pi |
+| clock_black | 4 | 7 | button to GND |
+| claim_white | 17 | 11 | button to GND |
+| claim_black | 27 | 13 | button to GND |
+| led_white | 22 | 15 | 330 Ω and LED to GND |
+| led_black | 23 | 16 | 330 Ω and LED to GND |
+| buzzer | 24 | 18 | NPN transistor base through 1 kΩ; active buzzer on 5 V |
+| matrix_rows (ranks 1–8) | 10 9 11 25 8 7 5 6 | 19 21 23 22 24 26 29 31 | row lines |
+| matrix_cols (files a–h) | 12 13 19 16 26 20 21 18 | 32 33 35 36 37 38 40 12 | columns, pull-ups |
+
+A config file may change any of them:
+
+    [gpio.pins]
+    clock_white = 5
+    matrix_rows = []      # no reed matrix: its 16 lines are free
+
+Every key is checked: an unknown name, a number outside BCM 2–27, a GPIO given twice, or a
+matrix that is not 8 × 8 raises `PinConfigError` naming the key and the file.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from firmware_bridge.gpio.base import BCM_RANGE, PinConfigError
+
+#: the single-line uses, in the order a panel sets them up
+SINGLE_PINS = (
+    "clock_white",
+    "clock_black",
+    "pause",
+    "claim_white",
+    "claim_black",
+    "led_white",
+    "led_black",
+    "buzzer",
+)
+MATRIX_KEYS = ("matrix_rows", "matrix_cols")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PinMap:
+    """BCM numbers for the clock panel and the reed matrix (empty tuples: no matrix)."""
+
+    clock_white: int = 2
+    clock_black: int = 4
+    pause: int = 3
+    claim_white: int = 17
+    claim_black: int = 27
+    led_white: int = 22
+    led_black: int = 23
+    buzzer: int = 24
+    matrix_rows: tuple[int, ...] = field(default=(10, 9, 11, 25, 8, 7, 5, 6))
+    matrix_cols: tuple[int, ...] = field(default=(12, 13, 19, 16, 26, 20, 21, 18))
+
+    def __post_init__(self) -> None:
+        check_pin_map(self)
+
+    def uses(self) -> dict[str, int]:
+        """Every GPIO in the map by its use, e.g. `{"clock_white": 2, "matrix_rows[0]": 10}`."""
+        return _uses({f.name: getattr(self, f.name) for f in fields(self)})
+
+    @property
+    def has_matrix(self) -> bool:
+        return bool(self.matrix_rows)
+
+
+def _uses(values: dict[str, Any]) -> dict[str, Any]:
+    out = {name: values[name] for name in SINGLE_PINS}
+    for key in MATRIX_KEYS:
+        for i, number in enumerate(values[key]):
+            out[f"{key}[{i}]"] = number
+    return out
+
+
+def check_pin_map(pins: PinMap, where: str = "the pin map") -> None:
+    """Raise `PinConfigError` for a number out of range, a GPIO used twice, a bad matrix."""
+    _check({f.name: getattr(pins, f.name) for f in fields(pins)}, where)
+
+
+def _check(values: dict[str, Any], where: str) -> None:
+    for key in MATRIX_KEYS:
+        if len(values[key]) not in (0, 8):
+            raise PinConfigError(
+                f"{where}: {key!r} needs 8 GPIOs (or none), not {len(values[key])}"
+            )
+    if len(values["matrix_rows"]) != len(values["matrix_cols"]):
+        raise PinConfigError(f"{where}: 'matrix_rows' and 'matrix_cols' must both be set or empty")
+    owners: dict[int, str] = {}
+    for use, number in _uses(values).items():
+        if isinstance(number, bool) or not isinstance(number, int):
+            raise PinConfigError(f"{where}: {use!r} must be a BCM number, not {number!r}")
+        if number not in BCM_RANGE:
+            raise PinConfigError(
+                f"{where}: {use!r} = {number}: header GPIOs are BCM "
+                f"{BCM_RANGE.start}–{BCM_RANGE.stop - 1}"
+            )
+        if number in owners:
+            raise PinConfigError(
+                f"{where}: GPIO {number} is given to both {owners[number]!r} and {use!r}"
+            )
+        owners[number] = use
+
+
+DEFAULT_PINS = PinMap()
+
+
+def pin_map_from_table(table: dict[str, Any], where: str = "[gpio.pins]") -> PinMap:
+    """Build a `PinMap` from a `[gpio.pins]` table: defaults, overridden key by key."""
+    if not isinstance(table, dict):
+        raise PinConfigError(f"{where} must be a table of pin names, not {type(table).__name__}")
+    known = {f.name for f in fields(PinMap)}
+    values: dict[str, Any] = {}
+    for key, value in table.items():
+        if key not in known:
+            raise PinConfigError(
+                f"{where}: unknown pin name {key!r}; known names: {', '.join(sorted(known))}"
+            )
+        if key in MATRIX_KEYS:
+            if not isinstance(value, list):
+                raise PinConfigError(f"{where}: {key!r} must be a list of 8 BCM numbers")
+            value = tuple(value)
+        values[key] = value
+    merged = {f.name: values.get(f.name, getattr(DEFAULT_PINS, f.name)) for f in fields(PinMap)}
+    _check(merged, where)
+    return PinMap(**merged)
+
+
+def load_pin_map(path: str | Path) -> PinMap:
+    """The pin map of a TOML config file's `[gpio.pins]` table (defaults when it has none)."""
+    path = Path(path)
+    try:
+        with path.open("rb") as fh:
+            data = tomllib.load(fh)
+    except tomllib.TOMLDecodeError as exc:
+        raise PinConfigError(f"{path}: not valid TOML ({exc})") from exc
+    return pin_map_from_config(data, str(path))
+
+
+def pin_map_from_config(data: dict[str, Any], source: str = "the config") -> PinMap:
+    """The pin map of an already-parsed config (`data["gpio"]["pins"]`, if present)."""
+    gpio = data.get("gpio", {})
+    if not isinstance(gpio, dict):
+        raise PinConfigError(f"{source}: [gpio] must be a table")
+    return pin_map_from_table(gpio.get("pins", {}), f"{source} [gpio.pins]")
+
+
+__all__ = [
+    "DEFAULT_PINS",
+    "MATRIX_KEYS",
+    "SINGLE_PINS",
+    "PinMap",
+    "check_pin_map",
+    "load_pin_map",
+    "pin_map_from_config",
+    "pin_map_from_table",
+]
