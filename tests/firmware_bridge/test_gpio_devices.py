@@ -1,0 +1,283 @@
+"""The clock panel's devices on fake pins: what the buttons emit, what the LEDs and the
+buzzer do."""
+
+from __future__ import annotations
+
+import pytest
+
+from firmware_bridge.gpio.devices import (
+    ArbiterButton,
+    Buzzer,
+    ClaimButton,
+    ClockButton,
+    PauseToggle,
+    PlayerLed,
+)
+from firmware_bridge.gpio.fake import FakePins
+from firmware_bridge.gpio.indications import (
+    FLAG_BEEP,
+    GAME_END_BEEP,
+    ILLEGAL_BEEP,
+    LedShow,
+    PanelMode,
+)
+from firmware_bridge.gpio.panel import ClockPanel
+from firmware_bridge.gpio.pins import DEFAULT_PINS, PinMap
+from rules.events import ArbiterAction, Claim, Event, Press
+from rules.rulings import Ruling
+
+
+def _button(debounce_s: float = 0.05, origin: float = 0.0, hw_bounce_s: float = 0.0):
+    pins = FakePins()
+    out: list[Event | PauseToggle] = []
+    button = ClockButton(
+        pins.pin(2, "clock_white"),
+        "white",
+        out.append,
+        debounce_s=debounce_s,
+        origin=origin,
+        hw_bounce_s=hw_bounce_s,
+    )
+    return pins[2], button, out
+
+
+def test_a_bouncing_press_is_one_press_at_the_first_edge() -> None:
+    pin, button, out = _button()
+    pin.bounce(10.0, 0, n=4, interval=0.0015)  # 9 edges over 12 ms
+    assert out == [Press(t=10.0, side="white")]
+    assert button.is_pressed
+
+
+def test_release_bounce_is_not_a_second_press() -> None:
+    pin, _, out = _button()
+    pin.bounce(1.0, 0, n=3, interval=0.001)
+    pin.bounce(1.4, 1, n=3, interval=0.001)  # released, bouncing: falling edges at 1.401...
+    assert out == [Press(t=1.0, side="white")]
+
+
+def test_two_real_presses_are_two_presses() -> None:
+    pin, _, out = _button()
+    pin.bounce(1.0, 0)
+    pin.bounce(1.3, 1)
+    pin.bounce(2.0, 0)
+    assert [e.t for e in out] == [1.0, 2.0]
+
+
+def test_a_short_press_whose_release_was_lost_still_lets_the_next_press_through() -> None:
+    pin, _, out = _button()
+    pin.drive_low(1.0)
+    pin.drive_high(1.02)  # a 20 ms tap: the release falls inside the debounce window
+    pin.drive_low(1.5)
+    assert [e.t for e in out] == [1.0, 1.5]
+
+
+def test_software_debounce_works_without_the_backend_filter() -> None:
+    # with hw_bounce_s = 0 every bounce edge reaches the button; still one press
+    pin, _, out = _button(hw_bounce_s=0.0)
+    pin.bounce(3.0, 0, n=10, interval=0.002)
+    assert len(pin.edges) == 21 and len(out) == 1
+
+
+def test_press_time_is_relative_to_the_stream_origin() -> None:
+    pin, _, out = _button(origin=1000.0)
+    pin.drive_low(999.0)  # before the stream began: not an event
+    pin.drive_high(999.5)
+    pin.drive_low(1012.5)
+    assert out == [Press(t=12.5, side="white")]
+
+
+def test_claim_and_pause_buttons() -> None:
+    pins = FakePins()
+    out: list[Event | PauseToggle] = []
+    ClaimButton(pins.pin(27, "claim_black"), "black", out.append)
+    ArbiterButton(pins.pin(3, "pause"), out.append)
+    pins[27].bounce(4.0, 0)
+    pins[3].bounce(5.0, 0)
+    assert out == [Claim(t=4.0, side="black", kind="any"), PauseToggle(t=5.0)]
+    toggle = out[1]
+    assert isinstance(toggle, PauseToggle)
+    assert toggle.to_action(paused=False) == ArbiterAction(t=5.0, action="pause")
+    assert toggle.to_action(paused=True) == ArbiterAction(t=5.0, action="resume")
+
+
+# --- LED -------------------------------------------------------------------------------------
+
+
+def _led() -> tuple[PlayerLed, FakePins]:
+    pins = FakePins()
+    return PlayerLed(pins.pin(22, "led_white")), pins
+
+
+def test_led_on_off() -> None:
+    led, pins = _led()
+    led.on(1.0)
+    led.off(2.0)
+    pins[22].assert_history([(0.0, 0), (1.0, 1), (2.0, 0)])
+
+
+def test_led_blinks_in_phase_from_when_it_began() -> None:
+    led, pins = _led()
+    led.blink(10.0, rate_hz=2.0)  # 0.25 s on, 0.25 s off
+    for k in range(1, 41):
+        led.update(10.0 + k * 0.025)  # the loop ticks at 40 Hz
+    pins[22].assert_history(
+        [(0.0, 0), (10.0, 1), (10.25, 0), (10.5, 1), (10.75, 0), (11.0, 1)], tol=1e-6
+    )
+    assert led.next_due(11.0) == pytest.approx(11.25)
+    assert led.next_due(11.1) == pytest.approx(11.25)
+
+
+def test_led_asked_to_blink_again_keeps_its_phase() -> None:
+    led, pins = _led()
+    led.show(LedShow.BLINK, 0.0)  # 4 Hz: changes every 0.125 s
+    led.show(LedShow.BLINK, 0.1)
+    led.update(0.13)
+    pins[22].assert_states([0, 1, 0])
+    assert pins[22].history[-1][0] == pytest.approx(0.13)
+
+
+def test_led_rejects_a_silly_rate() -> None:
+    led, _ = _led()
+    with pytest.raises(ValueError, match="blink rate must be positive"):
+        led.blink(0.0, rate_hz=0)
+
+
+# --- buzzer ----------------------------------------------------------------------------------
+
+
+def _buzzer() -> tuple[Buzzer, FakePins]:
+    pins = FakePins()
+    return Buzzer(pins.pin(24, "buzzer")), pins
+
+
+def _run(buzzer: Buzzer, start: float, end: float, step: float = 0.01) -> None:
+    n = round((end - start) / step)
+    for k in range(n + 1):
+        buzzer.update(start + k * step)
+
+
+def test_flag_beep_ends_by_itself() -> None:
+    buzzer, pins = _buzzer()
+    buzzer.play(FLAG_BEEP, 5.0)
+    _run(buzzer, 5.0, 7.0)
+    pins[24].assert_history([(0.0, 0), (5.0, 1), (6.0, 0)], tol=1e-6)
+    assert not buzzer.busy
+    assert buzzer.next_due(7.0) is None
+
+
+def test_illegal_beep_is_three_short_beeps() -> None:
+    buzzer, pins = _buzzer()
+    buzzer.play(ILLEGAL_BEEP, 1.0)
+    _run(buzzer, 1.0, 2.0)
+    pins[24].assert_history(
+        [(0.0, 0), (1.0, 1), (1.15, 0), (1.25, 1), (1.4, 0), (1.5, 1), (1.65, 0)], tol=1e-6
+    )
+
+
+def test_patterns_queue_one_after_the_other() -> None:
+    buzzer, pins = _buzzer()
+    buzzer.play(ILLEGAL_BEEP, 0.0)
+    buzzer.play(GAME_END_BEEP, 0.1)  # the illegal beep's last tone ends at 0.65; a 0.3 s gap
+    assert buzzer.played == [(0.0, "illegal"), (pytest.approx(0.95), "game_end")]
+    assert buzzer.next_due(0.6) == pytest.approx(0.65)
+    assert buzzer.next_due(0.7) == pytest.approx(0.95)
+    _run(buzzer, 0.0, 3.0)
+    assert pins[24].states() == [0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0]
+    assert pins[24].history[-1][0] == pytest.approx(0.95 + 1.4, abs=1e-6)
+
+
+def test_silence_stops_a_beep() -> None:
+    buzzer, pins = _buzzer()
+    buzzer.play(FLAG_BEEP, 0.0)
+    buzzer.silence(0.3)
+    pins[24].assert_history([(0.0, 0), (0.0, 1), (0.3, 0)])
+
+
+# --- the panel -------------------------------------------------------------------------------
+
+
+def _clock(t: float, running: str | None, paused: bool = False) -> Ruling:
+    return Ruling(
+        t, "clock", data={"white": 60.0, "black": 60.0, "running": running, "paused": paused}
+    )
+
+
+def test_panel_wires_the_default_pin_map() -> None:
+    pins = FakePins()
+    out: list[Event | PauseToggle] = []
+    panel = ClockPanel(pins, out.append)
+    assert {p.name: n for n, p in pins.claimed.items()} == {
+        k: v for k, v in DEFAULT_PINS.uses().items() if not k.startswith("matrix")
+    }
+    pins[DEFAULT_PINS.clock_black].bounce(3.0, 0)
+    pins[DEFAULT_PINS.claim_white].bounce(4.0, 0)
+    assert out == [Press(t=3.0, side="black"), Claim(t=4.0, side="white")]
+    panel.close(5.0)
+    pins[DEFAULT_PINS.clock_black].drive_high(6.0)
+    pins[DEFAULT_PINS.clock_black].drive_low(7.0)
+    assert len(out) == 2  # callbacks stopped
+
+
+def test_panel_shows_whose_clock_runs_and_a_fallen_flag() -> None:
+    pins = FakePins()
+    panel = ClockPanel(pins, lambda e: None, PinMap(led_white=14, led_black=15))
+    panel.follow([_clock(0.0, "white")], 0.0)
+    panel.follow([_clock(2.0, "black")], 2.0)
+    panel.follow(
+        [
+            Ruling(5.0, "flag", side="black", data={"at": 5.0}),
+            Ruling(5.0, "game_over", data={"result": "1-0", "reason": "time"}),
+            _clock(5.0, None),
+        ],
+        5.0,
+    )
+    t = 5.0
+    while t < 7.0:
+        t += 0.01
+        panel.update(t)
+    pins[14].assert_history([(0.0, 0), (0.0, 1), (2.0, 0)])
+    black = pins[15]
+    assert black.history[:2] == [(0.0, 0), (2.0, 1)]
+    # from 5.0 it blinks at 4 Hz: off at 5.125, on at 5.25, ... (the loop ticks every 10 ms)
+    assert black.history[2][1] == 0 and black.history[2][0] == pytest.approx(5.125, abs=0.011)
+    assert black.level_at(5.05) == 1 and black.level_at(5.2) == 0 and black.level_at(5.3) == 1
+    assert len(black.history) > 12  # still blinking two seconds later
+    buzzer = pins[DEFAULT_PINS.buzzer]
+    buzzer.assert_history([(0.0, 0), (5.0, 1), (6.0, 0)], tol=0.011)  # the flag beep only
+    assert panel.buzzer.played == [(5.0, "flag")]
+    assert panel.next_due(7.0) is not None  # the blink goes on
+
+
+def test_panel_in_default_mode_is_silent_on_moves_and_duties() -> None:
+    pins = FakePins()
+    panel = ClockPanel(pins, lambda e: None)
+    panel.follow([_clock(0.0, "white")], 0.0)
+    shown = panel.follow(
+        [
+            Ruling(1.0, "obligation", side="white", data={"kind": "move_piece", "square": "g1"}),
+            Ruling(3.7, "violation", side="white", data={"kind": "touch_move", "square": "g1"}),
+            Ruling(3.7, "move", data={"uci": "e2e4", "fen": "x b KQkq - 0 1"}),
+            _clock(3.7, "black"),
+        ],
+        3.7,
+    )
+    assert shown.beeps == ()
+    pins[DEFAULT_PINS.buzzer].assert_states([0])
+    pins[DEFAULT_PINS.led_white].assert_states([0, 1, 0])
+    pins[DEFAULT_PINS.led_black].assert_states([0, 1])
+
+
+def test_panel_in_strict_mode_guides() -> None:
+    pins = FakePins()
+    panel = ClockPanel(pins, lambda e: None, mode=PanelMode(strict=True))
+    panel.follow([_clock(0.0, "white")], 0.0)
+    shown = panel.follow(
+        [Ruling(1.0, "violation", side="white", data={"kind": "touch_move", "square": "g1"})],
+        1.0,
+    )
+    assert [b.name for b in shown.beeps] == ["violation"]
+    for k in range(1, 50):
+        panel.update(1.0 + k * 0.01)
+    pins[DEFAULT_PINS.buzzer].assert_history(
+        [(0.0, 0), (1.0, 1), (1.08, 0), (1.16, 1), (1.24, 0)], tol=1e-6
+    )
