@@ -1,0 +1,365 @@
+"""Certabo (RFID) and Tabutronic Sentio codecs, sans I/O (`eboard-protocols.md` 3).
+
+Both boards stream text records unasked at 38400 8N1: `:` + decimal numbers separated by
+spaces + ` \\r\\n`. Captured data shows bare LFs inside records, even inside numbers (`8\\n4` is
+84), so CR and LF are deleted within a record, which starts at `:` and ends at `\\r\\n`; junk
+before `:` is dropped, and a record with the wrong count of numbers (320 for Certabo, 8 for
+Sentio) is dropped; both are reported as `Sensor(status='dropped')` events (3.1). Short lines
+`L` and `D` are board flags (single-colour and RGB LEDs, unverified), not garbage.
+
+Certabo records carry the tag identifier (5 numbers) on each square, a8 ... h1; a group with
+three or more zeros is an empty square. A `CertaboCalibration` turns identifiers into FEN
+letters (unknown tags become '?'); without one, every occupied square is '?'. RFID reads
+flicker, so each square shows the identifier seen most often in the last 3 records (3.2,
+picochess). Since the board streams continuously, a `Snapshot` is emitted only when the board
+so filtered changes (the first record always gives one).
+
+Orientation (0): with a calibration, the initial position read turned 180 degrees sets
+`rotated`, and the first initial position seen locks it; without a calibration (or for the
+occupancy-only Sentio) it is configured. LEDs (3.3) are 8 bytes, rank 8 first, bit 0 = file a,
+mirrored (`63 - index`) on a rotated board.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from collections import deque
+from collections.abc import Iterable, Sequence
+from typing import ClassVar, Literal
+
+import chess
+
+from firmware_bridge.codecs.base import Codec, CodecUsageError
+from firmware_bridge.codecs.certabo_calibration import (
+    EMPTY,
+    MIN_RECORDS,
+    CertaboCalibration,
+    Ident,
+    majority,
+    normalise,
+)
+from rules.events import Event, Sensor, Snapshot
+
+Orientation = Literal["auto", "normal", "rotated"]
+CERTABO_NUMBERS = 320
+SENTIO_NUMBERS = 8
+#: longest run of bytes the framer holds without a record end (a full Certabo record with
+#: its stray LFs is about 1300 bytes)
+MAX_PENDING = 2048
+INITIAL_CELLS = "rnbqkbnr" + "p" * 8 + "." * 32 + "P" * 8 + "RNBQKBNR"
+TURNED_CELLS = INITIAL_CELLS[::-1]
+_FLAGS = {b"L": "single", b"D": "rgb"}
+_DIGITS = b"0123456789"
+
+
+def cells_to_placement(cells: Sequence[str]) -> str:
+    """64 cells, a8 ... h8, a7 ... h1, '.' empty -> the FEN piece-placement field."""
+    ranks = []
+    for r in range(8):
+        out: list[str] = []
+        run = 0
+        for ch in cells[8 * r : 8 * r + 8]:
+            if ch == ".":
+                run += 1
+                continue
+            if run:
+                out.append(str(run))
+                run = 0
+            out.append(ch)
+        if run:
+            out.append(str(run))
+        ranks.append("".join(out))
+    return "/".join(ranks)
+
+
+def square_index(square: str | int) -> int:
+    """A square name or python-chess square -> index in the a8 ... h1 order (a8 = 0)."""
+    if isinstance(square, str):
+        try:
+            sq = chess.parse_square(square)
+        except ValueError:
+            raise CodecUsageError(f"not a square name: {square!r}") from None
+    elif isinstance(square, bool) or not isinstance(square, int) or not 0 <= square < 64:
+        raise CodecUsageError(f"not a square: {square!r}")
+    else:
+        sq = square
+    return (7 - chess.square_rank(sq)) * 8 + chess.square_file(sq)
+
+
+def encode_led_bitmap(squares: Iterable[str | int], *, rotated: bool = False) -> bytes:
+    """The 8-byte LED command of 3.3: byte 0 = rank 8 ... byte 7 = rank 1, bit 0 = file a.
+
+    On a rotated board the index (a8 = 0 ... h1 = 63) is mirrored to `63 - index`.
+    """
+    out = bytearray(8)
+    for square in squares:
+        index = square_index(square)
+        if rotated:
+            index = 63 - index
+        out[index // 8] |= 1 << (index % 8)
+    return bytes(out)
+
+
+class RecordFramer:
+    """Cut a Certabo/Sentio byte stream into records of `count` numbers (3.1).
+
+    `feed` returns, in stream order, tuples `("record", [numbers])`, `("flag", kind)` and
+    `("dropped", (byte_count, reason))`. Whatever way the stream is cut into chunks, the
+    records found and the total of bytes dropped are the same.
+    """
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+        self._buf = bytearray()
+
+    @property
+    def pending(self) -> int:
+        """Bytes held back: an unfinished record or line."""
+        return len(self._buf)
+
+    def feed(self, data: bytes) -> list[tuple[str, object]]:
+        buf = self._buf
+        buf += data
+        out: list[tuple[str, object]] = []
+        pos = 0
+        n = len(buf)
+        while pos < n:
+            colon = buf.find(b":", pos)
+            if colon < 0:
+                nl = buf.rfind(b"\n", pos)
+                if nl >= 0:
+                    self._junk(bytes(buf[pos : nl + 1]), out)
+                    pos = nl + 1
+                if n - pos > MAX_PENDING:
+                    out.append(("dropped", (n - pos, "a line too long without a record")))
+                    pos = n
+                break
+            if colon > pos:
+                self._junk(bytes(buf[pos:colon]), out)
+                pos = colon
+            end = buf.find(b"\r\n", colon + 1)
+            nxt = buf.find(b":", colon + 1)
+            if nxt >= 0 and (end < 0 or nxt < end):
+                out.append(("dropped", (nxt - colon, "a record cut short by the next one")))
+                pos = nxt
+                continue
+            if end < 0:
+                if n - colon > MAX_PENDING:
+                    out.append(("dropped", (n - colon, "a record without an end")))
+                    pos = n
+                break
+            body = bytes(buf[colon + 1 : end]).translate(None, b"\r\n")
+            numbers = self._numbers(body)
+            if numbers is None:
+                out.append(("dropped", (end + 2 - colon, "a record that is not numbers")))
+            elif len(numbers) != self.count:
+                reason = f"a record of {len(numbers)} numbers, not {self.count}"
+                out.append(("dropped", (end + 2 - colon, reason)))
+            else:
+                out.append(("record", numbers))
+            pos = end + 2
+        del buf[:pos]
+        return out
+
+    @staticmethod
+    def _numbers(body: bytes) -> list[int] | None:
+        tokens = body.split(b" ")
+        numbers = []
+        for tok in tokens:
+            if not tok:
+                continue
+            if len(tok) > 3 or tok.translate(None, _DIGITS):
+                return None
+            value = int(tok)
+            if value > 255:
+                return None
+            numbers.append(value)
+        return numbers
+
+    @staticmethod
+    def _junk(chunk: bytes, out: list[tuple[str, object]]) -> None:
+        for line in chunk.splitlines(keepends=True):
+            kind = _FLAGS.get(line.strip(b"\r\n"))
+            if kind is not None:
+                out.append(("flag", kind))
+            else:
+                out.append(("dropped", (len(line), "bytes outside a record")))
+
+
+class _StreamCodec(Codec):
+    """What the Certabo and Sentio codecs share: framing, drop reports, LEDs, settings."""
+
+    baudrate = 38400
+    bytesize = 8
+    parity = "N"
+    stopbits = 1
+    bits_per_byte = 10
+    count = 0
+
+    def __init__(self, orientation: Orientation) -> None:
+        if orientation not in ("auto", "normal", "rotated"):
+            raise CodecUsageError(
+                f"orientation must be 'auto', 'normal' or 'rotated', not {orientation!r}"
+            )
+        self._framer = RecordFramer(self.count)
+        self.rotated = orientation == "rotated"
+        self.orientation_locked = orientation != "auto"
+        #: the LED kind the board announced by a flag line ('single' or 'rgb'), unverified
+        self.led_kind: str | None = None
+        self._last: str | None = None
+
+    @property
+    def pending(self) -> int:
+        """Bytes held back: an unfinished record or line."""
+        return self._framer.pending
+
+    def feed(self, data: bytes, now: float) -> list[Event]:
+        """Take bytes received at `now`; return snapshots of changed boards and drop reports,
+        in stream order, stamped `t = now`."""
+        events: list[Event] = []
+        dropped = 0
+        reasons: list[str] = []
+        for kind, value in self._framer.feed(data):
+            if kind == "dropped":
+                count, reason = value  # type: ignore[misc]
+                dropped += count
+                if reason not in reasons:
+                    reasons.append(reason)
+                continue
+            if dropped:
+                events.append(self._dropped(now, dropped, reasons))
+                dropped, reasons = 0, []
+            if kind == "flag":
+                self.led_kind = value  # type: ignore[assignment]
+                continue
+            placement = self._placement(value)  # type: ignore[arg-type]
+            if placement != self._last:
+                self._last = placement
+                events.append(Snapshot(t=now, board=placement))
+        if dropped:
+            events.append(self._dropped(now, dropped, reasons))
+        return events
+
+    def _dropped(self, now: float, count: int, reasons: list[str]) -> Sensor:
+        detail = f"{self.name}: {count} byte(s) dropped ({'; '.join(reasons)})"
+        return Sensor(t=now, status="dropped", bytes=count, detail=detail)
+
+    @abstractmethod
+    def _placement(self, numbers: list[int]) -> str:
+        """The FEN placement a record shows (each board family reads its own records)."""
+
+    def encode_startup(self) -> bytes:
+        """Nothing: the board streams records unasked from the moment the port opens (3.1).
+        After a reconnect the next record gives a fresh snapshot (see `resync`)."""
+        return b""
+
+    def resync(self) -> None:
+        """Forget the last board and any half-read record (after a reconnect, 8), so the next
+        record gives a fresh snapshot."""
+        self._framer = RecordFramer(self.count)
+        self._last = None
+
+    def encode_leds(self, squares: Iterable[str | int]) -> bytes:
+        """Light the LEDs of `squares` (3.3): 8 bytes, mirrored on a rotated board."""
+        return encode_led_bitmap(squares, rotated=self.rotated)
+
+    def encode_leds_off(self) -> bytes:
+        """All LEDs off: 8 zero bytes (3.3)."""
+        return bytes(8)
+
+
+class CertaboCodec(_StreamCodec):
+    """Certabo RFID board: identifiers -> pieces through a calibration (3.1, 3.2)."""
+
+    name = "certabo"
+    count = CERTABO_NUMBERS
+    #: RFID reads flicker: a square that empties and shows its piece again within 0.5 s
+    #: never changed (events.md, Sensor settings)
+    sensor_settings: ClassVar[dict[str, float]] = {"noise_s": 0.5}
+
+    def __init__(
+        self,
+        calibration: CertaboCalibration | None = None,
+        *,
+        orientation: Orientation = "auto",
+        history: int = 3,
+    ) -> None:
+        """`orientation` 'auto' detects it from the initial position once a calibration is
+        set; `history` is the number of records each square's majority is taken over."""
+        super().__init__(orientation)
+        if isinstance(history, bool) or not isinstance(history, int) or history < 1:
+            raise CodecUsageError(f"history must be a whole number, 1 or more, not {history!r}")
+        self.calibration = calibration
+        self._history: deque[list[Ident]] = deque(maxlen=history)
+        #: the last records as read (normalised identifiers, the board's own order), for
+        #: building a calibration (`calibrate`)
+        self.records: deque[list[Ident]] = deque(maxlen=4 * MIN_RECORDS)
+
+    def calibrate(self, *, rotated: bool = False, records: int = MIN_RECORDS) -> CertaboCalibration:
+        """Build a calibration from the last `records` records (the initial position must be
+        set up, 3.2) and use it from now on; return it for saving. `rotated` says how the
+        board is seated (tags cannot tell), and the codec keeps that orientation (locked).
+
+        Raises:
+            CalibrationError: too few records, or they do not show the initial position.
+        """
+        recent = list(self.records)[-records:]
+        calibration = CertaboCalibration.from_records(recent, rotated=rotated, min_records=records)
+        self.calibration = calibration
+        self.rotated, self.orientation_locked = rotated, True
+        self._last = None
+        return calibration
+
+    def _placement(self, numbers: list[int]) -> str:
+        record = [normalise(numbers[i : i + 5]) for i in range(0, CERTABO_NUMBERS, 5)]
+        self.records.append(record)
+        self._history.append(record)
+        if len(self._history) == 1:
+            filtered = record
+        else:
+            rows = list(self._history)
+            filtered = [majority([r[i] for r in rows]) for i in range(64)]
+        calibration = self.calibration
+        if calibration is None:
+            cells = "".join("." if ident == EMPTY else "?" for ident in filtered)
+        else:
+            cells = "".join(calibration.letter(ident) for ident in filtered)
+            if not self.orientation_locked:
+                if cells == INITIAL_CELLS:
+                    self.rotated, self.orientation_locked = False, True
+                elif cells == TURNED_CELLS:
+                    self.rotated, self.orientation_locked = True, True
+        return cells_to_placement(cells[::-1] if self.rotated else cells)
+
+
+class SentioCodec(_StreamCodec):
+    """Tabutronic Sentio: occupancy records of 8 numbers, rank 8 first, bit 7 = file a (3.4).
+
+    Occupancy cannot show colour or kind, so occupied squares are '?' and the orientation is
+    configured ('normal' or 'rotated').
+    """
+
+    name = "sentio"
+    count = SENTIO_NUMBERS
+    sensor_settings: ClassVar[dict[str, float]] = {}
+
+    def __init__(self, *, orientation: Literal["normal", "rotated"] = "normal") -> None:
+        if orientation == "auto":
+            raise CodecUsageError("a Sentio board cannot detect its orientation: configure it")
+        super().__init__(orientation)
+
+    def _placement(self, numbers: list[int]) -> str:
+        cells = "".join(
+            "?" if rank_bits & (0x80 >> f) else "." for rank_bits in numbers for f in range(8)
+        )
+        return cells_to_placement(cells[::-1] if self.rotated else cells)
+
+
+__all__ = [
+    "CERTABO_NUMBERS",
+    "SENTIO_NUMBERS",
+    "CertaboCodec",
+    "RecordFramer",
+    "SentioCodec",
+    "encode_led_bitmap",
+]

@@ -1,0 +1,216 @@
+"""Certabo calibration: which RFID tag is which piece (`eboard-protocols.md` 3.2).
+
+A Certabo board reports, per square, the 5-number identifier of the tag under the piece, never
+the piece itself. A calibration maps identifiers to FEN letters. It is built from records of
+the initial position (optionally with a spare queen of each colour on d6 and d3): per square
+the identifier seen most often in at least 7 records, then the letters the squares of the
+initial position carry. It is stored per board as JSON; the vendor's pickled `calibration.bin`
+is never loaded (unpickling runs code).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+
+from firmware_bridge.codecs.base import CodecError
+
+Ident = tuple[int, int, int, int, int]
+EMPTY: Ident = (0, 0, 0, 0, 0)
+FORMAT = "otb-arbiter/certabo-calibration"
+MIN_RECORDS = 7
+PIECE_LETTERS = frozenset("PNBRQKpnbrqk")
+#: index (a8 = 0 ... h1 = 63, normal frame) -> letter of the initial position (3.2 step 3)
+INITIAL_LETTERS: dict[int, str] = {
+    **{i: ch for i, ch in enumerate("rnbqkbnr")},
+    **{8 + i: "p" for i in range(8)},
+    **{48 + i: "P" for i in range(8)},
+    **{56 + i: ch for i, ch in enumerate("RNBQKBNR")},
+}
+#: the optional spare queens picochess wants: d6 (19) black, d3 (43) white
+SPARE_LETTERS: dict[int, str] = {19: "q", 43: "Q"}
+
+
+class CalibrationError(CodecError, ValueError):
+    """A calibration cannot be built from these records, or a calibration file is bad."""
+
+
+def normalise(ident: Sequence[int]) -> Ident:
+    """An identifier with three or more zeros is an empty square (the vendor's rule, 3.1)."""
+    if len(ident) != 5:
+        raise CalibrationError(f"an identifier has 5 numbers, not {len(ident)}")
+    if sum(1 for n in ident if n == 0) >= 3:
+        return EMPTY
+    return (ident[0], ident[1], ident[2], ident[3], ident[4])
+
+
+def majority(values: Sequence[Ident]) -> Ident:
+    """The value seen most often; among equally frequent values, the most recent (last)."""
+    counts = Counter(values)
+    best = max(counts.values())
+    for value in reversed(values):
+        if counts[value] == best:
+            return value
+    raise CalibrationError("no values to take a majority of")
+
+
+def ident_key(ident: Ident) -> str:
+    """The JSON key of an identifier: its five numbers separated by spaces."""
+    return " ".join(str(n) for n in ident)
+
+
+def parse_ident_key(key: str) -> Ident:
+    parts = key.split()
+    if len(parts) != 5 or not all(p.isdigit() and int(p) <= 255 for p in parts):
+        raise CalibrationError(f"{key!r} is not an identifier (five numbers from 0 to 255)")
+    return normalise([int(p) for p in parts])
+
+
+@dataclass(frozen=True)
+class CertaboCalibration:
+    """Identifier -> FEN letter. Identifiers it does not know decode as '?' (3.2)."""
+
+    pieces: Mapping[Ident, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "pieces", MappingProxyType(dict(self.pieces)))
+        for ident, letter in self.pieces.items():
+            if normalise(ident) != ident or ident == EMPTY:
+                raise CalibrationError(f"{ident_key(ident)} is an empty-square reading")
+            if letter not in PIECE_LETTERS:
+                raise CalibrationError(f"{letter!r} is not a FEN piece letter")
+
+    def letter(self, ident: Ident) -> str:
+        """The FEN letter of a normalised identifier: '.' for empty, '?' for an unknown tag."""
+        if ident == EMPTY:
+            return "."
+        return self.pieces.get(ident, "?")
+
+    @classmethod
+    def from_records(
+        cls,
+        records: Iterable[Sequence[Sequence[int]]],
+        *,
+        rotated: bool = False,
+        min_records: int = MIN_RECORDS,
+    ) -> CertaboCalibration:
+        """Build a calibration from records of the initial position (3.2 steps 2-3).
+
+        `records` are the board's records, 64 identifiers each in its own order (a8 ... h1 of
+        the normal frame); `rotated` says the board was seated the other way round while they
+        were read (occupancy cannot tell, and tags say nothing about colour, so it must be
+        given). Spare queens on d6 and d3 are taken when present.
+
+        Raises:
+            CalibrationError: fewer than `min_records` records, a square of the initial
+                position that read empty, a piece where the initial position has none, or
+                one tag read on two squares of different letters.
+        """
+        rows = [[normalise(i) for i in rec] for rec in records]
+        if len(rows) < min_records:
+            raise CalibrationError(
+                f"a calibration needs at least {min_records} records, not {len(rows)}"
+            )
+        if any(len(r) != 64 for r in rows):
+            raise CalibrationError("every record must hold 64 identifiers")
+        seen = []
+        for physical in range(64):
+            seen.append(majority([r[physical] for r in rows]))
+        if rotated:
+            seen.reverse()
+        wanted = {**INITIAL_LETTERS, **SPARE_LETTERS}
+        missing = [_name(i) for i in INITIAL_LETTERS if seen[i] == EMPTY]
+        stray = [_name(i) for i in range(64) if i not in wanted and seen[i] != EMPTY]
+        if missing or stray:
+            parts = []
+            if missing:
+                parts.append(f"no piece read on {', '.join(missing)}")
+            if stray:
+                parts.append(f"pieces outside the initial position on {', '.join(stray)}")
+            raise CalibrationError("set up the initial position: " + "; ".join(parts))
+        pieces: dict[Ident, str] = {}
+        for index, letter in wanted.items():
+            ident = seen[index]
+            if ident == EMPTY:
+                continue  # a spare queen that was not set up
+            if pieces.get(ident, letter) != letter:
+                raise CalibrationError(
+                    f"tag {ident_key(ident)} read as both {pieces[ident]!r} and {letter!r}"
+                )
+            pieces[ident] = letter
+        return cls(pieces=pieces)
+
+    # ---- JSON ---------------------------------------------------------------------------
+
+    def to_json(self) -> str:
+        """The calibration as a JSON document (keys: identifiers as five numbers)."""
+        body = {ident_key(i): letter for i, letter in sorted(self.pieces.items())}
+        return json.dumps({"format": FORMAT, "version": 1, "pieces": body}, indent=1) + "\n"
+
+    @classmethod
+    def from_json(cls, text: str) -> CertaboCalibration:
+        """Read a calibration written by `to_json`.
+
+        Raises:
+            CalibrationError: the text is not such a document.
+        """
+        try:
+            doc = json.loads(text)
+        except (json.JSONDecodeError, RecursionError) as exc:
+            raise CalibrationError(f"a calibration file must be JSON ({exc})") from None
+        if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+            raise CalibrationError(f'not a calibration file (no "format": "{FORMAT}")')
+        if doc.get("version") != 1:
+            raise CalibrationError(f"unknown calibration version {doc.get('version')!r}")
+        body = doc.get("pieces")
+        if not isinstance(body, dict):
+            raise CalibrationError('a calibration file needs a "pieces" object')
+        pieces: dict[Ident, str] = {}
+        for key, letter in body.items():
+            if not isinstance(letter, str):
+                raise CalibrationError(f"{key!r}: the letter must be a string")
+            pieces[parse_ident_key(key)] = letter
+        return cls(pieces=pieces)
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the calibration to `path` as JSON, replacing the file in one step."""
+        target = Path(path)
+        tmp = target.with_name(target.name + ".tmp")
+        tmp.write_text(self.to_json(), encoding="utf-8")
+        os.replace(tmp, target)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> CertaboCalibration:
+        """Read a calibration saved by `save`.
+
+        Raises:
+            CalibrationError: the file cannot be read or is not a calibration (its path named).
+        """
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise CalibrationError(f"{path}: cannot read the calibration ({exc})") from None
+        try:
+            return cls.from_json(text)
+        except CalibrationError as exc:
+            raise CalibrationError(f"{path}: {exc}") from None
+
+
+def _name(index: int) -> str:
+    return "abcdefgh"[index % 8] + str(8 - index // 8)
+
+
+__all__ = [
+    "EMPTY",
+    "MIN_RECORDS",
+    "CalibrationError",
+    "CertaboCalibration",
+    "Ident",
+    "majority",
+    "normalise",
+]
