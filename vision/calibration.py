@@ -1,0 +1,220 @@
+"""Calibration: where the board is in the picture, where a1 is, and what its squares look like.
+
+`calibrate` learns it all from one frame of a known position (by default the initial one);
+`Calibration` saves and loads it as JSON so a session can start without re-calibrating.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from vision import geometry
+from vision.cvload import np
+from vision.errors import CalibrationError
+from vision.features import square_features, window_origins
+from vision.model import SquareModel, fit
+from vision.placement import INITIAL, Grid, to_grid
+from vision.registration import encode, reference_image
+
+FORMAT = "otb-arbiter-vision-calibration"
+VERSION = 1
+AUGMENT = (-2, 0, 2)  #: window offsets (px) used to multiply the training examples
+
+
+@dataclass
+class Calibration:
+    """Everything the classifier and tracker need about one camera set-up."""
+
+    corners: geometry.Corners
+    white_at: str
+    model: SquareModel
+    placement: str = INITIAL
+    frame_size: tuple[int, int] = (0, 0)  #: (width, height) of the calibration frame
+    reference: str | None = None  #: grey reference frame, base64 PNG (for re-registration)
+    _cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    # -- derived geometry (cached; recomputed when the corners change) --
+    def homography(self) -> Any:
+        key = ("h", tuple(self.corners), self.white_at)
+        if self._cache.get("h_key") != key:
+            self._cache.clear()
+            self._cache["h_key"] = key
+            self._cache["h"] = geometry.homography(self.corners, self.white_at)
+        return self._cache["h"]
+
+    def origins(self) -> Any:
+        """Sample-window origins of the 64 squares under the current homography."""
+        h = self.homography()
+        if "origins" not in self._cache:
+            self._cache["origins"] = window_origins(geometry.toward_camera(h))
+        return self._cache["origins"]
+
+    def with_corners(self, corners: geometry.Corners) -> Calibration:
+        """The same calibration for a picture where the board's corners are elsewhere."""
+        return Calibration(
+            corners=geometry.check_corners(corners),
+            white_at=self.white_at,
+            model=self.model,
+            placement=self.placement,
+            frame_size=self.frame_size,
+            reference=self.reference,
+        )
+
+    def shifted(self, dx: float, dy: float) -> Calibration:
+        """The same calibration with the board moved by (dx, dy) image pixels."""
+        return self.with_corners([(x + dx, y + dy) for x, y in self.corners])
+
+    # -- persistence --
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "corners": [list(p) for p in self.corners],
+            "corners_order": "image top-left, top-right, bottom-right, bottom-left",
+            "white_at": self.white_at,
+            "placement": self.placement,
+            "frame_size": list(self.frame_size),
+            "model": self.model.to_dict(),
+            "reference": self.reference,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any], where: str = "calibration") -> Calibration:
+        if not isinstance(d, dict) or d.get("format") != FORMAT:
+            raise CalibrationError(f"{where}: not an OTB Arbiter vision calibration")
+        if d.get("version") != VERSION:
+            raise CalibrationError(f"{where}: calibration version {d.get('version')!r} unknown")
+        try:
+            return cls(
+                corners=geometry.check_corners(d["corners"]),
+                white_at=d["white_at"],
+                model=SquareModel.from_dict(d["model"]),
+                placement=d.get("placement", INITIAL),
+                frame_size=tuple(d.get("frame_size", (0, 0))),  # type: ignore[arg-type]
+                reference=d.get("reference"),
+            )
+        except KeyError as exc:
+            raise CalibrationError(f"{where}: the calibration lacks {exc}") from None
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps(self.to_dict(), indent=1) + "\n", encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: str | Path) -> Calibration:
+        p = Path(path)
+        try:
+            data = json.loads(p.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as exc:
+            raise CalibrationError(f"{p}: not valid JSON ({exc.msg}, line {exc.lineno})") from None
+        return cls.from_dict(data, where=str(p))
+
+
+def _rotations(grid: Grid) -> list[Grid]:
+    """The grid seen from White at bottom, right, top, left (same order as geometry.SIDES)."""
+    out, g = [], [row[:] for row in grid]
+    for _ in range(4):
+        out.append(g)
+        g = [list(row) for row in zip(*g[::-1], strict=True)]
+    return out
+
+
+def _fit_for(frame: Any, corners: geometry.Corners, white_at: str, grid: Grid) -> SquareModel:
+    h = geometry.homography(corners, white_at)
+    board = geometry.warp(frame, h)
+    origins = window_origins(geometry.toward_camera(h))
+    labels = [s for row in grid for s in row]
+    samples = []
+    for dx in AUGMENT:
+        for dy in AUGMENT:
+            o = np().clip(origins + np().array([dx, dy]), 0, geometry.SIZE - 24)
+            samples.append((square_features(board, o), labels))
+    return fit(samples)
+
+
+def _fit_score(frame: Any, corners: geometry.Corners, white_at: str, grid: Grid) -> float:
+    """How well a model fitted with this orientation explains its own labels (log posterior)."""
+    n = np()
+    model = _fit_for(frame, corners, white_at, grid)
+    h = geometry.homography(corners, white_at)
+    feats = square_features(geometry.warp(frame, h), window_origins(geometry.toward_camera(h)))
+    ll = model.log_likelihood(feats)
+    ll = ll - ll.max(axis=1, keepdims=True)
+    post = ll - n.log(n.exp(ll).sum(axis=1, keepdims=True))
+    labels = [(".Xx").index(s) for row in grid for s in row]
+    return float(post[n.arange(64), labels].sum())
+
+
+def find_orientation(frame: Any, corners: geometry.Corners, placement: str) -> str:
+    """Which image edge White is at, from a picture of a known, not symmetric, position.
+
+    Why: corners alone do not say where a1 is, and printed coordinates cannot be trusted.
+
+    Raises:
+        CalibrationError: the position looks the same from several sides (say --white-at).
+    """
+    grid = to_grid(placement)
+    rots = _rotations(grid)
+    # a side whose rotated position equals the position itself cannot be told apart
+    distinct = [s for i, s in enumerate(geometry.SIDES) if i == 0 or rots[i] != grid]
+    if len(distinct) < 4:
+        raise CalibrationError(
+            f"position {placement!r} looks the same from several sides: give --white-at"
+        )
+    scores = {s: _fit_score(frame, corners, s, grid) for s in geometry.SIDES}
+    # A fitted model explains a colour-swapped labelling as well as the right one, so the
+    # fit separates quarter turns only; of two opposite sides, White's pieces are the lighter.
+    best = max(scores, key=lambda s: scores[s])
+    opposite = geometry.SIDES[(geometry.SIDES.index(best) + 2) % 4]
+    return best if _white_lighter(frame, corners, best, grid) else opposite
+
+
+def _white_lighter(frame: Any, corners: geometry.Corners, white_at: str, grid: Grid) -> bool:
+    """Whether, with this orientation, the squares labelled white are lighter than black's."""
+    n = np()
+    h = geometry.homography(corners, white_at)
+    feats = square_features(geometry.warp(frame, h), window_origins(geometry.toward_camera(h)))
+    labels = n.array([s for row in grid for s in row])
+    return bool(feats[labels == "X", 0].mean() > feats[labels == "x", 0].mean())
+
+
+def calibrate(
+    frame: Any,
+    corners: geometry.Corners | None = None,
+    white_at: str | None = None,
+    placement: str = INITIAL,
+) -> Calibration:
+    """Learn a calibration from one frame showing `placement` (default the initial position).
+
+    Without `corners` the board is found automatically (`vision.detect`); without `white_at`
+    the orientation is taken from the position (the side where the white pieces stand).
+
+    Raises:
+        CalibrationError: the board cannot be found, the corners are bad, the orientation
+            is ambiguous, or the position lacks a state to learn from.
+    """
+    if frame is None or getattr(frame, "ndim", 0) != 3:
+        raise CalibrationError("calibration needs a colour frame (H x W x 3)")
+    if corners is None:
+        from vision.detect import find_corners
+
+        corners = find_corners(frame)
+    corners = geometry.check_corners(corners)
+    grid = to_grid(placement)
+    if white_at is None:
+        white_at = find_orientation(frame, corners, placement)
+    elif white_at not in geometry.SIDES:
+        raise CalibrationError(
+            f"white_at must be one of {', '.join(geometry.SIDES)}, not {white_at!r}"
+        )
+    model = _fit_for(frame, corners, white_at, grid)
+    return Calibration(
+        corners=corners,
+        white_at=white_at,
+        model=model,
+        placement=placement,
+        frame_size=(int(frame.shape[1]), int(frame.shape[0])),
+        reference=encode(reference_image(frame)),
+    )

@@ -1,0 +1,95 @@
+"""The per-square model: what empty squares and white and black pieces look like here.
+
+A small Gaussian classifier (diagonal covariance) per square colour (light, dark) and state
+(empty, white, black), fitted on one picture of a known position. Why so simple: the arbiter
+needs only three states per square and the legal moves do the rest; a model fitted on the
+user's own board, pieces and light beats a generic one, and it costs microseconds per square.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from vision.cvload import np
+from vision.errors import CalibrationError
+from vision.placement import STATES
+
+#: dark squares are those with (row + col) odd (a8 = (0, 0) is light)
+PARITY = [[(r + c) % 2 for c in range(8)] for r in range(8)]
+VAR_FLOOR = 0.15  #: share of the pooled variance every class variance is floored at
+MIN_VAR = 1e-5
+
+
+@dataclass
+class SquareModel:
+    """Means and variances, indexed [parity][state] -> feature vector (lists, JSON-ready)."""
+
+    means: list[list[list[float]]]
+    variances: list[list[list[float]]]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"means": self.means, "variances": self.variances}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> SquareModel:
+        try:
+            return cls(means=d["means"], variances=d["variances"])
+        except (KeyError, TypeError) as exc:
+            raise CalibrationError(f"the square model lacks {exc}") from None
+
+    def arrays(self) -> tuple[Any, Any]:
+        """(means, variances) as arrays of shape (2, 3, n_features)."""
+        n = np()
+        return n.asarray(self.means, dtype="float64"), n.asarray(self.variances, dtype="float64")
+
+    def log_likelihood(self, feats: Any) -> Any:
+        """(64, 3) log-likelihood of each state for each square's features (64 x F)."""
+        n = np()
+        mu, var = self.arrays()
+        par = n.asarray(PARITY).reshape(64)
+        m = mu[par]  # (64, 3, F)
+        v = var[par]
+        d = feats[:, None, :] - m
+        return -0.5 * n.sum(d * d / v + n.log(v), axis=2)
+
+
+def fit(samples: list[tuple[Any, list[str]]]) -> SquareModel:
+    """Fit the model on (feature matrix 64 x F, 64 states in grid order) pairs.
+
+    A parity/state pair without examples (e.g. no white piece on a dark square in the
+    calibration position) borrows the other parity's statistics for that state.
+
+    Raises:
+        CalibrationError: a state has no example at all (a position needs white pieces,
+            black pieces and empty squares to learn from).
+    """
+    n = np()
+    feats = n.concatenate([f for f, _ in samples]).astype("float64")
+    states = [s for _, labels in samples for s in labels]
+    par = n.asarray([PARITY[i // 8][i % 8] for _ in samples for i in range(64)])
+    lab = n.asarray([STATES.index(s) for s in states])
+    nf = feats.shape[1]
+    pooled = feats.var(axis=0) + MIN_VAR
+    means = n.zeros((2, 3, nf))
+    variances = n.zeros((2, 3, nf))
+    have = n.zeros((2, 3), dtype=bool)
+    for p in range(2):
+        for k in range(3):
+            sel = feats[(par == p) & (lab == k)]
+            if len(sel) >= 2:
+                means[p, k] = sel.mean(axis=0)
+                variances[p, k] = n.maximum(sel.var(axis=0), VAR_FLOOR * pooled)
+                have[p, k] = True
+    for k in range(3):
+        if not have[:, k].any():
+            what = ("empty square", "white piece", "black piece")[k]
+            raise CalibrationError(
+                f"the calibration position has no {what} to learn from; "
+                "use a position with white and black pieces and empty squares"
+            )
+        for p in range(2):
+            if not have[p, k]:
+                means[p, k] = means[1 - p, k]
+                variances[p, k] = variances[1 - p, k]
+    return SquareModel(means=means.tolist(), variances=variances.tolist())

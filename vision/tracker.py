@@ -1,0 +1,195 @@
+"""Still scenes to snapshots: the live path from camera frames to `snapshot` events.
+
+Per frame (cheap): compare a small grey copy with the previous frame; anything moving over
+the board or its edge resets the "still since" time. Once the scene has been still for
+`still_s`, the snapshot path runs (at most every `recheck_s`): re-register the grid against
+the calibration frame, refuse while an arm lies across the board's edge unless the
+classifier is very sure, classify the 64 squares, and emit one `Snapshot` of a new placement.
+Vision reports what it sees: it never bends a placement toward a legal move.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from rules.events import Event, Sensor, Snapshot
+from vision import geometry
+from vision.calibration import Calibration
+from vision.classify import classify_board
+from vision.motion import Masks, arm_across_edge, changed_fraction, normalise, small_grey
+from vision.placement import differences
+from vision.registration import decode, estimate_shift
+
+
+@dataclass(frozen=True)
+class TrackerSettings:
+    """Thresholds of the tracker; the defaults suit a 15-30 fps webcam above the board."""
+
+    still_s: float = 0.15  #: the scene must not change for this long (4 frames at 20 fps)
+    recheck_s: float = 0.1  #: how often a still scene that was not yet accepted is re-examined
+    motion_threshold: int = 14  #: grey levels a pixel must change by to count as moving
+    motion_fraction: float = 0.01  #: share of board pixels that may change in a still frame
+    arm_fraction: float = 0.007  #: a changed region crossing the board's edge this big
+    #: (share of the board's area; compared with the last still scene) is an arm: wait ...
+    arm_patience_s: float = 2.0  #: ... unless it stays still this long (then it is an object)
+    min_confidence: float = 0.6  #: least square probability for a snapshot
+    max_changed: int = 6  #: more changed squares than this is suspect (an arm, a shadow) ...
+    patience_s: float = 1.0  #: ... unless the scene stays so for this long
+    min_shift_sq: float = 0.04  #: a shift (in squares) below this is noise
+    moved_sq: float = 0.1  #: a shift above this is reported as `camera_moved`
+    max_shift_sq: float = 0.5  #: above this (or a weak correlation) the grid is not re-registered
+    min_response: float = 0.05  #: weakest phase-correlation peak trusted for re-registration
+
+
+class SnapshotTracker:
+    """Feed frames with their times; get `Snapshot` and `Sensor` events back.
+
+    `known` is the placement already reported (e.g. the calibration position); a still
+    scene equal to it is not emitted again. Without it the first still scene is emitted.
+    """
+
+    def __init__(
+        self,
+        cal: Calibration,
+        *,
+        known: str | None = None,
+        settings: TrackerSettings | None = None,
+    ) -> None:
+        self.base = cal
+        self.cal = cal
+        self.s = settings or TrackerSettings()
+        self.last_board = known
+        self.reference = decode(cal.reference) if cal.reference else None
+        self.offset = (0.0, 0.0)
+        self.moved = False
+        self._masks: Masks | None = None
+        self._prev: Any = None
+        self._prev_t: float | None = None
+        self._still_since: float | None = None
+        self._run_done = False
+        self._next_check = 0.0
+        self._ring_ref: Any = None
+        self._run_start: Any = None
+
+    @property
+    def still_since(self) -> float | None:
+        """Time of the first frame of the current still scene (None while things move)."""
+        return self._still_since
+
+    def feed(self, frame: Any, t: float) -> list[Event]:
+        """Take one frame seen at time `t` (seconds, from the source); return new events."""
+        small, scale = small_grey(frame)
+        if self._masks is None or self._masks.board.shape != small.shape:
+            self._masks = Masks.build(self.cal.corners, scale, small.shape)
+        small = normalise(small, self._masks.board)
+        prev, prev_t = self._prev, self._prev_t
+        self._prev, self._prev_t = small, t
+        if prev is None or prev.shape != small.shape:
+            return []
+        moving = (
+            changed_fraction(prev, small, self._masks.board, self.s.motion_threshold)
+            > self.s.motion_fraction
+        )
+        if moving:
+            self._still_since = None
+            self._run_done = False
+            return []
+        if self._still_since is None:
+            self._still_since = prev_t
+            self._run_start = prev  # the first frame of this still scene
+            self._next_check = t
+        if self._run_done or t - self._still_since < self.s.still_s - 1e-9:
+            return []
+        if t < self._next_check - 1e-9:
+            return []
+        self._next_check = t + self.s.recheck_s
+        return self._examine(frame, small, scale, t)
+
+    # -- the snapshot path --
+    def _square_px(self) -> float:
+        return geometry.board_side_px(self.cal.corners) / 8
+
+    def _register(self, frame: Any, scale: float, t: float) -> tuple[list[Event], bool]:
+        """Check the grid against the calibration frame; (events, usable)."""
+        if self.reference is None:
+            return [], True
+        dx, dy, response = estimate_shift(self.reference, frame)
+        sq = self._square_px()
+        change = math.hypot(dx - self.offset[0], dy - self.offset[1]) / sq
+        total = math.hypot(dx, dy) / sq
+        if change < self.s.min_shift_sq:
+            return [], not self.moved
+        events: list[Event] = []
+        if total > self.s.max_shift_sq or response < self.s.min_response:
+            if not self.moved:
+                events.append(
+                    Sensor(
+                        t=t,
+                        status="camera_moved",
+                        detail=(
+                            f"the board moved by about {total:.1f} squares "
+                            f"(correlation {response:.2f}); recalibrate with 'arbiter calibrate'"
+                        ),
+                    )
+                )
+            self.moved = True
+            self._run_done = True
+            return events, False
+        if change >= self.s.moved_sq and not self.moved:
+            events.append(
+                Sensor(
+                    t=t,
+                    status="camera_moved",
+                    detail=f"the board moved by {dx - self.offset[0]:+.1f}, "
+                    f"{dy - self.offset[1]:+.1f} px",
+                )
+            )
+        self.offset = (dx, dy)
+        self.cal = self.base.shifted(dx, dy)
+        self._masks = Masks.build(self.cal.corners, scale, self._prev.shape)
+        self._ring_ref = None
+        self.moved = False
+        events.append(
+            Sensor(
+                t=t,
+                status="recalibrated",
+                detail=f"grid re-registered: {dx:+.1f}, {dy:+.1f} px from the calibration",
+            )
+        )
+        return events, True
+
+    def _examine(self, frame: Any, small: Any, scale: float, t: float) -> list[Event]:
+        assert self._still_since is not None and self._masks is not None
+        events, usable = self._register(frame, scale, t)
+        if not usable:
+            return events
+        still_for = t - self._still_since
+        # an arm reaching over the board's edge (or a shadow across it), holding still
+        if self._ring_ref is not None and still_for < self.s.arm_patience_s:
+            arm = arm_across_edge(self._ring_ref, small, self._masks, self.s.motion_threshold)
+            if arm > self.s.arm_fraction * int(self._masks.board.sum()):
+                return events
+        board = geometry.warp(frame, self.cal.homography())
+        placement, confidence, _ = classify_board(board, self.cal)
+        if confidence < self.s.min_confidence:
+            return events
+        if placement == self.last_board:
+            self._accept()
+            return events
+        if (
+            self.last_board is not None
+            and len(differences(placement, self.last_board)) > self.s.max_changed
+            and still_for < self.s.patience_s
+        ):
+            return events
+        events.append(Snapshot(t=t, board=placement, seen_at=self._still_since))
+        self.last_board = placement
+        self._accept()
+        return events
+
+    def _accept(self) -> None:
+        """This still scene is settled; later scenes are compared with its first frame."""
+        self._run_done = True
+        self._ring_ref = self._run_start
