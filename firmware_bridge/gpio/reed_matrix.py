@@ -40,6 +40,8 @@ from rules.events import Event, Lift, Place, Snapshot
 A1_CORNERS = ("r0c0", "r0c7", "r7c0", "r7c7")
 #: 50 Hz, the slowest rate the debounce and the rules' `noise_s` = 0.05 assume
 MAX_PERIOD_S = 0.02
+#: times closer than this are the same moment (float sums of periods drift by ~1e-15)
+_EPSILON_S = 1e-9
 
 
 def square_at(row: int, col: int, a1_corner: str = "r0c0") -> chess.Square:
@@ -171,9 +173,12 @@ class ReedMatrixSource:
 
     def step(self, now: float) -> list[Event]:
         """Scan if a scan is due at `now`; the events that scan confirms (often none)."""
-        if self.next_due is not None and now < self.next_due:
+        due = self.next_due
+        if due is not None and now < due - _EPSILON_S:
             return []
-        self.next_due = now + self.period_s  # a late caller gets no burst of catch-up scans
+        # keep the 50 Hz phase; a caller later than one period gets no burst of catch-up scans
+        follows = due + self.period_s if due is not None else now + self.period_s
+        self.next_due = follows if follows > now + _EPSILON_S else now + self.period_s
         return self.take(self.matrix.scan(now), now)
 
     def take(self, raw: int, now: float) -> list[Event]:
