@@ -9,9 +9,11 @@ row is closed. Without the diodes, current also runs backwards through other clo
 switches, and three closed corners of a rectangle make the fourth read closed ("ghosting");
 a chess position always closes many rectangles. `FakeReedBoard` simulates both wirings.
 
-Rows that are not being scanned float (they are set as inputs) rather than being driven
-high: with the diodes that changes nothing, and a board built without them then ghosts
-instead of shorting two outputs together.
+By default the rows that are not being scanned float (they are set as inputs) rather than
+being driven high: with the diodes that changes nothing, and a board built without them
+then ghosts instead of shorting two outputs together. `idle_rows="high"` keeps every row an
+output and only writes levels, which costs fewer library calls a scan; use it only on a
+board with its diodes fitted.
 
 `ReedMatrix.scan(now)` is pure scanning: it returns the occupancy as a 64-bit bitboard in
 python-chess numbering (a1 = 0, h8 = 63). Which matrix corner holds a1 (`a1_corner`) is a
@@ -30,6 +32,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Sequence
+from typing import Literal
 
 import chess
 
@@ -92,6 +95,7 @@ class ReedMatrix:
         settle: called after driving a row and before reading the columns (e.g. a short
             busy wait for a long cable); nothing by default, since a Python call on a Pi
             already takes longer than the lines need to settle.
+        idle_rows: "float" (default) or "high": what rows do while another row is scanned.
     """
 
     def __init__(
@@ -102,33 +106,47 @@ class ReedMatrix:
         *,
         a1_corner: str = "r0c0",
         settle: Callable[[], None] | None = None,
+        idle_rows: Literal["float", "high"] = "float",
     ) -> None:
+        if idle_rows not in ("float", "high"):
+            raise PinConfigError(f"idle_rows must be 'float' or 'high', not {idle_rows!r}")
         if len(rows) != 8 or len(cols) != 8:
             raise PinConfigError(
                 f"a reed matrix needs 8 row and 8 column GPIOs, not {len(rows)} and {len(cols)}"
             )
         self.a1_corner = a1_corner
         self.settle = settle
+        self.idle_rows = idle_rows
         self._bits = [[1 << square_at(r, c, a1_corner) for c in range(8)] for r in range(8)]
         self.rows: list[Pin] = [pins.pin(n, f"matrix_rows[{i}]") for i, n in enumerate(rows)]
         self.cols: list[Pin] = [pins.pin(n, f"matrix_cols[{i}]") for i, n in enumerate(cols)]
         for pin in self.rows:
-            pin.setup_input(None)  # idle rows float
+            if idle_rows == "float":
+                pin.setup_input(None)
+            else:
+                pin.setup_output(1)
         for pin in self.cols:
             pin.setup_input("up")
 
     def scan(self, now: float) -> int:
         """Scan every row once; the occupied squares as a bitboard (a1 = bit 0)."""
         occupied = 0
+        floating = self.idle_rows == "float"
         for r, row in enumerate(self.rows):
-            row.setup_output(0)
+            if floating:
+                row.setup_output(0)
+            else:
+                row.write(0, now)
             if self.settle is not None:
                 self.settle()
             bits = self._bits[r]
             for c, col in enumerate(self.cols):
                 if not col.read():
                     occupied |= bits[c]
-            row.setup_input(None)
+            if floating:
+                row.setup_input(None)
+            else:
+                row.write(1, now)
         return occupied
 
 

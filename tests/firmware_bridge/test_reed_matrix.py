@@ -148,16 +148,23 @@ def test_without_diodes_one_move_fills_a_whole_rank() -> None:
     assert squares(without.scan(0.0)) == squares(START | chess.BB_RANK_4)
 
 
-def test_rows_driven_high_without_diodes_would_short_outputs() -> None:
+def test_rows_idling_high_work_with_diodes_and_short_without() -> None:
+    after_e4 = (START & ~chess.BB_E2) | chess.BB_E4
     pins = FakePins()
-    board = FakeReedBoard(pins, ROWS, COLS, diodes=False)
-    board.set_squares({"a1", "a2"})  # two switches on file a join rows 0 and 1
-    matrix = ReedMatrix(pins, ROWS, COLS)
-    for pin in matrix.rows:  # what a scanner with push-pull idle rows would do
-        pin.setup_output(1)
-    matrix.rows[0].setup_output(0)
-    matrix.cols[0].read()
-    assert board.shorts == 1
+    board = FakeReedBoard(pins, ROWS, COLS)
+    board.set_squares(squares(after_e4))
+    matrix = ReedMatrix(pins, ROWS, COLS, idle_rows="high")
+    assert matrix.scan(0.5) == after_e4 and board.shorts == 0
+    row = pins[ROWS[0]]
+    assert row.mode == "output" and row.history == [(0.0, 1), (0.5, 0), (0.5, 1)]
+    board.diodes = False  # the same scanner on a board built without diodes
+    matrix.scan(1.0)
+    assert board.shorts > 0  # a low row joined to high rows: outputs fighting
+
+
+def test_idle_rows_option_is_checked() -> None:
+    with pytest.raises(PinConfigError, match="idle_rows must be 'float' or 'high'"):
+        ReedMatrix(FakePins(), ROWS, COLS, idle_rows="low")  # type: ignore[arg-type]
 
 
 # --- the event source ------------------------------------------------------------------------
