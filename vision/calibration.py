@@ -188,8 +188,8 @@ def calibrate(
 ) -> Calibration:
     """Learn a calibration from one frame showing `placement` (default the initial position).
 
-    Without `corners` the board is found automatically (`vision.detect`); without `white_at`
-    the orientation is taken from the position (the side where the white pieces stand).
+    `corners` are needed (automatic detection is not built yet); without `white_at` the
+    orientation is taken from the position (the side where the white pieces stand).
 
     Raises:
         CalibrationError: the board cannot be found, the corners are bad, the orientation
@@ -198,9 +198,11 @@ def calibrate(
     if frame is None or getattr(frame, "ndim", 0) != 3:
         raise CalibrationError("calibration needs a colour frame (H x W x 3)")
     if corners is None:
-        from vision.detect import find_corners
-
-        corners = find_corners(frame)
+        raise CalibrationError(
+            "automatic board detection is not available yet: give the four corners of the "
+            'playing area (--corners "x,y x,y x,y x,y", image top-left, top-right, '
+            "bottom-right, bottom-left)"
+        )
     corners = geometry.check_corners(corners)
     grid = to_grid(placement)
     if white_at is None:

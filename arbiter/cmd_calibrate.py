@@ -1,0 +1,88 @@
+"""`arbiter calibrate`: learn where the board is and what its squares look like, save it."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+HELP = "calibrate the camera on a picture of a known position (default: the initial one)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    src = parser.add_mutually_exclusive_group(required=True)
+    src.add_argument("--camera", type=int, metavar="N", help="camera device number")
+    src.add_argument("--image", metavar="FILE", help="a still picture of the board")
+    src.add_argument("--video", metavar="FILE", help="a video; its first still frame is used")
+    parser.add_argument(
+        "--corners",
+        metavar='"x,y x,y x,y x,y"',
+        help="the playing area's corners: image top-left, top-right, bottom-right, bottom-left",
+    )
+    parser.add_argument(
+        "--white-at",
+        choices=("bottom", "top", "left", "right"),
+        help="image edge White's side is at (default: found from the position)",
+    )
+    parser.add_argument(
+        "--fen", metavar="PLACEMENT", help="the position on the picture (default: initial)"
+    )
+    parser.add_argument("--out", required=True, metavar="CAL.json", help="calibration to write")
+    parser.add_argument(
+        "--preview",
+        metavar="FILE",
+        help="picture with the grid and classes drawn (default: next to --out, .png)",
+    )
+
+
+def _first_still(frames, max_frames: int = 200):  # type: ignore[no-untyped-def]
+    """The first frame that equals the one before it (no hand moving), else the last read."""
+    from vision.cvload import np
+
+    prev = None
+    frame = None
+    for i, (_, frame) in enumerate(frames):
+        if prev is not None and float(np().mean(np().abs(frame.astype("int16") - prev))) < 2.0:
+            return frame
+        prev = frame.astype("int16")
+        if i >= max_frames:
+            break
+    return frame
+
+
+def run(args: argparse.Namespace) -> int:
+    from vision.calibration import calibrate
+    from vision.classify import classify
+    from vision.cvload import cv2
+    from vision.errors import VisionError
+    from vision.geometry import parse_corners
+    from vision.placement import INITIAL
+    from vision.preview import draw
+    from vision.sources import open_source, read_image
+
+    if args.image:
+        frame = read_image(args.image)
+    else:
+        frame = _first_still(open_source(camera=args.camera, video=args.video))
+        if frame is None:
+            raise VisionError("the source gave no frame")
+    corners = parse_corners(args.corners) if args.corners else None
+    cal = calibrate(frame, corners, args.white_at, args.fen or INITIAL)
+    cal.save(args.out)
+    placement, confidence = classify(frame, cal)
+    preview = Path(args.preview) if args.preview else Path(args.out).with_suffix(".png")
+    cv2().imwrite(str(preview), draw(frame, cal, placement))
+    sys.stdout.write(
+        json.dumps(
+            {
+                "calibration": str(args.out),
+                "preview": str(preview),
+                "white_at": cal.white_at,
+                "board": placement,
+                "confidence": round(confidence, 3),
+            }
+        )
+        + "\n"
+    )
+    return 0

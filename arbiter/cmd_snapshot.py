@@ -1,0 +1,40 @@
+"""`arbiter snapshot`: the board one picture shows, as a FEN placement with X and x."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+HELP = "classify one picture's squares (empty / white / black) with a calibration"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--image", required=True, metavar="FILE", help="the picture")
+    parser.add_argument(
+        "--calibration", required=True, metavar="CAL.json", help="from 'arbiter calibrate'"
+    )
+    parser.add_argument(
+        "--corners",
+        metavar='"x,y x,y x,y x,y"',
+        help="the board's corners in this picture, when the camera moved since calibration",
+    )
+    parser.add_argument("--json", action="store_true", help="print a JSON object")
+
+
+def run(args: argparse.Namespace) -> int:
+    from vision.calibration import Calibration
+    from vision.classify import classify
+    from vision.geometry import parse_corners
+    from vision.sources import read_image
+
+    cal = Calibration.load(args.calibration)
+    if args.corners:
+        cal = cal.with_corners(parse_corners(args.corners))
+    frame = read_image(args.image)
+    board, confidence = classify(frame, cal)
+    if args.json:
+        sys.stdout.write(json.dumps({"board": board, "confidence": round(confidence, 4)}) + "\n")
+    else:
+        sys.stdout.write(f"{board}  (confidence {confidence:.2f})\n")
+    return 0
