@@ -28,7 +28,7 @@ import chess.pgn
 from arbiter.simulate_clock import PlyClock, Timeline, plan_times, side_name, time_control_of
 from arbiter.simulate_ending import Ending, choose_ending
 from arbiter.simulate_errors import SimulateError
-from arbiter.simulate_hands import MovePlan, plan_move
+from arbiter.simulate_hands import MovePlan, min_think_ms, plan_move
 from arbiter.simulate_sensors import SensorKind, sensor_kind
 from rules.events import (
     Accept,
@@ -199,7 +199,8 @@ def simulate_game(
     final = board.copy(stack=False)
     for node in game.mainline():
         label = f"move {final.fullmove_number}{'.' if final.turn else '...'} {final.san(node.move)}"
-        plies.append(PlyClock(final.turn, node.clock(), label))
+        least = min_think_ms(final, node.move, kind)
+        plies.append(PlyClock(final.turn, node.clock(), label, least))
         final.push(node.move)
     ending = choose_ending(final, game.headers, where=where)
     control_text, control = time_control_of(game.headers.get("TimeControl"))

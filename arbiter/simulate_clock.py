@@ -7,7 +7,9 @@ the mover's own press, so the presses fall at the running sum of think times.
 With `[%clk]` on every move the think times reproduce those clocks: think = time left before the
 move + what the press credits (the Fischer increment, and a new period's time, 6.3.1) − the
 clock shown after the move. The arithmetic is `rules.clock.GameClock`'s, the same the rules core
-uses, so a replay shows the PGN's clocks again.
+uses, so a replay shows the PGN's clocks again. A move the hand cannot show in its think time
+(a premove of 0.0 s that captures, on a board that must see the square empty) takes up to
+`CLK_SLACK_MS` more, which that player's next move gives back: the clocks stay within a tenth.
 
 Without them, think times are drawn from a seeded generator and sized to the clock: each move
 takes a share of the time left, never more than half of it, so nobody's flag falls, except the
@@ -31,6 +33,9 @@ __all__ = ["PlyClock", "Timeline", "plan_times", "time_control_of"]
 
 #: untimed games: a move takes this many seconds, drawn uniformly
 UNTIMED_THINK_S = (2.0, 20.0)
+#: how far (ms) a move may run past its `[%clk]` think time when the hand needs a moment more
+#: (the PGN shows tenths; the next think time of that player makes it up)
+CLK_SLACK_MS = 95
 
 
 def side_name(color: chess.Color) -> str:
@@ -66,11 +71,13 @@ def _reproducible(control: TimeControl) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class PlyClock:
-    """One ply's clock facts: who moves, the PGN's `[%clk]` after it, and a name for errors."""
+    """One ply's clock facts: who moves, the PGN's `[%clk]` after it, a name for errors, and
+    the least think time (ms) in which the hand can show the move on the sensor."""
 
     color: chess.Color
     clk: float | None
     label: str
+    min_think_ms: int = 0
 
 
 @dataclass(slots=True)
@@ -126,6 +133,8 @@ def plan_times(
     }
     thinks: list[int] = []
     now_ms = 0
+    ideal = {chess.WHITE: control.periods[0].seconds if use_clk else 0.0}
+    ideal[chess.BLACK] = ideal[chess.WHITE]
     for ply in plies:
         side = side_name(ply.color)
         before = clock.remaining(side, now_ms / 1000)
@@ -133,27 +142,32 @@ def plan_times(
             assert ply.clk is not None
             period, following = control.period_of_move(clock.moves_completed(side) + 1)
             credit = period.increment + (following.seconds if following else 0.0)
-            think_ms = round((before + credit - ply.clk) * 1000)
-            if think_ms < 0:
+            if ideal[ply.color] + credit - ply.clk < -0.0005:
                 raise SimulateError(
-                    f"{where}: {ply.label}: the clock rose from {before:.1f} s to {ply.clk:.1f} s "
-                    f"over the move (more than the {credit:g} s a press credits); no FIDE clock "
-                    "does that, so the stream cannot reproduce it"
+                    f"{where}: {ply.label}: the clock rose from {ideal[ply.color]:.1f} s to "
+                    f"{ply.clk:.1f} s over the move (more than the {credit:g} s a press "
+                    "credits); no FIDE clock does that, so the stream cannot reproduce it"
                 )
+            ideal[ply.color] = ply.clk
+            exact_ms = round((before + credit - ply.clk) * 1000)
+            think_ms = max(exact_ms, 0)
+            if ply.min_think_ms - exact_ms <= CLK_SLACK_MS:
+                think_ms = max(think_ms, ply.min_think_ms)
         elif control.untimed:
-            think_ms = round(rng.uniform(*UNTIMED_THINK_S) * 1000)
+            think_ms = max(round(rng.uniform(*UNTIMED_THINK_S) * 1000), ply.min_think_ms)
         else:
             period, _ = control.period_of_move(clock.moves_completed(side) + 1)
             think = before / left[ply.color] * share[ply.color] * rng.uniform(0.3, 1.7)
             think += share[ply.color] * period.increment
             think_ms = max(0, min(round(think * 1000), int(before * 500)))
+            think_ms = max(think_ms, ply.min_think_ms)
         left[ply.color] -= 1
         now_ms += think_ms
         clock.press(side, now_ms / 1000)
         if use_clk:
             assert ply.clk is not None
             shown = clock.remaining(side, now_ms / 1000)
-            if abs(shown - ply.clk) > 0.002:  # pragma: no cover - arithmetic guard
+            if abs(shown - ply.clk) > (CLK_SLACK_MS + 2) / 1000:  # pragma: no cover - guard
                 raise SimulateError(f"{where}: {ply.label}: clock {shown:.3f} s, PGN {ply.clk} s")
         thinks.append(think_ms)
     return Timeline(thinks, clock, use_clk)

@@ -25,7 +25,7 @@ import chess
 
 from arbiter.simulate_sensors import SensorKind
 
-__all__ = ["HandAction", "MovePlan", "plan_move"]
+__all__ = ["HandAction", "MovePlan", "min_think_ms", "plan_move"]
 
 #: how long the hand takes to carry a piece to its square, and between other actions (ms)
 CARRY_MS = (300, 900)
@@ -70,7 +70,8 @@ class _Shaper:
 
     def __init__(self, sensor: SensorKind, rng: random.Random) -> None:
         self.rng = rng
-        self.apart_ms = int(sensor.noise_s * 1000) + 50
+        self.apart_ms = apart_ms(sensor)
+        self.onto_seen = sensor.sees_replacement
         self.slide_ms = int(sensor.slide_s * 1000)
 
     def step(
@@ -127,6 +128,9 @@ class _Shaper:
         onto = [lift, *puts]
         options = [(f"{name}-off-first", before), (f"{name}-taken-first", first)]
         self.rng.shuffle(options)
+        if not self.onto_seen:  # the square must be seen empty; `onto` only as a last resort
+            quick = [_Step(s.kind, s.square, s.piece, s.min_ms, s.min_ms, s.max_ms) for s in before]
+            return [*options[:1], (f"{name}-off-first", quick), (f"{name}-onto", onto)]
         if self.rng.random() < 1 / 3:
             return [(f"{name}-onto", onto)]
         return [*options[:1], (f"{name}-onto", onto)]
@@ -191,6 +195,19 @@ class _Shaper:
             *self._capture(move, captured, lift, puts, name),
             ("promotion-direct-onto", [lift, put_new]),
         ]
+
+
+def apart_ms(sensor: SensorKind) -> int:
+    """How far apart (ms) a square's emptying and filling again must be to count (`noise_s`)."""
+    return int(sensor.noise_s * 1000) + 10
+
+
+def min_think_ms(board: chess.Board, move: chess.Move, sensor: SensorKind) -> int:
+    """The least think time in which `move` can be shown on `sensor`: a capture on a board
+    that cannot see a piece put onto another needs the square seen empty first (4.7.1)."""
+    if sensor.sees_replacement or board.is_en_passant(move) or not board.is_capture(move):
+        return 0
+    return apart_ms(sensor)
 
 
 def _schedule(steps: list[_Step], press_gap: int, think_ms: int) -> list[int] | None:

@@ -7,6 +7,7 @@ hardware, so a simulated stream exercises the rules core as that hardware would:
   ``noise_s`` 0.3, ``slide_s`` 0.3, ``latency_s`` 0.3; `lift`/`place` carry `piece`.
 - ``occupancy``: a reed-switch matrix scanned at 50 Hz: ``noise_s`` 0.05, the other defaults;
   `lift`/`place` carry no piece, and an under-promotion needs a `promote` event (events.md).
+  It sees a capture only as the square going empty and full again, more than ``noise_s`` apart.
 - ``snapshot``: a board that reports the whole board on every change (Millennium-like,
   report-on-change mode): the defaults; pieces written by kind.
 - ``snapshot-colour``: a colour-only camera: ``slide_s`` 0, ``latency_s`` 1.0, ``max_plies`` 4;
@@ -37,13 +38,16 @@ class SensorKind:
     reports: str
     #: True when the source tells the kind of piece (no `promote` event is needed)
     knows_kind: bool
+    #: True when a piece put straight onto an occupied square shows (a board that knows the
+    #: pieces sees the kind change; a camera sees the still scene); a reed matrix cannot see it
+    sees_replacement: bool
 
 
 SENSORS: dict[str, SensorKind] = {
-    "identity": SensorKind("identity", 0.3, 0.3, 0.3, 2, "squares", True),
-    "occupancy": SensorKind("occupancy", 0.05, 0.25, 0.0, 2, "squares", False),
-    "snapshot": SensorKind("snapshot", 0.1, 0.25, 0.0, 2, "changes", True),
-    "snapshot-colour": SensorKind("snapshot-colour", 0.1, 0.0, 1.0, 4, "still", False),
+    "identity": SensorKind("identity", 0.3, 0.3, 0.3, 2, "squares", True, True),
+    "occupancy": SensorKind("occupancy", 0.05, 0.25, 0.0, 2, "squares", False, False),
+    "snapshot": SensorKind("snapshot", 0.1, 0.25, 0.0, 2, "changes", True, True),
+    "snapshot-colour": SensorKind("snapshot-colour", 0.1, 0.0, 1.0, 4, "still", False, True),
 }
 
 

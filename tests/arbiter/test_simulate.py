@@ -269,21 +269,42 @@ def test_en_passant_removes_the_captured_pawn_before_or_after() -> None:
 CAPTURE = "1. e4 d5 2. exd5 *\n"
 
 
-def test_captures_take_the_piece_off_first_or_are_put_onto_it() -> None:
+@pytest.mark.parametrize(
+    ("sensor", "gap", "orders"),
+    [
+        ("identity", 0.3, {("e4", "d5", "d5"), ("d5", "e4", "d5"), ("e4", "d5")}),
+        # a reed matrix cannot see a piece put onto another: the square must be seen empty
+        ("occupancy", 0.05, {("e4", "d5", "d5"), ("d5", "e4", "d5")}),
+    ],
+)
+def test_captures_take_the_piece_off_first_or_are_put_onto_it(
+    sensor: str, gap: float, orders: set[tuple[str, ...]]
+) -> None:
     shapes = set()
     for seed in range(20):
-        events = move_events(simulate_game(pgn(CAPTURE), "occupancy", seed=seed), 3)
-        steps = [(e.type, e.square) for e in events if isinstance(e, Lift | Place)]
-        shapes.add(tuple(steps))
-        if ("lift", "d5") in steps:  # the captured pawn went first: kept apart by noise_s
-            off = next(e for e in events if isinstance(e, Lift) and e.square == "d5")
-            on = next(e for e in events if isinstance(e, Place) and e.square == "d5")
-            assert on.t - off.t > 0.05
-    assert shapes == {
-        (("lift", "e4"), ("lift", "d5"), ("place", "d5")),
-        (("lift", "d5"), ("lift", "e4"), ("place", "d5")),
-        (("lift", "e4"), ("place", "d5")),
-    }
+        events = move_events(simulate_game(pgn(CAPTURE), sensor, seed=seed), 3)
+        steps = [e for e in events if isinstance(e, Lift | Place)]
+        shapes.add(tuple(e.square for e in steps))
+        assert [e.type for e in steps][-1] == "place"
+        if len(steps) == 3:  # the captured pawn went off first: kept apart by noise_s
+            off = next(e for e in steps if isinstance(e, Lift) and e.square == "d5")
+            assert steps[-1].t - off.t > gap
+    assert shapes == orders
+
+
+def test_a_premove_capture_on_a_reed_board_borrows_less_than_a_tenth() -> None:
+    """A 0.0 s capture cannot show the square empty; the move takes 60 ms of the next one."""
+    game = pgn(
+        '[TimeControl "60+0"]\n[Result "*"]\n\n'
+        "1. e4 { [%clk 0:00:58] } d5 { [%clk 0:00:57] } 2. exd5 { [%clk 0:00:58] } "
+        "Qxd5 { [%clk 0:00:55] } *\n"
+    )
+    events = simulate_game(game, "occupancy")
+    clocks = clocks_at_presses(events, 60.0, 0.0)
+    assert clocks == pytest.approx([58.0, 57.0, 57.94, 55.0], abs=0.002)
+    steps = [e for e in move_events(events, 3) if isinstance(e, Lift | Place)]
+    assert [(e.type, e.square) for e in steps][-1] == ("place", "d5")
+    assert steps[-1].t - next(e.t for e in steps if e.square == "d5") == pytest.approx(0.06)
 
 
 UNDERPROMOTION = "1. h4 g5 2. hxg5 Nf6 3. gxf6 Rg8 4. fxe7 Rh8 5. exd8=N Rg8 *\n"
