@@ -1,0 +1,242 @@
+"""Chessnut (Air, Air+, Pro, Go) codec, sans I/O (`eboard-protocols.md` 4).
+
+The same bytes travel over BLE notifications and USB HID reports (4.1); the transport that
+reads them is not this module's job. Messages are `[type, length, payload...]` (4.2):
+
+- position `01 24` + 32 bytes + 4 bytes (38 in all): squares h8, g8 ... a8, h7 ... a1, two per
+  byte, low nibble first, codes `0` empty, `1` q, `2` k, `3` b, `4` p, `5` n, `6` R, `7` P,
+  `8` r, `9` B, `A` N, `B` Q, `C` K; the 4-byte tail (an uptime counter and `00 00`) is ignored;
+- battery `2A 02 <b> 00`: bit 7 charging, bits 0-6 percent;
+- stored games `32 01 <n>` (the reply to `31 01 00`, as picochess sees it; unverified).
+
+The board sends a position on every change, undebounced: a piece slid across the board shows
+on each square it crosses. picochess waits 350 ms for the board to settle; this codec does not
+wait (it has no clock of its own): every position message becomes a `Snapshot` at once, and
+the arbiter's `slide_s` and `noise_s` (events.md, Sensor settings) decide what a move was.
+
+The format has no checksum. A byte that starts no known message, a known type with a wrong
+length byte, a position with a nibble above `C` or a battery reply above 100 % is dropped
+(the codec resynchronises on the next byte) and reported as `Sensor(status='dropped')`; a
+corrupted nibble that stays a valid code cannot be detected.
+
+Orientation (0): the order above is the board's own; when it shows the initial position
+turned 180 degrees the codec sets `rotated` (locked from the first initial position seen, 8)
+and mirrors reports and LEDs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import ClassVar, Literal
+
+import chess
+
+from firmware_bridge.codecs.base import Codec, CodecUsageError
+from rules.events import Event, Sensor, Snapshot
+
+Orientation = Literal["auto", "normal", "rotated"]
+POSITION, BATTERY, STORED_GAMES = 0x01, 0x2A, 0x32
+#: message type -> its length byte (bytes after the two header bytes)
+LENGTHS: dict[int, int] = {POSITION: 0x24, BATTERY: 0x02, STORED_GAMES: 0x01}
+POSITION_SIZE = 2 + LENGTHS[POSITION]
+CODES = ".qkbpnRPrBNQK"
+INITIAL_CELLS = "rnbqkbnr" + "p" * 8 + "." * 32 + "P" * 8 + "RNBQKBNR"
+TURNED_CELLS = INITIAL_CELLS[::-1]
+#: a position byte is good when both nibbles are codes 0-C
+_GOOD_BYTES = bytes(b for b in range(256) if b & 0x0F <= 0x0C and b >> 4 <= 0x0C)
+#: byte -> the two cells it holds, in stream order (low nibble first)
+_PAIRS = [
+    (CODES[b & 0x0F] + CODES[b >> 4]) if b & 0x0F <= 0x0C and b >> 4 <= 0x0C else ""
+    for b in range(256)
+]
+
+
+def cells_to_placement(cells: str) -> str:
+    """64 cells, a8 ... h8, a7 ... h1, '.' empty -> the FEN piece-placement field."""
+    ranks = []
+    for r in range(8):
+        out: list[str] = []
+        run = 0
+        for ch in cells[8 * r : 8 * r + 8]:
+            if ch == ".":
+                run += 1
+                continue
+            if run:
+                out.append(str(run))
+                run = 0
+            out.append(ch)
+        if run:
+            out.append(str(run))
+        ranks.append("".join(out))
+    return "/".join(ranks)
+
+
+def position_cells(board_bytes: bytes) -> str:
+    """The 32 board bytes of a position message -> 64 cells in a8 ... h1 order.
+
+    The message lists each rank from file h to file a, so every 8 cells are reversed.
+    """
+    stream = "".join(_PAIRS[b] for b in board_bytes)
+    return "".join(stream[8 * r : 8 * r + 8][::-1] for r in range(8))
+
+
+def _square(square: str | int) -> int:
+    if isinstance(square, str):
+        try:
+            return chess.parse_square(square)
+        except ValueError:
+            raise CodecUsageError(f"not a square name: {square!r}") from None
+    if isinstance(square, bool) or not isinstance(square, int) or not 0 <= square < 64:
+        raise CodecUsageError(f"not a square: {square!r}")
+    return square
+
+
+class ChessnutCodec(Codec):
+    """Decode Chessnut messages and encode Chessnut commands (4.2)."""
+
+    name = "chessnut"
+    #: not a serial device (USB HID or BLE): there is no baud rate to open or to stamp
+    #: raw captures with
+    baudrate = 0
+    bits_per_byte = 8
+    sensor_settings: ClassVar[dict[str, float]] = {}
+
+    def __init__(self, orientation: Orientation = "auto") -> None:
+        """`orientation`: 'auto' detects it from the first initial position; 'normal' or
+        'rotated' fixes it from the start."""
+        if orientation not in ("auto", "normal", "rotated"):
+            raise CodecUsageError(
+                f"orientation must be 'auto', 'normal' or 'rotated', not {orientation!r}"
+            )
+        self._buf = bytearray()
+        self.rotated = orientation == "rotated"
+        self.orientation_locked = orientation != "auto"
+        #: the last battery reply: (percent, charging)
+        self.battery: tuple[int, bool] | None = None
+        #: the last stored-games reply
+        self.stored_games: int | None = None
+
+    @property
+    def pending(self) -> int:
+        """Bytes held back because they may begin a message that has not fully arrived."""
+        return len(self._buf)
+
+    # ---- decoding -------------------------------------------------------------------------
+
+    def feed(self, data: bytes, now: float) -> list[Event]:
+        """Take bytes received at `now`; return the snapshots and drop reports they complete,
+        in order, stamped `t = now`."""
+        buf = self._buf
+        buf += data
+        events: list[Event] = []
+        dropped = 0
+        reasons: list[str] = []
+
+        def flush() -> None:
+            nonlocal dropped
+            if dropped:
+                detail = f"chessnut: {dropped} byte(s) dropped ({'; '.join(reasons)})"
+                events.append(Sensor(t=now, status="dropped", bytes=dropped, detail=detail))
+                dropped = 0
+                reasons.clear()
+
+        pos = 0
+        n = len(buf)
+        while pos < n:
+            kind = buf[pos]
+            length = LENGTHS.get(kind)
+            problem = ""
+            if length is None:
+                problem = "bytes outside a message"
+            elif pos + 1 < n and buf[pos + 1] != length:
+                problem = f"a type {kind:02X} message with a wrong length"
+            else:
+                body = bytes(buf[pos + 2 : pos + 2 + length])
+                problem = self._problem(kind, body)
+                if not problem and len(body) < length:
+                    break  # may still be good: wait for the rest
+            if problem:
+                dropped += 1
+                if problem not in reasons:
+                    reasons.append(problem)
+                pos += 1
+                continue
+            flush()
+            events.extend(self._handle(kind, body, now))
+            pos += 2 + length  # type: ignore[operator]
+        del buf[:pos]
+        flush()
+        return events
+
+    @staticmethod
+    def _problem(kind: int, body: bytes) -> str:
+        """Why a (possibly partial) message body cannot be good, or '' if it may be."""
+        if kind == POSITION:
+            if body[:32].translate(None, _GOOD_BYTES):
+                return "a position with a square code above C"
+        elif kind == BATTERY and body[:1] and body[0] & 0x7F > 100:
+            return "a battery level above 100 %"
+        return ""
+
+    def _handle(self, kind: int, body: bytes, now: float) -> list[Event]:
+        if kind == POSITION:
+            cells = position_cells(body[:32])
+            if not self.orientation_locked:
+                if cells == INITIAL_CELLS:
+                    self.rotated, self.orientation_locked = False, True
+                elif cells == TURNED_CELLS:
+                    self.rotated, self.orientation_locked = True, True
+            placement = cells_to_placement(cells[::-1] if self.rotated else cells)
+            return [Snapshot(t=now, board=placement)]
+        if kind == BATTERY:
+            self.battery = (body[0] & 0x7F, bool(body[0] & 0x80))
+        else:
+            self.stored_games = body[0]
+        return []
+
+    # ---- encoding -------------------------------------------------------------------------
+
+    def encode_startup(self) -> bytes:
+        """Start-up (8): real-time position reports. Send it again after every reconnect."""
+        return self.encode_start_reports()
+
+    def encode_start_reports(self) -> bytes:
+        """`21 01 00`: real-time position reports (4.2, N1)."""
+        return bytes((0x21, 0x01, 0x00))
+
+    def encode_battery_request(self) -> bytes:
+        """`29 01 00`: ask for the battery level (reply `2A 02 b 00`)."""
+        return bytes((0x29, 0x01, 0x00))
+
+    def encode_stored_games_request(self) -> bytes:
+        """`31 01 00`: ask how many games the board stored (reply `32 01 n`, unverified)."""
+        return bytes((0x31, 0x01, 0x00))
+
+    def encode_leds(self, squares: Iterable[str | int]) -> bytes:
+        """`0A 08` + one byte per rank, 8 to 1, bit 7 = file a ... bit 0 = file h (4.2).
+
+        On a rotated board the squares are mirrored, so the same physical LEDs light.
+        """
+        ranks = bytearray(8)
+        for square in squares:
+            sq = _square(square)
+            if self.rotated:
+                sq = 63 - sq
+            ranks[7 - chess.square_rank(sq)] |= 0x80 >> chess.square_file(sq)
+        return bytes((0x0A, 0x08)) + bytes(ranks)
+
+    def encode_leds_off(self) -> bytes:
+        """All LEDs off: `0A 08` + eight zero bytes."""
+        return bytes((0x0A, 0x08)) + bytes(8)
+
+    def encode_beep(self, frequency_hz: int, duration_ms: int) -> bytes:
+        """`0B 04 fH fL dH dL`: a beep, frequency in Hz and duration in ms, big-endian."""
+        for value, what in ((frequency_hz, "frequency"), (duration_ms, "duration")):
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 0xFFFF:
+                raise CodecUsageError(f"the {what} must be a whole number 0-65535, not {value!r}")
+        return (
+            bytes((0x0B, 0x04)) + frequency_hz.to_bytes(2, "big") + duration_ms.to_bytes(2, "big")
+        )
+
+
+__all__ = ["CODES", "LENGTHS", "ChessnutCodec", "cells_to_placement", "position_cells"]

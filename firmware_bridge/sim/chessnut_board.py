@@ -1,0 +1,128 @@
+"""The board side of the Chessnut protocol (`eboard-protocols.md` 4), for tests.
+
+`ChessnutBoard` holds a placement, answers host commands (`receive(data) -> bytes`) and, once
+real-time reports are on (`21 01 00`), returns the position message a board sends after
+`lift`, `place` or `set_placement`: `01 24` + 32 bytes (h8 ... a1, low nibble first) + an
+uptime counter (2 bytes, little-endian) + `00 00`. A board seated the other way round
+(`rotated=True`) sends the squares in the opposite order and mirrors its LEDs.
+"""
+
+from __future__ import annotations
+
+import chess
+
+from firmware_bridge.codecs.base import CodecUsageError
+from firmware_bridge.codecs.chessnut import CODES
+
+
+class ChessnutBoard:
+    """A virtual Chessnut Air: placement, battery, LEDs, beeps and the bytes it would send."""
+
+    def __init__(
+        self,
+        placement: str = chess.STARTING_BOARD_FEN,
+        *,
+        rotated: bool = False,
+        battery: int = 95,
+        charging: bool = True,
+        reporting: bool = False,
+    ) -> None:
+        self.board = chess.BaseBoard(placement)
+        self.rotated = rotated
+        self.battery = battery
+        self.charging = charging
+        #: real-time reports on (after `21 01 00`)
+        self.reporting = reporting
+        self.uptime = 0
+        #: LED bytes as last received, rank 8 first, bit 7 = file a (the board's own frame)
+        self.leds = bytes(8)
+        #: beeps asked for: (frequency Hz, duration ms)
+        self.beeps: list[tuple[int, int]] = []
+        self.stored_games = 0
+        self._rx = bytearray()
+
+    # ---- what the board sends ----------------------------------------------------------
+
+    def position_message(self) -> bytes:
+        """The 38-byte position message of the current placement."""
+        order = [chess.square(f, r) for r in range(7, -1, -1) for f in range(7, -1, -1)]
+        if self.rotated:
+            order = [63 - sq for sq in order]
+        codes = []
+        for sq in order:
+            piece = self.board.piece_at(sq)
+            codes.append(CODES.index(piece.symbol()) if piece else 0)
+        body = bytes(codes[i] | codes[i + 1] << 4 for i in range(0, 64, 2))
+        tail = (self.uptime & 0xFFFF).to_bytes(2, "little") + b"\x00\x00"
+        self.uptime += 1
+        return b"\x01\x24" + body + tail
+
+    def _report(self) -> bytes:
+        return self.position_message() if self.reporting else b""
+
+    def lift(self, square: str) -> bytes:
+        """Take the piece off `square`; return the report (none before `21 01 00`)."""
+        sq = chess.parse_square(square)
+        if self.board.piece_at(sq) is None:
+            raise CodecUsageError(f"there is no piece on {square} to lift")
+        self.board.remove_piece_at(sq)
+        return self._report()
+
+    def place(self, square: str, piece: str) -> bytes:
+        """Put `piece` (a FEN letter) on `square`, replacing what stood there."""
+        try:
+            p = chess.Piece.from_symbol(piece)
+        except ValueError:
+            raise CodecUsageError(f"not a piece letter: {piece!r}") from None
+        self.board.set_piece_at(chess.parse_square(square), p)
+        return self._report()
+
+    def set_placement(self, placement: str) -> bytes:
+        """Set up a whole FEN placement at once; return the report."""
+        self.board.set_board_fen(placement)
+        return self._report()
+
+    # ---- what the board hears ----------------------------------------------------------
+
+    def receive(self, data: bytes) -> bytes:
+        """Take commands `[type, length, payload]`; return the replies of those completed."""
+        self._rx += data
+        out = bytearray()
+        while len(self._rx) >= 2:
+            kind, length = self._rx[0], self._rx[1]
+            if len(self._rx) < 2 + length:
+                break
+            payload = bytes(self._rx[2 : 2 + length])
+            del self._rx[: 2 + length]
+            out += self._answer(kind, payload)
+        return bytes(out)
+
+    def _answer(self, kind: int, payload: bytes) -> bytes:
+        if kind == 0x21 and payload == b"\x00":
+            self.reporting = True
+            return self.position_message()
+        if kind == 0x29:
+            level = min(self.battery, 100) | (0x80 if self.charging else 0)
+            return bytes((0x2A, 0x02, level, 0x00))
+        if kind == 0x31:
+            return bytes((0x32, 0x01, self.stored_games))
+        if kind == 0x0A and len(payload) == 8:
+            self.leds = payload
+        elif kind == 0x0B and len(payload) == 4:
+            self.beeps.append(
+                (int.from_bytes(payload[:2], "big"), int.from_bytes(payload[2:], "big"))
+            )
+        return b""
+
+    def lit_squares(self) -> set[str]:
+        """Squares whose LED is on, named in the normal (White-relative) frame."""
+        out = set()
+        for r in range(8):
+            for f in range(8):
+                if self.leds[r] & (0x80 >> f):
+                    sq = chess.square(f, 7 - r)
+                    out.add(chess.square_name(63 - sq if self.rotated else sq))
+        return out
+
+
+__all__ = ["ChessnutBoard"]

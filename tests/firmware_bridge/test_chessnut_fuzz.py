@@ -1,0 +1,79 @@
+"""Chessnut fuzzing (`eboard-protocols.md` 4.2): device garbage never raises, a good message
+after garbage is decoded, and corrupted messages are dropped and reported where the format
+lets anyone tell (it has no checksum: a nibble that stays a valid code is misread)."""
+
+from __future__ import annotations
+
+import itertools
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from firmware_bridge.codecs.chessnut import ChessnutCodec
+from firmware_bridge.sim.chessnut_board import ChessnutBoard
+from rules.events import Event, Sensor, Snapshot
+
+GOOD = ChessnutBoard(reporting=True).lift("e2")
+GOOD_BOARD = "rnbqkbnr/pppppppp/8/8/8/8/PPPP1PPP/RNBQKBNR"
+#: longer than any message, starting none and never a square code: it ends whatever came before
+FLUSH = b"\xff" * 40
+
+
+def snapshots(events: list[Event]) -> list[str]:
+    return [e.board for e in events if isinstance(e, Snapshot)]
+
+
+def dropped(events: list[Event]) -> int:
+    return sum(e.bytes or 0 for e in events if isinstance(e, Sensor) and e.status == "dropped")
+
+
+def expand(placement: str) -> str:
+    return "".join("." * int(c) if c.isdigit() else c for c in placement.replace("/", ""))
+
+
+@settings(max_examples=300, deadline=None)
+@given(garbage=st.binary(max_size=300), cuts=st.lists(st.integers(0, 500), max_size=8))
+def test_garbage_never_raises_and_a_good_message_follows(garbage: bytes, cuts: list[int]) -> None:
+    codec = ChessnutCodec(orientation="normal")
+    data = garbage + FLUSH + GOOD
+    events: list[Event] = []
+    edges = sorted({0, len(data), *(c % (len(data) + 1) for c in cuts)})
+    for a, b in itertools.pairwise(edges):
+        events += codec.feed(data[a:b], 1.0)
+    assert snapshots(events)[-1] == GOOD_BOARD
+    assert codec.pending == 0
+    assert dropped(events) <= len(data) - len(GOOD)
+
+
+@settings(max_examples=100, deadline=None)
+@given(cut=st.integers(1, len(GOOD) - 1))
+def test_truncated_message_is_reported_and_the_next_decoded(cut: int) -> None:
+    codec = ChessnutCodec(orientation="normal")
+    events = codec.feed(GOOD[:cut] + FLUSH + GOOD, 1.0)
+    if cut < 34:  # the squares are cut: never decoded, every byte reported
+        assert snapshots(events) == [GOOD_BOARD]
+        assert dropped(events) == cut + len(FLUSH)
+    else:  # only the unchecked tail is cut: it is taken from the next bytes
+        assert snapshots(events) == [GOOD_BOARD, GOOD_BOARD]
+        assert dropped(events) == len(FLUSH) - (len(GOOD) - cut)
+
+
+@settings(max_examples=400, deadline=None)
+@given(index=st.integers(0, len(GOOD) - 1), bit=st.integers(0, 7))
+def test_flipped_bit_is_dropped_or_misreads_one_square(index: int, bit: int) -> None:
+    bad = bytearray(GOOD)
+    bad[index] ^= 1 << bit
+    codec = ChessnutCodec(orientation="normal")
+    events = codec.feed(bytes(bad) + FLUSH + GOOD, 1.0)
+    seen = snapshots(events)
+    assert seen[-1] == GOOD_BOARD
+    if index < 2 or (2 <= index < 34 and (bad[index] & 0x0F > 0x0C or bad[index] >> 4 > 0x0C)):
+        # a broken header or an impossible square code: never decoded, reported
+        assert seen == [GOOD_BOARD]
+        assert dropped(events) >= len(bad)
+    elif 2 <= index < 34:
+        (misread, _) = seen
+        diff = sum(1 for p, q in zip(expand(misread), expand(GOOD_BOARD), strict=True) if p != q)
+        assert diff == 1
+    else:
+        assert seen == [GOOD_BOARD, GOOD_BOARD]  # the tail is not part of the position
