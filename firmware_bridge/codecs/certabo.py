@@ -25,7 +25,7 @@ from __future__ import annotations
 from abc import abstractmethod
 from collections import deque
 from collections.abc import Iterable, Sequence
-from typing import ClassVar, Literal
+from typing import ClassVar, Literal, NamedTuple
 
 import chess
 
@@ -100,11 +100,33 @@ def encode_led_bitmap(squares: Iterable[str | int], *, rotated: bool = False) ->
     return bytes(out)
 
 
+class Record(NamedTuple):
+    """A record with the expected count of numbers."""
+
+    numbers: list[int]
+
+
+class Flag(NamedTuple):
+    """A flag line (`L` or `D`): the LED kind the board says it has (unverified)."""
+
+    kind: str
+
+
+class Dropped(NamedTuple):
+    """Bytes that are no record, and why."""
+
+    count: int
+    reason: str
+
+
+Item = Record | Flag | Dropped
+
+
 class RecordFramer:
     """Cut a Certabo/Sentio byte stream into records of `count` numbers (3.1).
 
-    `feed` returns, in stream order, tuples `("record", [numbers])`, `("flag", kind)` and
-    `("dropped", (byte_count, reason))`. Whatever way the stream is cut into chunks, the
+    `feed` returns, in stream order, `Record`, `Flag` and `Dropped` items. Whatever way the
+    stream is cut into chunks, the
     records found and the total of bytes dropped are the same.
     """
 
@@ -117,10 +139,10 @@ class RecordFramer:
         """Bytes held back: an unfinished record or line."""
         return len(self._buf)
 
-    def feed(self, data: bytes) -> list[tuple[str, object]]:
+    def feed(self, data: bytes) -> list[Item]:
         buf = self._buf
         buf += data
-        out: list[tuple[str, object]] = []
+        out: list[Item] = []
         pos = 0
         n = len(buf)
         while pos < n:
@@ -131,7 +153,7 @@ class RecordFramer:
                     self._junk(bytes(buf[pos : nl + 1]), out)
                     pos = nl + 1
                 if n - pos > MAX_PENDING:
-                    out.append(("dropped", (n - pos, "a line too long without a record")))
+                    out.append(Dropped(n - pos, "a line too long without a record"))
                     pos = n
                 break
             if colon > pos:
@@ -140,23 +162,23 @@ class RecordFramer:
             end = buf.find(b"\r\n", colon + 1)
             nxt = buf.find(b":", colon + 1)
             if nxt >= 0 and (end < 0 or nxt < end):
-                out.append(("dropped", (nxt - colon, "a record cut short by the next one")))
+                out.append(Dropped(nxt - colon, "a record cut short by the next one"))
                 pos = nxt
                 continue
             if end < 0:
                 if n - colon > MAX_PENDING:
-                    out.append(("dropped", (n - colon, "a record without an end")))
+                    out.append(Dropped(n - colon, "a record without an end"))
                     pos = n
                 break
             body = bytes(buf[colon + 1 : end]).translate(None, b"\r\n")
             numbers = self._numbers(body)
             if numbers is None:
-                out.append(("dropped", (end + 2 - colon, "a record that is not numbers")))
+                out.append(Dropped(end + 2 - colon, "a record that is not numbers"))
             elif len(numbers) != self.count:
                 reason = f"a record of {len(numbers)} numbers, not {self.count}"
-                out.append(("dropped", (end + 2 - colon, reason)))
+                out.append(Dropped(end + 2 - colon, reason))
             else:
-                out.append(("record", numbers))
+                out.append(Record(numbers))
             pos = end + 2
         del buf[:pos]
         return out
@@ -177,13 +199,13 @@ class RecordFramer:
         return numbers
 
     @staticmethod
-    def _junk(chunk: bytes, out: list[tuple[str, object]]) -> None:
+    def _junk(chunk: bytes, out: list[Item]) -> None:
         for line in chunk.splitlines(keepends=True):
             kind = _FLAGS.get(line.strip(b"\r\n"))
             if kind is not None:
-                out.append(("flag", kind))
+                out.append(Flag(kind))
             else:
-                out.append(("dropped", (len(line), "bytes outside a record")))
+                out.append(Dropped(len(line), "bytes outside a record"))
 
 
 class _StreamCodec(Codec):
@@ -219,20 +241,19 @@ class _StreamCodec(Codec):
         events: list[Event] = []
         dropped = 0
         reasons: list[str] = []
-        for kind, value in self._framer.feed(data):
-            if kind == "dropped":
-                count, reason = value  # type: ignore[misc]
-                dropped += count
-                if reason not in reasons:
-                    reasons.append(reason)
+        for item in self._framer.feed(data):
+            if isinstance(item, Dropped):
+                dropped += item.count
+                if item.reason not in reasons:
+                    reasons.append(item.reason)
                 continue
             if dropped:
                 events.append(self._dropped(now, dropped, reasons))
                 dropped, reasons = 0, []
-            if kind == "flag":
-                self.led_kind = value  # type: ignore[assignment]
+            if isinstance(item, Flag):
+                self.led_kind = item.kind
                 continue
-            placement = self._placement(value)  # type: ignore[arg-type]
+            placement = self._placement(item.numbers)
             if placement != self._last:
                 self._last = placement
                 events.append(Snapshot(t=now, board=placement))

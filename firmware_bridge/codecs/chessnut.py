@@ -17,7 +17,10 @@ the arbiter's `slide_s` and `noise_s` (events.md, Sensor settings) decide what a
 The format has no checksum. A byte that starts no known message, a known type with a wrong
 length byte, a position with a nibble above `C` or a battery reply above 100 % is dropped
 (the codec resynchronises on the next byte) and reported as `Sensor(status='dropped')`; a
-corrupted nibble that stays a valid code cannot be detected.
+corrupted nibble that stays a valid code cannot be detected. Nor can a message cut short in
+transit: a BLE link left at the default MTU delivers the 38 bytes cut to 20 (4.1), and the
+codec would take the next message's first bytes for the rest; the transport must request an
+MTU of 500.
 
 Orientation (0): the order above is the board's own; when it shows the initial position
 turned 180 degrees the codec sets `rotated` (locked from the first initial position seen, 8)
@@ -163,7 +166,7 @@ class ChessnutCodec(Codec):
                 continue
             flush()
             events.extend(self._handle(kind, body, now))
-            pos += 2 + length  # type: ignore[operator]
+            pos += 2 + len(body)
         del buf[:pos]
         flush()
         return events

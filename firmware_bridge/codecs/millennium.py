@@ -123,7 +123,7 @@ def led_positions(square: str | int) -> tuple[int, int, int, int]:
     sq = _square_index(square)
     f = chess.square_file(sq)
     rank = chess.square_rank(sq) + 1
-    return tuple(9 * ff + e for ff in (f, f + 1) for e in (8 - rank, 9 - rank))  # type: ignore[return-value]
+    return (9 * f + 8 - rank, 9 * f + 9 - rank, 9 * f + 17 - rank, 9 * f + 18 - rank)
 
 
 class MillenniumCodec(Codec):

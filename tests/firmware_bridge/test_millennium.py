@@ -136,6 +136,36 @@ def test_bad_orientation_is_misuse() -> None:
 # ---- M6-M9: board -> host --------------------------------------------------------------
 
 
+@pytest.mark.parametrize(
+    ("text", "snapshots", "state"),
+    [
+        (M6_TEXT, [INITIAL], {}),
+        (M7_TEXT, [INITIAL], {"rotated": True}),
+        ("v010176", [], {"version": (1, 1)}),
+        ("l6C", [], {"acks": {"l": 1}}),
+        ("x78", [], {"acks": {"x": 1}}),
+        ("w020376", [], {"eeprom": {2: 3}}),
+        ("r020474", [], {"eeprom": {2: 4}}),
+    ],
+)
+def test_every_reply_three_ways(text: str, snapshots: list[str], state: dict[str, object]) -> None:
+    data = wire_of(text)
+    assert to_wire(text[:-2]) == data  # the sample's check is right
+    for how in ("whole", "bytes", "junk"):
+        codec = MillenniumCodec()
+        if how == "whole":
+            events = codec.feed(data, 1.0)
+        elif how == "bytes":
+            events = [e for i in range(len(data)) for e in codec.feed(data[i : i + 1], 1.0)]
+        else:
+            events = codec.feed(JUNK + data + JUNK, 1.0)
+        assert decoded(events) == [Snapshot(t=1.0, board=b) for b in snapshots]
+        assert dropped(events) == (2 * len(JUNK) if how == "junk" else 0)
+        assert codec.pending == 0
+        for name, value in state.items():
+            assert getattr(codec, name) == value
+
+
 def test_m6_wire_bytes_and_decode() -> None:
     assert wire_of(M6_TEXT) == M6_WIRE
     assert to_wire(M6_TEXT[:-2]) == M6_WIRE
