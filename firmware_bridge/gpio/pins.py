@@ -26,6 +26,9 @@ A config file may change any of them:
 
 Every key is checked: an unknown name, a number outside BCM 2–27, a GPIO given twice, or a
 matrix that is not 8 × 8 raises `PinConfigError` naming the key and the file.
+
+The reed matrix's own settings sit in `[gpio.matrix]` (`MatrixSettings`): which corner holds
+a1, the scan rate, the identical scans needed, and what idle rows do.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware_bridge.gpio.base import BCM_RANGE, PinConfigError
+from firmware_bridge.gpio.reed_matrix import A1_CORNERS, MAX_PERIOD_S
 
 #: the single-line uses, in the order a panel sets them up
 SINGLE_PINS = (
@@ -158,13 +162,63 @@ def pin_map_from_config(data: dict[str, Any], source: str = "the config") -> Pin
     return pin_map_from_table(gpio.get("pins", {}), f"{source} [gpio.pins]")
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MatrixSettings:
+    """The `[gpio.matrix]` table: how the reed matrix is read (see `reed_matrix.py`).
+
+    `a1_corner`: the matrix cell of a1 ("r0c0", or "r7c7" for a board turned round);
+    `scan_hz`: scans a second, 50 or more; `stable_scans`: identical scans before a square
+    changes; `idle_rows`: "float" (safe default) or "high" (fewer calls; diodes required).
+    """
+
+    a1_corner: str = "r0c0"
+    scan_hz: float = 50.0
+    stable_scans: int = 2
+    idle_rows: str = "float"
+
+    @property
+    def period_s(self) -> float:
+        return 1.0 / self.scan_hz
+
+
+def matrix_settings_from_config(data: dict[str, Any], source: str = "the config") -> MatrixSettings:
+    """The reed matrix settings of a parsed config (`data["gpio"]["matrix"]`, if present)."""
+    where = f"{source} [gpio.matrix]"
+    gpio = data.get("gpio", {})
+    table = gpio.get("matrix", {}) if isinstance(gpio, dict) else None
+    if not isinstance(table, dict):
+        raise PinConfigError(f"{where} must be a table")
+    known = {f.name for f in fields(MatrixSettings)}
+    for key in table:
+        if key not in known:
+            raise PinConfigError(
+                f"{where}: unknown setting {key!r}; known settings: {', '.join(sorted(known))}"
+            )
+    made = MatrixSettings(**table)
+    if made.a1_corner not in A1_CORNERS:
+        raise PinConfigError(
+            f"{where}: 'a1_corner' = {made.a1_corner!r}; choose one of {', '.join(A1_CORNERS)}"
+        )
+    rate = made.scan_hz
+    if isinstance(rate, bool) or not isinstance(rate, int | float) or rate < 1 / MAX_PERIOD_S:
+        raise PinConfigError(f"{where}: 'scan_hz' = {rate!r}; it must be a number, 50 or more")
+    scans = made.stable_scans
+    if isinstance(scans, bool) or not isinstance(scans, int) or not 1 <= scans <= 10:
+        raise PinConfigError(f"{where}: 'stable_scans' = {scans!r}; it must be 1 to 10")
+    if made.idle_rows not in ("float", "high"):
+        raise PinConfigError(f"{where}: 'idle_rows' = {made.idle_rows!r}; 'float' or 'high'")
+    return made
+
+
 __all__ = [
     "DEFAULT_PINS",
     "MATRIX_KEYS",
     "SINGLE_PINS",
+    "MatrixSettings",
     "PinMap",
     "check_pin_map",
     "load_pin_map",
+    "matrix_settings_from_config",
     "pin_map_from_config",
     "pin_map_from_table",
 ]

@@ -9,7 +9,14 @@ import pytest
 from firmware_bridge.gpio import PinConfigError
 from firmware_bridge.gpio.fake import FakePins
 from firmware_bridge.gpio.panel import ClockPanel
-from firmware_bridge.gpio.pins import DEFAULT_PINS, PinMap, load_pin_map, pin_map_from_table
+from firmware_bridge.gpio.pins import (
+    DEFAULT_PINS,
+    MatrixSettings,
+    PinMap,
+    load_pin_map,
+    matrix_settings_from_config,
+    pin_map_from_table,
+)
 from firmware_bridge.gpio.reed_matrix import ReedMatrix
 
 
@@ -82,3 +89,27 @@ def test_errors_name_the_file(tmp_path: Path) -> None:
 def test_pin_map_checks_itself_when_built_in_code() -> None:
     with pytest.raises(PinConfigError, match="GPIO 2 is given to both 'clock_white' and 'pause'"):
         PinMap(pause=2)
+
+
+def test_matrix_settings_from_config() -> None:
+    assert matrix_settings_from_config({}) == MatrixSettings()
+    made = matrix_settings_from_config(
+        {"gpio": {"matrix": {"a1_corner": "r7c7", "scan_hz": 100, "stable_scans": 3}}}
+    )
+    assert made.a1_corner == "r7c7" and made.period_s == 0.01 and made.stable_scans == 3
+
+
+@pytest.mark.parametrize(
+    ("table", "message"),
+    [
+        ({"a1": "r0c0"}, r"unknown setting 'a1'; known settings: a1_corner"),
+        ({"a1_corner": "h1"}, r"'a1_corner' = 'h1'; choose one of r0c0"),
+        ({"scan_hz": 20}, r"'scan_hz' = 20; it must be a number, 50 or more"),
+        ({"scan_hz": "fast"}, r"'scan_hz' = 'fast'"),
+        ({"stable_scans": 0}, r"'stable_scans' = 0; it must be 1 to 10"),
+        ({"idle_rows": "low"}, r"'idle_rows' = 'low'"),
+    ],
+)
+def test_bad_matrix_settings_name_the_key(table: dict[str, object], message: str) -> None:
+    with pytest.raises(PinConfigError, match=r"club.toml \[gpio.matrix\]: " + message):
+        matrix_settings_from_config({"gpio": {"matrix": table}}, "club.toml")
