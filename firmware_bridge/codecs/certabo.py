@@ -126,8 +126,7 @@ class RecordFramer:
     """Cut a Certabo/Sentio byte stream into records of `count` numbers (3.1).
 
     `feed` returns, in stream order, `Record`, `Flag` and `Dropped` items. Whatever way the
-    stream is cut into chunks, the
-    records found and the total of bytes dropped are the same.
+    stream is cut into chunks, the records found and the total of bytes dropped are the same.
     """
 
     def __init__(self, count: int) -> None:

@@ -101,3 +101,22 @@ def test_sentio_flipped_bit_misreads_one_rank_at_most(index: int, bit: int) -> N
             if p != q
         ]
         assert len({i // 8 for i in diff}) <= 1
+
+
+PIECES = [GOOD, BOARD.record(), b"L\r\n", b"D", b"\x00junk\n", b":1 2 3 \r\n", GOOD[:200]]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    parts=st.lists(st.sampled_from(PIECES) | st.binary(max_size=20), max_size=12),
+    cuts=st.lists(st.integers(0, 20000), max_size=12),
+)
+def test_chunking_does_not_change_what_is_decoded(parts: list[bytes], cuts: list[int]) -> None:
+    data = b"".join(parts)
+    whole = CertaboCodec(CALIBRATION, orientation="normal")
+    a = whole.feed(data, 1.0)
+    cut = CertaboCodec(CALIBRATION, orientation="normal")
+    b = feed_chunks(cut, data, cuts)
+    assert snapshots(a) == snapshots(b)
+    assert dropped(a) + whole.pending == dropped(b) + cut.pending
+    assert whole.led_kind == cut.led_kind

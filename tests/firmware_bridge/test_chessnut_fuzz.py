@@ -77,3 +77,26 @@ def test_flipped_bit_is_dropped_or_misreads_one_square(index: int, bit: int) -> 
         assert diff == 1
     else:
         assert seen == [GOOD_BOARD, GOOD_BOARD]  # the tail is not part of the position
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    parts=st.lists(
+        st.sampled_from([GOOD, GOOD[:20], bytes.fromhex("2A 02 DF 00"), FLUSH])
+        | st.binary(max_size=20),
+        max_size=12,
+    ),
+    cuts=st.lists(st.integers(0, 1000), max_size=12),
+)
+def test_chunking_does_not_change_what_is_decoded(parts: list[bytes], cuts: list[int]) -> None:
+    data = b"".join(parts)
+    whole = ChessnutCodec(orientation="normal")
+    a = whole.feed(data, 1.0)
+    cut = ChessnutCodec(orientation="normal")
+    b: list[Event] = []
+    edges = sorted({0, len(data), *(c % (len(data) + 1) for c in cuts)})
+    for x, y in itertools.pairwise(edges):
+        b += cut.feed(data[x:y], 1.0)
+    assert snapshots(a) == snapshots(b)
+    assert dropped(a) + whole.pending == dropped(b) + cut.pending
+    assert whole.battery == cut.battery

@@ -90,3 +90,19 @@ def test_wrong_check_with_good_parity_is_dropped(cells: list[str], wrong: int) -
             placement.set_piece_at(chess.square(i % 8, 7 - i // 8), chess.Piece.from_symbol(ch))
     assert snapshots(events) == [placement.board_fen()]
     assert dropped(events) == len(bad)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    parts=st.lists(st.sampled_from([*FRAMES, GOOD[:30]]) | st.binary(max_size=20), max_size=12),
+    cuts=st.lists(st.integers(0, 2000), max_size=12),
+)
+def test_chunking_does_not_change_what_is_decoded(parts: list[bytes], cuts: list[int]) -> None:
+    data = b"".join(parts)
+    whole = MillenniumCodec(orientation="normal")
+    a = whole.feed(data, 1.0)
+    cut = MillenniumCodec(orientation="normal")
+    b = feed_chunks(cut, data, cuts)
+    assert snapshots(a) == snapshots(b)
+    assert dropped(a) + whole.pending == dropped(b) + cut.pending
+    assert (whole.version, whole.eeprom, whole.acks) == (cut.version, cut.eeprom, cut.acks)
