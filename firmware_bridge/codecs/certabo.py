@@ -269,8 +269,12 @@ class _StreamCodec(Codec):
         """The FEN placement a record shows (each board family reads its own records)."""
 
     def encode_startup(self) -> bytes:
-        """Nothing: the board streams records unasked from the moment the port opens (3.1).
-        After a reconnect the next record gives a fresh snapshot (see `resync`)."""
+        """No bytes: the board streams records unasked from the moment the port opens (3.1).
+
+        A start-up is also a reconnect (8), so the codec forgets the last board and any
+        half-read record (`resync`): the next record gives a fresh snapshot.
+        """
+        self.resync()
         return b""
 
     def resync(self) -> None:
@@ -314,6 +318,12 @@ class CertaboCodec(_StreamCodec):
         #: the last records as read (normalised identifiers, the board's own order), for
         #: building a calibration (`calibrate`)
         self.records: deque[list[Ident]] = deque(maxlen=4 * MIN_RECORDS)
+
+    def resync(self) -> None:
+        """As `_StreamCodec.resync`, and forget the records the flicker filter holds: the
+        board may have changed while it was away."""
+        super().resync()
+        self._history.clear()
 
     def calibrate(self, *, rotated: bool = False, records: int = MIN_RECORDS) -> CertaboCalibration:
         """Build a calibration from the last `records` records (the initial position must be

@@ -178,6 +178,22 @@ def test_only_changes_give_snapshots_and_the_first_always() -> None:
     assert events == [Snapshot(t=0.3, board="rnbqkbnr/pppppppp/8/8/8/8/PPPP1PPP/RNBQKBNR")]
 
 
+def test_startup_after_reconnect_gives_a_fresh_snapshot() -> None:
+    board = CertaboBoard()
+    codec = CertaboCodec(board.calibration())
+    assert boards(codec.feed(board.record(), 0.0)) == [INITIAL]
+    assert codec.feed(board.record()[:100], 0.1) == []
+    assert codec.encode_startup() == b""
+    assert codec.pending == 0
+    assert boards(codec.feed(board.record(), 5.0)) == [INITIAL]
+    # a board changed while away shows at once, not outvoted by records from before
+    codec.feed(board.record() * 2, 5.1)
+    codec.encode_startup()
+    assert boards(codec.feed(board.lift("e2"), 9.0)) == [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPP1PPP/RNBQKBNR"
+    ]
+
+
 def test_flicker_needs_two_of_three_records() -> None:
     board = CertaboBoard()
     codec = CertaboCodec(board.calibration())
