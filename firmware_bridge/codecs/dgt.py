@@ -218,6 +218,8 @@ class DgtCodec(Codec):
         before the next message decoded (or by `flush`), so the events are the same however
         the transport chunks the stream.
         """
+        if not isinstance(data, bytes | bytearray | memoryview):
+            raise CodecUsageError(f"feed takes the bytes read, not {type(data).__name__}")
         if data:
             self.last_rx = now
         self._clock_queue.stamp(now)

@@ -156,7 +156,6 @@ class DgtFramer:
         return out
 
     def _abort(self) -> Dropped:
-        assert self._id is not None
-        note = Dropped(self.partial, f"{self._id:02X} message cut short")
+        note = Dropped(self.partial, f"{self._id or 0:02X} message cut short")
         self.reset()
         return note

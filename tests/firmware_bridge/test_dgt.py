@@ -363,3 +363,9 @@ def test_magic_pieces_are_unknown() -> None:
     assert [e.to_dict() for e in events] == [
         {"t": T, "type": "place", "square": sq, "piece": "?"} for sq in ("e5", "f5", "g5")
     ]
+
+
+def test_feeding_something_else_than_bytes_is_a_usage_error() -> None:
+    with pytest.raises(CodecUsageError):
+        DgtCodec().feed(5, 1.0)  # type: ignore[arg-type]
+    assert DgtCodec().feed(bytearray(D7), 1.0) == []
