@@ -4,10 +4,21 @@ Buttons are inputs with the internal pull-up, wired to GND: pressed reads 0. The
 edge-triggered: the back-end calls them at the interrupt with the edge's monotonic time, and
 that time (less the stream's `origin`) becomes the event's `t`, so a clock press is dated
 when the button closed, not when the app loop saw it (6.9: which came first, the flag or
-the move, can hang on milliseconds). A contact bounces for a few milliseconds on press and
-release; the back-end's `bounce_s` filter helps, and each button also debounces in software
-with the same rule on every back-end: an edge is ignored within `debounce_s` of the last
-accepted press or release. The first edge of a bouncing press is the press.
+the move, can hang on milliseconds).
+
+A contact bounces for a few milliseconds on press and release, and RPi.GPIO reports the
+level of a `both` edge by reading the line a moment later, so a bounce can make it read the
+wrong level, and its `bouncetime` filter can swallow the last edge of a burst. The buttons
+therefore debounce in software, the same way on every back-end:
+
+* a press is accepted on an edge that reads low while the button is up, when nothing was
+  accepted in the last `debounce_s`; its time is that edge's time, the first of the bounce;
+* a release is accepted on an edge that reads high while the button is down, likewise;
+* an edge reading low while the button is already down is never a press: it is a bounce of
+  the release read at the wrong moment;
+* `update(now)`, which the loop calls anyway, reads the settled line once `debounce_s` has
+  passed and corrects the state when an edge was lost or misread: a release that was
+  swallowed, or a press whose edges all read high (dated by its first edge).
 
 Events go to `emit`, which the session gives (e.g. `queue.Queue.put`); on a Pi it is called
 from RPi.GPIO's callback thread, so it must be thread-safe.
@@ -19,6 +30,7 @@ Outputs hold no thread and read no clock: the session calls `update(now)` from i
 from __future__ import annotations
 
 import logging
+import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -55,7 +67,10 @@ Emit = Callable[[Event | PauseToggle], None]
 
 
 class Button(ABC):
-    """A push button to GND on a pulled-up input; `pressed(t)` runs once a debounced press."""
+    """A push button to GND on a pulled-up input; see the module docstring for the debounce."""
+
+    #: while a button is down, how often `next_due` asks the loop to look at it
+    HELD_POLL_S = 0.05
 
     def __init__(
         self,
@@ -73,25 +88,53 @@ class Button(ABC):
         self.origin = origin
         self.debounce_s = debounce_s
         self.is_pressed = False
-        self._last_press: float | None = None
-        self._last_release: float | None = None
+        self._last_change: float | None = None  # time of the last accepted press or release
+        self._first_unsettled: float | None = None  # first edge not yet accounted for
+        self._lock = threading.Lock()  # edges come on the back-end's thread, update on the loop's
         pin.setup_input("up")
         pin.when_edge(self._on_edge, "both", hw_bounce_s)
 
-    def _quiet_since(self, t: float, last: float | None) -> bool:
-        return last is None or t - last >= self.debounce_s
+    def _settled(self, t: float) -> bool:
+        return self._last_change is None or t - self._last_change >= self.debounce_s - 1e-9
 
     def _on_edge(self, pin: Pin, level: int, t: float) -> None:
-        if level == 0:  # closed
-            if self._quiet_since(t, self._last_press) and self._quiet_since(t, self._last_release):
-                self._last_press = t
-                self.is_pressed = True
-                self._fire(t)
-        elif self._quiet_since(t, self._last_press):  # opened, not a bounce of the press
-            self._last_release = t
-            self.is_pressed = False
+        with self._lock:
+            pressed_at = None
+            if level == (1 if self.is_pressed else 0) and self._settled(t):
+                pressed_at = self._accept(t)
+            elif self._first_unsettled is None and self._settled(t):
+                self._first_unsettled = t
+        self._fire(pressed_at)  # outside the lock: the session's sink may block briefly
 
-    def _fire(self, t: float) -> None:
+    def _accept(self, t: float) -> float | None:
+        """Flip the state at `t`; the press time if it became a press."""
+        self.is_pressed = not self.is_pressed
+        self._last_change = t
+        self._first_unsettled = None
+        return t if self.is_pressed else None
+
+    def update(self, now: float) -> None:
+        """Once the line has settled, correct a state that a lost or misread edge left wrong."""
+        with self._lock:
+            pressed_at = None
+            if self._settled(now):
+                if self.pin.read() == (1 if self.is_pressed else 0):
+                    first = self._first_unsettled
+                    pressed_at = self._accept(first if first is not None else now)
+                else:
+                    self._first_unsettled = None
+        self._fire(pressed_at)
+
+    def next_due(self, now: float) -> float | None:
+        """When `update` should look at the line again; None while it rests released."""
+        if not self.is_pressed and self._first_unsettled is None:
+            return None
+        settled = (self._last_change or now) + self.debounce_s
+        return settled if settled > now else now + self.HELD_POLL_S
+
+    def _fire(self, t: float | None) -> None:
+        if t is None:
+            return
         stream_t = t - self.origin
         if stream_t < 0:
             log.debug("%s pressed %.3f s before the stream began; ignored", self.pin, -stream_t)

@@ -95,14 +95,16 @@ class ClockPanel:
             self.buzzer.play(beep, now)
 
     def update(self, now: float) -> None:
-        """Drive blinking LEDs and the buzzer to what `now` asks for."""
+        """Drive blinking LEDs and the buzzer to what `now` asks for; settle the buttons."""
+        for button in self.buttons:
+            button.update(now)
         for led in self.leds.values():
             led.update(now)
         self.buzzer.update(now)
 
     def next_due(self, now: float) -> float | None:
-        """The next moment an output changes by itself (a blink, a beep's end), or None."""
-        dues = [d.next_due(now) for d in (*self.leds.values(), self.buzzer)]
+        """The next moment `update` has work (a blink, a beep's end, a held button), or None."""
+        dues = [d.next_due(now) for d in (*self.buttons, *self.leds.values(), self.buzzer)]
         pending = [d for d in dues if d is not None]
         return min(pending) if pending else None
 

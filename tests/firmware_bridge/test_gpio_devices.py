@@ -63,12 +63,58 @@ def test_two_real_presses_are_two_presses() -> None:
     assert [e.t for e in out] == [1.0, 2.0]
 
 
-def test_a_short_press_whose_release_was_lost_still_lets_the_next_press_through() -> None:
-    pin, _, out = _button()
+def test_a_release_inside_the_debounce_window_is_caught_by_update() -> None:
+    pin, button, out = _button()
     pin.drive_low(1.0)
-    pin.drive_high(1.02)  # a 20 ms tap: the release falls inside the debounce window
+    pin.drive_high(1.02)  # a 20 ms tap: the release edge falls inside the debounce window
+    assert button.is_pressed and button.next_due(1.02) == pytest.approx(1.05)
+    button.update(1.03)  # not settled yet: nothing to say
+    assert button.is_pressed
+    button.update(1.06)  # settled: the line reads high, the button is up
+    assert not button.is_pressed and button.next_due(1.06) is None
     pin.drive_low(1.5)
     assert [e.t for e in out] == [1.0, 1.5]
+
+
+def _misreading_button() -> tuple[ClockButton, list[Event | PauseToggle], FakePins]:
+    """A button whose back-end reports edges with levels we choose (as RPi.GPIO may)."""
+    pins = FakePins()
+    out: list[Event | PauseToggle] = []
+    button = ClockButton(pins.pin(2, "clock_white"), "white", out.append, hw_bounce_s=0.0)
+    return button, out, pins
+
+
+def test_a_release_read_as_low_is_not_a_press() -> None:
+    button, out, pins = _misreading_button()
+    pins[2].drive_low(1.0)  # a clean press
+    # the release's first edge is read during a bounce: it reports low
+    button._on_edge(button.pin, 0, 1.4)
+    assert out == [Press(t=1.0, side="white")]
+    pins[2].release(1.401)  # the line settles high; suppose its edge was swallowed
+    button.update(1.45)
+    assert not button.is_pressed
+    pins[2].drive_low(2.0)
+    assert [e.t for e in out] == [1.0, 2.0]
+
+
+def test_a_press_whose_edges_all_read_high_is_found_by_update_at_its_first_edge() -> None:
+    button, out, pins = _misreading_button()
+    pin = pins[2]
+    pin._driven = 0  # the line is low (pressed) but the back-end reported only "high" edges
+    button._on_edge(button.pin, 1, 3.0)
+    button._on_edge(button.pin, 1, 3.002)
+    assert out == [] and button.next_due(3.002) is not None
+    button.update(3.06)
+    assert out == [Press(t=3.0, side="white")]
+
+
+def test_a_held_button_is_polled_until_released() -> None:
+    pin, button, _ = _button()
+    pin.drive_low(1.0)
+    assert button.next_due(1.0) == pytest.approx(1.05)
+    assert button.next_due(2.0) == pytest.approx(2.05)  # still down: look again in 50 ms
+    pin.drive_high(2.0)
+    assert button.next_due(2.0) is None
 
 
 def test_software_debounce_works_without_the_backend_filter() -> None:
@@ -212,6 +258,11 @@ def test_panel_wires_the_default_pin_map() -> None:
     pins[DEFAULT_PINS.clock_black].bounce(3.0, 0)
     pins[DEFAULT_PINS.claim_white].bounce(4.0, 0)
     assert out == [Press(t=3.0, side="black"), Claim(t=4.0, side="white")]
+    assert panel.next_due(3.5) == pytest.approx(3.55)  # buttons held: look at them
+    pins[DEFAULT_PINS.clock_black].drive_high(4.5)
+    pins[DEFAULT_PINS.claim_white].drive_high(4.5)
+    panel.update(4.6)
+    assert panel.next_due(4.6) is None  # nothing held, blinking or beeping: the loop may sleep
     panel.close(5.0)
     pins[DEFAULT_PINS.clock_black].drive_high(6.0)
     pins[DEFAULT_PINS.clock_black].drive_low(7.0)
