@@ -376,10 +376,13 @@ class DgtCodec(Codec):
     def encode_startup(self) -> bytes:
         """`4B 4D 42` then the clock VERSION request (1.6, D1, D9); repeat after reconnects.
 
-        Forgets what a broken link may have left half-said: the partial message, the board
-        image, the lever baseline. A clock command lost in flight is sent again after the
-        version request. The orientation stays locked: it belongs to the game.
+        Forgets what a broken link may have left half-said: the partial message (reported as
+        dropped with the next message or `flush`), the board image, the lever baseline. A
+        clock command lost in flight is sent again after the version request. The orientation
+        stays locked: it belongs to the game.
         """
+        if self._framer.partial:
+            self._note_drop(self._framer.partial, "message cut short by a reconnect")
         self._framer.reset()
         self._known = 0
         self._lever = None

@@ -114,6 +114,8 @@ class DgtBoardModel:
         self.clock_text: str | None = None
         #: every clock command received, as (cmd, payload)
         self.clock_commands: list[tuple[int, bytes]] = []
+        #: the side of the DGT 3000 lever that is up
+        self.lever: Side = "left"
         self._pending = bytearray()
 
     @property
@@ -162,7 +164,7 @@ class DgtBoardModel:
             self.mode = _MODE_COMMANDS[cmd]
             return b""
         replies = {
-            0x41: lambda: clock_times(0, 0, running=False, no_clock=True),
+            0x41: self._clock_now,
             0x42: self.dump,
             0x45: lambda: message(0x91, self.serial.encode("ascii")),
             0x46: lambda: message(0x90, bytes([0x00, 0x01])),
@@ -173,6 +175,29 @@ class DgtBoardModel:
         }
         reply = replies.get(cmd)
         return reply() if reply else b""
+
+    def _clock_now(self) -> bytes:
+        """The `8D` answering `41`: the times SETNRUN set, or "no clock"."""
+        if self.clock_version is None or self.clock_set is None:
+            return clock_times(0, 0, running=False, no_clock=True)
+        left, right, running = self.clock_set
+        return clock_times(left, right, running=running is not None, lever=self.lever, turn=running)
+
+    def clock_times(
+        self,
+        left_s: int,
+        right_s: int,
+        *,
+        running: bool = True,
+        lever: Side = "left",
+        turn: Side | None = None,
+    ) -> bytes:
+        """The `8D` a clock on this board sends unasked (b"" outside update mode, or without
+        a clock); `lever` is the side of the lever that is up, remembered for `41`."""
+        self.lever = lever
+        if self.clock_version is None or not self.reporting:
+            return b""
+        return clock_times(left_s, right_s, running=running, lever=lever, turn=turn)
 
     def _leds(self, body: bytes) -> None:
         _, mode, a, b, _ = body

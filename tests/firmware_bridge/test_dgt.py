@@ -273,7 +273,10 @@ def test_D8_serial() -> None:
 
 
 def test_D10_clock_version_ack() -> None:
-    events, codecs = three_ways(D10, lambda c: c.encode_startup() and None)
+    def started(codec: DgtCodec) -> None:
+        codec.encode_startup()  # the clock version request is pending
+
+    events, codecs = three_ways(D10, started)
     assert events == []
     for codec in codecs:
         assert codec.clock_version == (2, 3)
@@ -369,3 +372,26 @@ def test_feeding_something_else_than_bytes_is_a_usage_error() -> None:
     with pytest.raises(CodecUsageError):
         DgtCodec().feed(5, 1.0)  # type: ignore[arg-type]
     assert DgtCodec().feed(bytearray(D7), 1.0) == []
+
+
+def test_model_clock_messages() -> None:
+    board = DgtBoardModel()
+    assert board.receive(h("41")) == clock_times(0, 0, running=False, no_clock=True)
+    assert board.clock_times(300, 300, lever="right") == b""  # not in update mode
+    board.receive(h("4B") + D12)
+    assert board.clock_times(299, 300, lever="right", turn="left") == clock_times(
+        299, 300, lever="right", turn="left"
+    )
+    assert board.receive(h("41")) == clock_times(300, 300, lever="right", turn="left")
+    assert DgtBoardModel(clock_version=None).receive(h("4B") + D9) == b""
+
+
+def test_reconnect_reports_a_message_cut_short() -> None:
+    codec = DgtCodec()
+    codec.feed(D2[:20], 1.0)
+    codec.encode_startup()
+    assert codec.feed(D7, 2.0) == [
+        Sensor(
+            t=2.0, status="dropped", bytes=20, detail="message cut short by a reconnect (20 bytes)"
+        )
+    ]
