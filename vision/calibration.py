@@ -14,7 +14,7 @@ from typing import Any
 from vision import geometry
 from vision.cvload import np
 from vision.errors import CalibrationError
-from vision.features import square_features, window_origins
+from vision.features import light_levels, square_features, window_origins
 from vision.model import SquareModel, fit
 from vision.placement import INITIAL, Grid, to_grid
 from vision.registration import encode, reference_image
@@ -34,6 +34,7 @@ class Calibration:
     placement: str = INITIAL
     frame_size: tuple[int, int] = (0, 0)  #: (width, height) of the calibration frame
     reference: str | None = None  #: grey reference frame, base64 PNG (for re-registration)
+    levels: list[list[float]] | None = None  #: light levels of the calibration board
     _cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     # -- derived geometry (cached; recomputed when the corners change) --
@@ -61,6 +62,7 @@ class Calibration:
             placement=self.placement,
             frame_size=self.frame_size,
             reference=self.reference,
+            levels=self.levels,
         )
 
     def shifted(self, dx: float, dy: float) -> Calibration:
@@ -79,6 +81,7 @@ class Calibration:
             "frame_size": list(self.frame_size),
             "model": self.model.to_dict(),
             "reference": self.reference,
+            "levels": self.levels,
         }
 
     @classmethod
@@ -95,6 +98,7 @@ class Calibration:
                 placement=d.get("placement", INITIAL),
                 frame_size=tuple(d.get("frame_size", (0, 0))),  # type: ignore[arg-type]
                 reference=d.get("reference"),
+                levels=d.get("levels"),
             )
         except KeyError as exc:
             raise CalibrationError(f"{where}: the calibration lacks {exc}") from None
@@ -124,13 +128,14 @@ def _rotations(grid: Grid) -> list[Grid]:
 def _fit_for(frame: Any, corners: geometry.Corners, white_at: str, grid: Grid) -> SquareModel:
     h = geometry.homography(corners, white_at)
     board = geometry.warp(frame, h)
+    levels = light_levels(board)
     origins = window_origins(geometry.toward_camera(h))
     labels = [s for row in grid for s in row]
     samples = []
     for dx in AUGMENT:
         for dy in AUGMENT:
             o = np().clip(origins + np().array([dx, dy]), 0, geometry.SIZE - 24)
-            samples.append((square_features(board, o), labels))
+            samples.append((square_features(board, o, levels), labels))
     return fit(samples)
 
 
@@ -212,6 +217,7 @@ def calibrate(
             f"white_at must be one of {', '.join(geometry.SIDES)}, not {white_at!r}"
         )
     model = _fit_for(frame, corners, white_at, grid)
+    h = geometry.homography(corners, white_at)
     return Calibration(
         corners=corners,
         white_at=white_at,
@@ -219,4 +225,5 @@ def calibrate(
         placement=placement,
         frame_size=(int(frame.shape[1]), int(frame.shape[0])),
         reference=encode(reference_image(frame)),
+        levels=light_levels(geometry.warp(frame, h)),
     )

@@ -14,7 +14,7 @@ from vision.placement import STATES, from_grid
 def posteriors(board: Any, cal: Calibration) -> Any:
     """(64, 3) probabilities of empty / white / black for a canonical board image."""
     n = np()
-    ll = cal.model.log_likelihood(square_features(board, cal.origins()))
+    ll = cal.model.log_likelihood(square_features(board, cal.origins(), cal.levels))
     ll = ll - ll.max(axis=1, keepdims=True)
     p = n.exp(ll)
     return p / p.sum(axis=1, keepdims=True)

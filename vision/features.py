@@ -8,6 +8,7 @@ that a global light change moves every square alike and the model still applies.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from vision.cvload import cv2, np
@@ -34,15 +35,38 @@ def window_origins(toward: Any, shift: float = SHIFT) -> Any:
     return out
 
 
-def normalise_light(board: Any) -> Any:
-    """The board image with each colour channel scaled so its upper quartile is `LEVEL`.
+def light_levels(board: Any) -> list[list[float]]:
+    """The targets `normalise_light` maps this board's quartiles to: [[q25, q75]] per channel.
 
-    Why: a global change of brightness or colour of the light (or of the camera's exposure)
-    then leaves the features nearly unchanged, so the calibration's model still applies.
+    Taken from the calibration board (scaled so that its upper quartile is `LEVEL`), so later
+    frames are brought back to the light the model was learned in.
+    """
+    n = np()
+    q = n.percentile(board[::4, ::4].reshape(-1, 3), [25, 75], axis=0).astype("float64") + 1.0
+    return [[float(q[0, ch] * LEVEL / q[1, ch]), LEVEL] for ch in range(3)]
+
+
+def normalise_light(board: Any, levels: list[list[float]] | None = None) -> Any:
+    """The board image with each colour channel's quartiles mapped to `levels`.
+
+    Per channel a gain and a gamma (out = A * in ** g) take this board's lower and upper
+    quartiles to the calibration's. Why: a change of brightness, colour or contrast of the
+    light (or of the camera's exposure and gamma) then leaves the features nearly unchanged,
+    so the calibration's model still applies. Without `levels`, only the gain is set.
     """
     n, c = np(), cv2()
-    q = n.percentile(board[::4, ::4].reshape(-1, 3), 75, axis=0).astype("float32") + 1.0
-    return c.convertScaleAbs(board.astype("float32") * (LEVEL / q)[None, None, :])
+    q = n.percentile(board[::4, ::4].reshape(-1, 3), [25, 75], axis=0).astype("float64") + 1.0
+    x = n.arange(256, dtype="float64") + 1.0
+    lut = n.zeros((256, 1, 3), dtype="uint8")
+    for ch in range(3):
+        lo, hi = q[0, ch], q[1, ch]
+        if levels is None or hi <= lo * 1.02:
+            g, target = 1.0, LEVEL
+        else:
+            t_lo, target = levels[ch]
+            g = float(n.clip(math.log(target / t_lo) / math.log(hi / lo), 0.4, 2.5))
+        lut[:, 0, ch] = n.clip(target * (x / hi) ** g, 0, 255).astype("uint8")
+    return c.LUT(board, lut)
 
 
 def _crops(img: Any, origins: Any) -> Any:
@@ -51,7 +75,7 @@ def _crops(img: Any, origins: Any) -> Any:
     return n.stack([img[y : y + WINDOW, x : x + WINDOW] for x, y in origins])
 
 
-def square_features(board: Any, origins: Any) -> Any:
+def square_features(board: Any, origins: Any, levels: list[list[float]] | None = None) -> Any:
     """Feature matrix (64 x len(NAMES), float32) of a canonical BGR board image.
 
     L is Lab lightness, a/b its chroma; all lightness features are divided by the board's
@@ -60,7 +84,7 @@ def square_features(board: Any, origins: Any) -> Any:
     the window's central half, where a piece's body is.
     """
     n, c = np(), cv2()
-    lab = c.cvtColor(normalise_light(board), c.COLOR_BGR2LAB)
+    lab = c.cvtColor(normalise_light(board, levels), c.COLOR_BGR2LAB)
     light = lab[:, :, 0].astype("float32")
     ref = float(n.median(light)) + 1.0
     gx = c.Sobel(light, c.CV_32F, 1, 0, ksize=3)

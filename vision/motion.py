@@ -63,14 +63,31 @@ class Masks:
         return cls(board=inner > 0, ring=(outer > 0) & (inner == 0))
 
 
-def changed_fraction(a: Any, b: Any, mask: Any, threshold: int) -> float:
+QUANTILES = (1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99)
+
+
+def matched(a: Any, b: Any, mask: Any) -> Any:
+    """`b` with its levels mapped so that their distribution on `mask` matches `a`'s.
+
+    Why: a flicker of exposure, a gamma change or light that saturates some pixels changes
+    every level of the board in the same order; matching the two distributions takes such a
+    global change out (it moves few quantiles) and leaves what moved (a few pixels a lot).
+    """
+    n = np()
+    qa = n.percentile(a[mask], QUANTILES)
+    qb = n.percentile(b[mask], QUANTILES)
+    qb = n.maximum.accumulate(qb + n.arange(len(QUANTILES)) * 1e-3)
+    return n.interp(b, qb, qa).astype("float32")
+
+
+def changed_fraction(a: Any, b: Any, mask: Any, threshold: float) -> float:
     """Share of `mask` pixels whose change from `a` to `b` exceeds `threshold` grey levels,
-    after removing the global (median) change, which is light, not motion."""
+    after matching the two images' level distributions (a global change is light, not motion).
+    """
     n = np()
     if not mask.any():
         return 0.0
-    d = (b - a)[mask]
-    d = n.abs(d - int(n.median(d)))
+    d = n.abs(matched(a, b, mask)[mask] - a[mask])
     return float(n.count_nonzero(d > threshold)) / d.size
 
 
@@ -81,9 +98,8 @@ def arm_across_edge(reference: Any, small: Any, masks: Masks, threshold: float) 
     arm (or a held piece) is one region crossing the board's edge. Returns 0 when none does.
     """
     n, c = np(), cv2()
-    d = small - reference
     area = masks.board | masks.ring
-    d = n.abs(d - float(n.median(d[area])))
+    d = n.abs(matched(reference, small, area) - reference)
     changed = ((d > threshold) & area).astype("uint8")
     changed = c.morphologyEx(changed, c.MORPH_CLOSE, n.ones((3, 3), "uint8"))
     count, labels = c.connectedComponents(changed, connectivity=8)

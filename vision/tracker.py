@@ -70,7 +70,7 @@ class SnapshotTracker:
         self._still_since: float | None = None
         self._run_done = False
         self._next_check = 0.0
-        self._ring_ref: Any = None
+        self._edge_refs: list[Any] = []
         self._run_start: Any = None
 
     @property
@@ -149,7 +149,7 @@ class SnapshotTracker:
         self.offset = (dx, dy)
         self.cal = self.base.shifted(dx, dy)
         self._masks = Masks.build(self.cal.corners, scale, self._prev.shape)
-        self._ring_ref = None
+        self._edge_refs = []
         self.moved = False
         events.append(
             Sensor(
@@ -166,9 +166,14 @@ class SnapshotTracker:
         if not usable:
             return events
         still_for = t - self._still_since
-        # an arm reaching over the board's edge (or a shadow across it), holding still
-        if self._ring_ref is not None and still_for < self.s.arm_patience_s:
-            arm = arm_across_edge(self._ring_ref, small, self._masks, self.s.motion_threshold)
+        # an arm reaching over the board's edge (or a shadow across it), holding still;
+        # compared with the first and the last frame of the previous still scene, as a hand
+        # may have been leaving or arriving at the edge in one of them
+        if self._edge_refs and still_for < self.s.arm_patience_s:
+            arm = min(
+                arm_across_edge(ref, small, self._masks, self.s.motion_threshold)
+                for ref in self._edge_refs
+            )
             if arm > self.s.arm_fraction * int(self._masks.board.sum()):
                 return events
         board = geometry.warp(frame, self.cal.homography())
@@ -176,7 +181,7 @@ class SnapshotTracker:
         if confidence < self.s.min_confidence:
             return events
         if placement == self.last_board:
-            self._accept()
+            self._accept(small)
             return events
         if (
             self.last_board is not None
@@ -186,10 +191,10 @@ class SnapshotTracker:
             return events
         events.append(Snapshot(t=t, board=placement, seen_at=self._still_since))
         self.last_board = placement
-        self._accept()
+        self._accept(small)
         return events
 
-    def _accept(self) -> None:
-        """This still scene is settled; later scenes are compared with its first frame."""
+    def _accept(self, small: Any) -> None:
+        """This still scene is settled; later ones are compared with its first and last frame."""
         self._run_done = True
-        self._ring_ref = self._run_start
+        self._edge_refs = [self._run_start, small]

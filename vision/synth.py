@@ -1,0 +1,65 @@
+"""Synthetic changes of real frames, for what the data lacks: light, shadows, camera bumps.
+
+Each function returns a new image and leaves its input alone. Used by the tests and the
+benchmark; deterministic (a shadow's path is a function of its step number).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from vision.cvload import cv2, np
+
+
+def brightness(frame: Any, factor: float) -> Any:
+    """Every pixel times `factor` (saturating at 255): a global change of light or exposure."""
+    return cv2().convertScaleAbs(frame, alpha=factor, beta=0)
+
+
+def gamma(frame: Any, g: float) -> Any:
+    """Gamma curve: out = 255 * (in / 255) ** g (g > 1 darkens the mid-tones)."""
+    n = np()
+    lut = n.clip(255.0 * (n.arange(256) / 255.0) ** g + 0.5, 0, 255).astype("uint8")
+    return cv2().LUT(frame, lut)
+
+
+def shift(frame: Any, dx: float, dy: float) -> Any:
+    """The frame moved by (dx, dy) pixels, edges replicated: a small camera bump."""
+    m = np().float32([[1, 0, dx], [0, 1, dy]])
+    h, w = frame.shape[:2]
+    return cv2().warpAffine(frame, m, (w, h), borderMode=cv2().BORDER_REPLICATE)
+
+
+def rotate(frame: Any, degrees: float, dx: float = 0.0, dy: float = 0.0) -> Any:
+    """The frame rotated about its centre by `degrees` and moved by (dx, dy)."""
+    h, w = frame.shape[:2]
+    m = cv2().getRotationMatrix2D((w / 2, h / 2), degrees, 1.0)
+    m[:, 2] += (dx, dy)
+    return cv2().warpAffine(frame, m, (w, h), borderMode=cv2().BORDER_REPLICATE)
+
+
+def shadow(frame: Any, step: int, strength: float = 0.4, speed: float = 6.0) -> Any:
+    """A soft dark polygon (a player's arm's shadow) that drifts across the frame with `step`.
+
+    `strength` is how much light it takes away at its core (0.4: 40 %); `speed` is pixels per
+    step. Its edge is blurred, as a real shadow's is.
+    """
+    n, c = np(), cv2()
+    h, w = frame.shape[:2]
+    x0 = -w * 0.3 + step * speed
+    y0 = h * 0.2 + 20 * math.sin(step / 5.0)
+    poly = n.array(
+        [
+            [x0, y0],
+            [x0 + w * 0.35, y0 + h * 0.1],
+            [x0 + w * 0.3, y0 + h * 0.55],
+            [x0 - w * 0.05, y0 + h * 0.45],
+        ],
+        dtype="int32",
+    )
+    mask = n.zeros((h, w), dtype="float32")
+    c.fillConvexPoly(mask, poly, 1.0)
+    mask = c.GaussianBlur(mask, (0, 0), 15)
+    gain = 1.0 - strength * mask
+    return c.convertScaleAbs(frame.astype("float32") * gain[:, :, None])
