@@ -3,11 +3,16 @@ diodes, debouncing, and the lift/place events of moves."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import chess
 import pytest
 
+from arbiter.simulate import simulate_game
+from arbiter.simulate_pgn import read_game
 from firmware_bridge.gpio import PinConfigError
-from firmware_bridge.gpio.fake import FakePins, FakeReedBoard
+from firmware_bridge.gpio.devices import ClockButton, PauseToggle
+from firmware_bridge.gpio.fake import FakePin, FakePins, FakeReedBoard
 from firmware_bridge.gpio.pins import DEFAULT_PINS
 from firmware_bridge.gpio.reed_matrix import (
     A1_CORNERS,
@@ -17,7 +22,7 @@ from firmware_bridge.gpio.reed_matrix import (
     placement,
     square_at,
 )
-from rules.events import Event, Lift, Place, Snapshot
+from rules.events import Event, Lift, Place, Press, Snapshot, Tick
 
 ROWS, COLS = DEFAULT_PINS.matrix_rows, DEFAULT_PINS.matrix_cols
 START = chess.BB_RANK_1 | chess.BB_RANK_2 | chess.BB_RANK_7 | chess.BB_RANK_8
@@ -284,3 +289,74 @@ def test_source_settings_are_checked(options: dict[str, float], message: str) ->
 def test_matrix_needs_eight_by_eight() -> None:
     with pytest.raises(PinConfigError, match="needs 8 row and 8 column GPIOs, not 7 and 8"):
         ReedMatrix(FakePins(), ROWS[:7], COLS)
+
+
+# --- a whole game through fake pins ----------------------------------------------------------
+
+
+def play_on_fake_hardware(
+    stream: list[Event],
+) -> tuple[list[Event], list[Event | PauseToggle], ReedMatrixSource]:
+    """Act a simulated occupancy stream out on a fake reed board and fake clock buttons.
+
+    Each `lift`/`place` of the stream moves a magnet at its time, each `press` is a bouncing
+    button press; the loop scans at 50 Hz. Returns what the matrix and the buttons reported.
+    """
+    pins = FakePins()
+    board = FakeReedBoard(pins, ROWS, COLS)
+    occupied = set(squares(START))
+    board.set_squares(occupied)
+    pressed: list[Event | PauseToggle] = []
+    buttons = {
+        "white": ClockButton(pins.pin(2, "clock_white"), "white", pressed.append),
+        "black": ClockButton(pins.pin(4, "clock_black"), "black", pressed.append),
+    }
+    source = ReedMatrixSource(ReedMatrix(pins, ROWS, COLS))
+    seen: list[Event] = []
+    now = 0.0
+    seen += source.step(now)
+    for event in [*stream[1:], Tick(t=stream[-1].t + 0.5)]:
+        while source.next_due is not None and source.next_due <= event.t:
+            now = source.next_due
+            seen += source.step(now)
+            for button in buttons.values():
+                button.update(now)
+        if isinstance(event, Lift):
+            occupied.discard(event.square)
+        elif isinstance(event, Place):
+            occupied.add(event.square)
+        elif isinstance(event, Press):
+            pin = buttons[event.side].pin
+            assert isinstance(pin, FakePin)
+            pin.bounce(event.t, 0, n=2, interval=0.001)
+            pin.bounce(event.t + 0.08, 1, n=2, interval=0.001)  # released 80 ms later
+        board.set_squares(occupied)
+    return seen, pressed, source
+
+
+@pytest.mark.slow
+def test_a_real_game_played_on_the_fake_board(shared: Path) -> None:
+    game = read_game(shared / "data" / "games" / "real-games.pgn", 1)
+    stream = simulate_game(game, "occupancy")
+    seen, pressed, source = play_on_fake_hardware(stream)
+
+    # every press comes out once, with the time of its first edge
+    assert pressed == [e for e in stream if isinstance(e, Press)]
+    # the board reports every lift and place of the game (the stream keeps a square's
+    # emptying and filling again more than noise_s = 50 ms apart, i.e. 2 scans and more)
+    assert isinstance(seen[0], Snapshot)
+    changes = [e for e in seen[1:] if isinstance(e, Lift | Place)]
+    wanted = [e for e in stream if isinstance(e, Lift | Place)]
+    assert sorted((e.type, e.square) for e in changes) == sorted((e.type, e.square) for e in wanted)
+    # each one late by the scan and the debounce only: 20 to 40 ms at 50 Hz and 2 scans
+    queue = {
+        key: [e.t for e in wanted if (e.type, e.square) == key]
+        for key in {(e.type, e.square) for e in wanted}
+    }
+    for e in changes:
+        sim_t = queue[(e.type, e.square)].pop(0)
+        assert 0 < e.t - sim_t <= 0.04 + 1e-9, (e, sim_t)
+    final = chess.Board()
+    for move in game.mainline_moves():
+        final.push(move)
+    assert source.occupied == final.occupied
