@@ -41,6 +41,9 @@ class ClockPanel:
         pin_map: which GPIO does what.
         mode: strict/feedback, deciding what the panel may show (12.6).
         origin: the monotonic time at which the stream began (edge times minus it are `t`).
+
+    Every `now` given to `follow`, `update` and `next_due` is on the same monotonic clock
+    the back-end stamps edges with (`time.monotonic` on a Pi; the test's times on the fake).
         debounce_s: the buttons' software debounce.
     """
 
