@@ -107,7 +107,9 @@ class ClockPanel:
 
     def next_due(self, now: float) -> float | None:
         """The next moment `update` has work (a blink, a beep's end, a held button), or None."""
-        dues = [d.next_due(now) for d in (*self.buttons, *self.leds.values(), self.buzzer)]
+        dues = [b.next_due(now) for b in self.buttons]
+        dues += [led.next_due(now) for led in self.leds.values()]
+        dues.append(self.buzzer.next_due(now))
         pending = [d for d in dues if d is not None]
         return min(pending) if pending else None
 
