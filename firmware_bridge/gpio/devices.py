@@ -43,8 +43,11 @@ log = logging.getLogger(__name__)
 
 #: default software debounce: contacts settle in 1–10 ms; no player presses twice in 50 ms
 DEBOUNCE_S = 0.05
-#: the back-end's own filter (RPi.GPIO bouncetime), kept shorter than the software one
-HW_BOUNCE_S = 0.005
+#: the back-end's own filter (RPi.GPIO `bouncetime`): off by default. The software debounce
+#: does the job on every back-end, and rpi-lgpio (the Pi 5's RPi.GPIO) implements
+#: `bouncetime` with lgpio's debounce, which reports an edge only once the line has been
+#: steady that long: the callback, and so the press time, would come late by that much.
+HW_BOUNCE_S = 0.0
 #: silence between two queued beep patterns, so that they do not run into one tone
 PATTERN_GAP_S = 0.3
 
