@@ -45,21 +45,36 @@ def decode(text: str) -> Any:
     return img
 
 
-def estimate_shift(reference: Any, frame: Any) -> tuple[float, float, float]:
-    """(dx, dy, response): how far `frame` is shifted from `reference`, in frame pixels.
+class Registrar:
+    """Measures how far frames are shifted from one reference frame (prepared once)."""
 
-    `response` in [0, 1] says how sure the correlation is (a clean shift gives > 0.2).
-    """
-    n, c = np(), cv2()
-    cur = reference_image(frame)
-    if cur.shape != reference.shape:
-        cur = c.resize(cur, (reference.shape[1], reference.shape[0]))
-    a = reference.astype("float32")
-    b = cur.astype("float32")
-    # high-pass (edges) so that a change of light does not dominate the correlation
-    a = a - c.GaussianBlur(a, (0, 0), 5)
-    b = b - c.GaussianBlur(b, (0, 0), 5)
-    win = c.createHanningWindow((a.shape[1], a.shape[0]), c.CV_32F)
-    (dx, dy), response = c.phaseCorrelate(a, b, win)
-    scale = frame.shape[1] / REF_WIDTH
-    return float(dx * scale), float(dy * scale), float(n.clip(response, 0.0, 1.0))
+    def __init__(self, reference: Any) -> None:
+        c = cv2()
+        self.shape = reference.shape
+        self.window = c.createHanningWindow((self.shape[1], self.shape[0]), c.CV_32F)
+        self.ref = _high_pass(reference)
+
+    def shift(self, frame: Any) -> tuple[float, float, float]:
+        """(dx, dy, response): how far `frame` is shifted from the reference, in frame pixels.
+
+        `response` in [0, 1] says how sure the correlation is (a clean shift gives > 0.2).
+        """
+        n, c = np(), cv2()
+        cur = reference_image(frame)
+        if cur.shape != self.shape:
+            cur = c.resize(cur, (self.shape[1], self.shape[0]))
+        (dx, dy), response = c.phaseCorrelate(self.ref, _high_pass(cur), self.window)
+        scale = frame.shape[1] / REF_WIDTH
+        return float(dx * scale), float(dy * scale), float(n.clip(response, 0.0, 1.0))
+
+
+def _high_pass(grey: Any) -> Any:
+    """Edges only, so that a change of light does not dominate the correlation."""
+    c = cv2()
+    img = grey.astype("float32")
+    return img - c.GaussianBlur(img, (0, 0), 5)
+
+
+def estimate_shift(reference: Any, frame: Any) -> tuple[float, float, float]:
+    """(dx, dy, response) of `frame` against `reference` (see `Registrar.shift`)."""
+    return Registrar(reference).shift(frame)

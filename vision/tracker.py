@@ -20,7 +20,7 @@ from vision.calibration import Calibration
 from vision.classify import classify_board
 from vision.motion import Masks, arm_across_edge, changed_fraction, normalise, small_grey
 from vision.placement import differences
-from vision.registration import decode, estimate_shift
+from vision.registration import Registrar, decode
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,7 @@ class SnapshotTracker:
         self.cal = cal
         self.s = settings or TrackerSettings()
         self.last_board = known
-        self.reference = decode(cal.reference) if cal.reference else None
+        self.registrar = Registrar(decode(cal.reference)) if cal.reference else None
         self.offset = (0.0, 0.0)
         self.moved = False
         self._masks: Masks | None = None
@@ -113,9 +113,9 @@ class SnapshotTracker:
 
     def _register(self, frame: Any, scale: float, t: float) -> tuple[list[Event], bool]:
         """Check the grid against the calibration frame; (events, usable)."""
-        if self.reference is None:
+        if self.registrar is None:
             return [], True
-        dx, dy, response = estimate_shift(self.reference, frame)
+        dx, dy, response = self.registrar.shift(frame)
         sq = self._square_px()
         change = math.hypot(dx - self.offset[0], dy - self.offset[1]) / sq
         total = math.hypot(dx, dy) / sq
