@@ -103,10 +103,13 @@ class Button(ABC):
     def _on_edge(self, pin: Pin, level: int, t: float) -> None:
         with self._lock:
             pressed_at = None
+            first = self._first_unsettled
+            recent = first is not None and t - first < self.debounce_s
             if level == (1 if self.is_pressed else 0) and self._settled(t):
-                pressed_at = self._accept(t)
-            elif self._first_unsettled is None and self._settled(t):
-                self._first_unsettled = t
+                # a change read right after a misread edge began with that edge
+                pressed_at = self._accept(first if recent and first is not None else t)
+            elif self._settled(t) and not recent:
+                self._first_unsettled = t  # a wrong-level edge: `update` will look again
         self._fire(pressed_at)  # outside the lock: the session's sink may block briefly
 
     def _accept(self, t: float) -> float | None:
@@ -132,7 +135,8 @@ class Button(ABC):
         """When `update` should look at the line again; None while it rests released."""
         if not self.is_pressed and self._first_unsettled is None:
             return None
-        settled = (self._last_change or now) + self.debounce_s
+        last = self._last_change if self._last_change is not None else now
+        settled = last + self.debounce_s
         return settled if settled > now else now + self.HELD_POLL_S
 
     def _fire(self, t: float | None) -> None:

@@ -108,6 +108,27 @@ def test_a_press_whose_edges_all_read_high_is_found_by_update_at_its_first_edge(
     assert out == [Press(t=3.0, side="white")]
 
 
+def test_a_press_whose_first_edge_read_high_is_dated_by_that_edge() -> None:
+    button, out, _ = _misreading_button()
+    button._on_edge(button.pin, 1, 3.0)  # the first edge, read during the bounce
+    button._on_edge(button.pin, 0, 3.002)
+    assert out == [Press(t=3.0, side="white")]
+
+
+def test_an_old_glitch_does_not_date_a_later_press() -> None:
+    button, out, _ = _misreading_button()
+    button._on_edge(button.pin, 1, 1.0)  # noise: an edge that changed nothing
+    button._on_edge(button.pin, 1, 9.0)  # much later, a press whose first edge read high
+    button._on_edge(button.pin, 0, 9.001)
+    assert out == [Press(t=9.0, side="white")]
+
+
+def test_a_press_at_time_zero_is_polled_from_zero() -> None:
+    pin, button, _ = _button()
+    pin.drive_low(0.0)
+    assert button.next_due(0.01) == pytest.approx(0.05)  # settles 50 ms after the press at 0
+
+
 def test_a_held_button_is_polled_until_released() -> None:
     pin, button, _ = _button()
     pin.drive_low(1.0)
