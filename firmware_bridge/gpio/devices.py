@@ -256,22 +256,26 @@ class Buzzer:
     def __init__(self, pin: Pin) -> None:
         self.pin = pin
         self._beeps: list[tuple[float, float]] = []  # (start, end), in order
+        self._last_end: float | None = None  # end of the last beep scheduled
         self._level = 0
         self.played: list[tuple[float, str]] = []  # (start, pattern name), for the record
         pin.setup_output(0)
 
     def play(self, pattern: BeepPattern, now: float) -> None:
         """Play `pattern` from `now`, or after what is still playing and a short gap."""
-        start = max(now, self._beeps[-1][1] + PATTERN_GAP_S) if self._beeps else now
+        last = self._last_end
+        start = now if last is None else max(now, last + PATTERN_GAP_S)
         self.played.append((start, pattern.name))
         t = start
         for on_s, off_s in pattern.segments:
             self._beeps.append((t, t + on_s))
+            self._last_end = t + on_s
             t += on_s + off_s
         self.update(now)
 
     def silence(self, now: float) -> None:
         self._beeps.clear()
+        self._last_end = None
         self.update(now)
 
     @property

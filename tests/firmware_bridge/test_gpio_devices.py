@@ -253,6 +253,16 @@ def test_patterns_queue_one_after_the_other() -> None:
     assert pins[24].history[-1][0] == pytest.approx(0.95 + 1.4, abs=1e-6)
 
 
+def test_a_pattern_played_just_after_another_ended_keeps_the_gap() -> None:
+    buzzer, _ = _buzzer()
+    buzzer.play(FLAG_BEEP, 0.0)
+    buzzer.update(1.0)  # the tone ends
+    buzzer.play(ILLEGAL_BEEP, 1.05)
+    assert buzzer.played[-1] == (pytest.approx(1.3), "illegal")
+    buzzer.play(ILLEGAL_BEEP, 9.0)  # long after: at once
+    assert buzzer.played[-1] == (9.0, "illegal")
+
+
 def test_silence_stops_a_beep() -> None:
     buzzer, pins = _buzzer()
     buzzer.play(FLAG_BEEP, 0.0)
