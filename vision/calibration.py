@@ -14,7 +14,7 @@ from typing import Any
 from vision import geometry
 from vision.cvload import np
 from vision.errors import CalibrationError
-from vision.features import light_levels, square_features, window_origins
+from vision.features import WINDOW, light_levels, square_features, window_origins
 from vision.model import SquareModel, fit
 from vision.placement import INITIAL, Grid, to_grid
 from vision.registration import encode, reference_image
@@ -134,7 +134,7 @@ def _fit_for(frame: Any, corners: geometry.Corners, white_at: str, grid: Grid) -
     samples = []
     for dx in AUGMENT:
         for dy in AUGMENT:
-            o = np().clip(origins + np().array([dx, dy]), 0, geometry.SIZE - 24)
+            o = np().clip(origins + np().array([dx, dy]), 0, geometry.SIZE - WINDOW)
             samples.append((square_features(board, o, levels), labels))
     return fit(samples)
 

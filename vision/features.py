@@ -14,7 +14,7 @@ from typing import Any
 from vision.cvload import cv2, np
 from vision.geometry import SIZE, SQ
 
-WINDOW = 24  #: side of a square's sample window, canonical pixels (0.6 square)
+WINDOW = 16  #: side of a square's sample window, canonical pixels (0.6 square)
 SHIFT = -0.1
 LEVEL = 180.0  #: the level the upper quartile of each colour channel is scaled to
 NAMES = ("L", "a", "b", "Lstd", "Lp10", "Lp90", "grad", "Lcore")
