@@ -1,0 +1,82 @@
+"""`arbiter position`: can each side still mate? Is the position dead? (FIDE 5.2.2, 6.9, 7.5.5)
+
+Reads FENs on stdin, one a line (blank lines skipped), and answers each on its own line as soon
+as it is read, flushing, so the command works inside a pipe. A bad line is reported on stderr
+with its line number; the others are still answered and the exit status is 1 at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import TextIO
+
+from rules.errors import PositionError
+from rules.winnability import DEFAULT_BUDGET, Winnability, analyse, board_from_fen
+
+HELP = "say for each FEN on stdin whether each side can still mate and whether it is dead (5.2.2)"
+
+_WORDS = {True: "can mate", False: "cannot mate", None: "undecided"}
+_DEAD = {True: "dead position (5.2.2)", False: "not dead", None: "dead: undecided"}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options of `arbiter position`."""
+    parser.add_argument(
+        "--json", action="store_true", help="one JSON object a line instead of plain text"
+    )
+    parser.add_argument(
+        "--budget",
+        type=_positive_int,
+        default=DEFAULT_BUDGET,
+        metavar="N",
+        help=f"positions searched per side before answering null (default {DEFAULT_BUDGET})",
+    )
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def render(fen: str, result: Winnability, *, as_json: bool) -> str:
+    """One output line for one position."""
+    if as_json:
+        return json.dumps(
+            {
+                "fen": fen,
+                "winnable": {"white": result.white, "black": result.black},
+                "dead": result.dead,
+            }
+        )
+    return (
+        f"{fen}: White {_WORDS[result.white]}, Black {_WORDS[result.black]}; {_DEAD[result.dead]}"
+    )
+
+
+def answer_stream(lines: TextIO, out: TextIO, err: TextIO, *, budget: int, as_json: bool) -> int:
+    """Answer every FEN line of `lines`; 1 if any line was bad, else 0."""
+    status = 0
+    for number, raw in enumerate(lines, start=1):
+        fen = raw.strip()
+        if not fen:
+            continue
+        try:
+            board = board_from_fen(fen)
+        except PositionError as exc:
+            print(f"arbiter position: line {number}: {exc}", file=err, flush=True)
+            status = 1
+            continue
+        print(render(fen, analyse(board, budget=budget), as_json=as_json), file=out, flush=True)
+    return status
+
+
+def run(args: argparse.Namespace) -> int:
+    """Entry point of `arbiter position`."""
+    return answer_stream(sys.stdin, sys.stdout, sys.stderr, budget=args.budget, as_json=args.json)

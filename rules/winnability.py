@@ -1,0 +1,134 @@
+"""Can a side still mate, the other side helping? (FIDE 5.1.2, 5.2.2, 6.9, 7.5.5, A.5.3)
+
+"Cannot checkmate the opponent by any series of legal moves" decides flag falls (6.9), a second
+illegal move (7.5.5), resignations (5.1.2) and, for both sides at once, dead positions (5.2.2).
+The answers here are *sound*: `False` is only ever returned with a proof (insufficient material,
+a static proof that the side can never give check, or an exhaustive walk of every reachable
+position); `True` only with a helpmate line in hand; `None` when the node budget ran out first.
+
+The method follows the Chess Unwinnability Analyzer (Ambrona, 2022): a static look at pawns that
+can never move, then a guided best-first helpmate search that, given the budget, walks every
+reachable position, pruning whatever the static proof or the material already settles.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import chess
+
+from rules.errors import PositionError
+from rules.winnability_search import Budget, OutOfBudget, guided_helpmate
+from rules.winnability_static import cannot_check, has_rams
+
+#: positions a search may visit per side; keeps the median well under 20 ms and caps the worst
+#: case near half a second on a desktop core (see bench/position.py)
+DEFAULT_BUDGET = 2000
+
+
+@dataclass(frozen=True, slots=True)
+class Winnability:
+    """Whether each side can still mate: True (a helpmate exists), False (proven impossible),
+    None (undecided within the budget)."""
+
+    white: bool | None
+    black: bool | None
+
+    @property
+    def dead(self) -> bool | None:
+        """5.2.2: True when neither side can mate (both proven), False when either can."""
+        if self.white is True or self.black is True:
+            return False
+        if self.white is False and self.black is False:
+            return True
+        return None
+
+    def side(self, color: chess.Color) -> bool | None:
+        """The answer for `color`."""
+        return self.white if color == chess.WHITE else self.black
+
+
+def may_be_dead(board: chess.Board) -> bool:
+    """A cheap, sound screen for 5.2.2 run after every move: False only when the position is
+    certainly not dead; True means "run `analyse`". Insufficient material always gives True.
+
+    Proof sketch of the False answers. We answer False only when (1) the material is not
+    insufficient for both sides, (2) no pawn stands directly in front of an enemy pawn, (3) the
+    side to move is not in check and (4) it has at least two legal moves. A position is dead
+    only if some structure can never change (a wall of pawns that block each other, which (2)
+    rules out: every pawn can still advance or capture once the pieces in front step aside, so
+    every region of the board stays reachable and a pawn can still promote) or if every line is
+    forced into a dead or stalemated ending (which needs a forced reply, ruled out by (3) and
+    (4) for the first move, and after it the side with mating material keeps a free move).
+    """
+    if board.is_insufficient_material():
+        return True
+    white_pawns = board.pawns & board.occupied_co[chess.WHITE]
+    black_pawns = board.pawns & board.occupied_co[chess.BLACK]
+    if (white_pawns << 8) & black_pawns:
+        return True
+    if board.is_check():
+        return True
+    moves = board.generate_legal_moves()
+    return next(moves, None) is None or next(moves, None) is None
+
+
+def board_from_fen(fen: str) -> chess.Board:
+    """The position of a FEN, checked to be one the Laws allow (two kings, side not to move not
+    in check, pawns off the end ranks...); raises `PositionError` naming the fault."""
+    text = fen.strip()
+    try:
+        board = chess.Board(text)
+    except ValueError as exc:
+        raise PositionError(f"bad FEN {text!r}: {exc}") from None
+    status = board.status()
+    if status & ~chess.STATUS_VALID:
+        faults = [
+            flag.name.lower().replace("_", " ")
+            for flag in chess.Status
+            if flag and flag in status and flag.name is not None
+        ]
+        raise PositionError(f"impossible position {text!r}: {', '.join(faults)}")
+    return board
+
+
+def find_helpmate(
+    board: chess.Board, color: chess.Color, budget: int = DEFAULT_BUDGET
+) -> list[chess.Move] | None:
+    """A series of legal moves from `board` ending with `color` mating, or None when none was
+    found: either none exists or the budget ran out (use `can_mate` to tell these apart)."""
+    found, line = _decide(board, color, budget)
+    return line if found else None
+
+
+def can_mate(
+    board: chess.Board, color: chess.Color, *, budget: int = DEFAULT_BUDGET
+) -> bool | None:
+    """True if `color` can mate by some series of legal moves (6.9, 7.5.5, 5.1.2), False if
+    that is proven impossible, None if undecided after `budget` visited positions."""
+    return _decide(board, color, budget)[0]
+
+
+def analyse(board: chess.Board, *, budget: int = DEFAULT_BUDGET) -> Winnability:
+    """Both sides' answers; `.dead` is the 5.2.2 verdict. `budget` applies to each side."""
+    return Winnability(
+        white=can_mate(board, chess.WHITE, budget=budget),
+        black=can_mate(board, chess.BLACK, budget=budget),
+    )
+
+
+def _decide(
+    board: chess.Board, color: chess.Color, budget: int
+) -> tuple[bool | None, list[chess.Move] | None]:
+    """The answer for `color`, with the helpmate line when the answer is True."""
+    if board.is_checkmate():
+        return (True, []) if board.turn != color else (False, None)
+    if board.has_insufficient_material(color):
+        return False, None
+    if has_rams(board) and cannot_check(board, color):
+        return False, None
+    try:
+        line = guided_helpmate(board, color, Budget(budget))
+    except OutOfBudget:
+        return None, None
+    return (True, line) if line is not None else (False, None)

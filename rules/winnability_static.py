@@ -1,0 +1,194 @@
+"""Static proofs that a side can never give check, hence never mate (FIDE 5.2.2, 6.9, 7.5.5).
+
+Why: helpmate search alone can never prove "cannot mate" in a locked position (the kings and
+bishops shuffle forever). Following the Chess Unwinnability Analyzer (Ambrona, 2022), we look
+for a set S of *fixed* pawns, pawns that can never move nor be captured in any continuation,
+then over-approximate where every other unit can ever stand or attack given that S stays.
+
+Soundness argument (induction on the moves of any continuation): as long as every pawn of S is
+in place, each unit only moves through squares of its region (flood fills through squares not
+held by S; a king also never steps on a square attacked by an enemy pawn of S, which would be
+check). A pawn of S stays while (a) the square ahead holds a pawn of S, (b) no enemy unit can
+ever stand on one of its two capture squares (nor pass over one, for en passant), and (c) no
+enemy unit can ever move to its square. S is the greatest set satisfying (a)-(c) against its
+own regions, so the first change to S can never happen. If, moreover, no unit of colour C can
+ever attack a square of the enemy king's region, C never gives check, so C cannot mate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import chess
+
+FULL = chess.BB_ALL
+NOT_A = ~chess.BB_FILE_A & FULL
+NOT_H = ~chess.BB_FILE_H & FULL
+NOT_AB = ~(chess.BB_FILE_A | chess.BB_FILE_B) & FULL
+NOT_GH = ~(chess.BB_FILE_G | chess.BB_FILE_H) & FULL
+
+Step = Callable[[int], int]
+
+
+def orth_step(bb: int) -> int:
+    """Squares one rook step away from any square of `bb`."""
+    return ((bb << 8) & FULL) | (bb >> 8) | (((bb & NOT_H) << 1) & FULL) | ((bb & NOT_A) >> 1)
+
+
+def diag_step(bb: int) -> int:
+    """Squares one bishop step away from any square of `bb`."""
+    return (
+        (((bb & NOT_H) << 9) & FULL)
+        | (((bb & NOT_A) << 7) & FULL)
+        | ((bb & NOT_H) >> 7)
+        | ((bb & NOT_A) >> 9)
+    )
+
+
+def king_step(bb: int) -> int:
+    """Squares one king step away from any square of `bb`."""
+    return orth_step(bb) | diag_step(bb)
+
+
+def knight_step(bb: int) -> int:
+    """Squares one knight jump away from any square of `bb`."""
+    return (
+        (((bb & NOT_H) << 17) & FULL)
+        | (((bb & NOT_A) << 15) & FULL)
+        | (((bb & NOT_GH) << 10) & FULL)
+        | (((bb & NOT_AB) << 6) & FULL)
+        | ((bb & NOT_A) >> 17)
+        | ((bb & NOT_H) >> 15)
+        | ((bb & NOT_AB) >> 10)
+        | ((bb & NOT_GH) >> 6)
+    )
+
+
+def queen_knight_step(bb: int) -> int:
+    """One step of any piece a pawn may promote to."""
+    return king_step(bb) | knight_step(bb)
+
+
+def pawn_push(bb: int, color: chess.Color) -> int:
+    """Squares one pawn step ahead of `bb` for `color`."""
+    return ((bb << 8) & FULL) if color == chess.WHITE else bb >> 8
+
+
+def pawn_attacks(bb: int, color: chess.Color) -> int:
+    """Squares attacked by pawns of `color` standing on `bb`."""
+    if color == chess.WHITE:
+        return (((bb & NOT_H) << 9) & FULL) | (((bb & NOT_A) << 7) & FULL)
+    return ((bb & NOT_H) >> 7) | ((bb & NOT_A) >> 9)
+
+
+def flood(start: int, allowed: int, step: Step) -> int:
+    """Every square reachable from `start` by repeated `step`s through `allowed` squares."""
+    region = start
+    while True:
+        grown = region | (step(region) & allowed)
+        if grown == region:
+            return region
+        region = grown
+
+
+@dataclass(frozen=True, slots=True)
+class Reach:
+    """Where the units of one colour may ever stand (`king`, `others`) and what they may ever
+    attack or move to (`king_hits`, `others_hits`), given the fixed pawns stay."""
+
+    king: int
+    king_hits: int
+    others: int
+    others_hits: int
+
+
+def _reach(board: chess.Board, color: chess.Color, fixed: int) -> Reach:
+    """Over-approximate the squares `color`'s units can ever occupy and attack, `fixed` staying."""
+    own = board.occupied_co[color]
+    enemy_fixed = fixed & ~own
+    free = FULL & ~fixed
+    king_ban = pawn_attacks(enemy_fixed, not color)
+    king_sq = board.king(color)
+    king_start = chess.BB_SQUARES[king_sq] if king_sq is not None else 0
+    king = flood(king_start, free & ~king_ban, king_step) if king_start else 0
+    king_hits = king_step(king) & ~king_ban
+
+    others = 0
+    hits = 0
+    for pieces, step in (
+        (board.knights & own, knight_step),
+        (board.bishops & own, diag_step),
+        (board.rooks & own, orth_step),
+        (board.queens & own, king_step),
+    ):
+        if pieces:
+            region = flood(pieces, free, step)
+            others |= region
+            hits |= step(region)
+
+    pawns = board.pawns & own & ~fixed
+    if pawns:
+        cone = flood(pawns, free, lambda bb: pawn_push(bb, color) | pawn_attacks(bb, color))
+        others |= cone
+        hits |= pawn_attacks(cone, color)
+        last = chess.BB_RANK_8 if color == chess.WHITE else chess.BB_RANK_1
+        promoted = cone & last
+        if promoted:
+            region = flood(promoted, free, queen_knight_step)
+            others |= region
+            hits |= queen_knight_step(region)
+    return Reach(king, king_hits, others, hits)
+
+
+def _forward(sq: chess.Square, color: chess.Color) -> int:
+    return pawn_push(chess.BB_SQUARES[sq], color)
+
+
+def fixed_pawns(board: chess.Board) -> tuple[int, Reach, Reach]:
+    """The greatest self-sustaining set of pawns that can never move nor be captured, with the
+    reach of White and Black computed against it (module docstring gives the proof)."""
+    pawns = board.pawns
+    fixed = 0
+    for sq in chess.scan_forward(pawns):
+        color = bool(board.occupied_co[chess.WHITE] & chess.BB_SQUARES[sq])
+        if _forward(sq, color) & pawns:
+            fixed |= chess.BB_SQUARES[sq]
+    ep = chess.BB_SQUARES[board.ep_square] if board.ep_square is not None else 0
+    while True:
+        white = _reach(board, chess.WHITE, fixed)
+        black = _reach(board, chess.BLACK, fixed)
+        keep = 0
+        for sq in chess.scan_forward(fixed):
+            bb = chess.BB_SQUARES[sq]
+            color = bool(board.occupied_co[chess.WHITE] & bb)
+            enemy = black if color == chess.WHITE else white
+            enemy_at = enemy.king | enemy.others | (board.occupied_co[not color] & fixed)
+            if not (_forward(sq, color) & fixed):
+                continue
+            if pawn_attacks(bb, color) & (enemy_at | ep):
+                continue
+            if bb & (enemy.king_hits | enemy.others_hits):
+                continue
+            keep |= bb
+        if keep == fixed:
+            return fixed, white, black
+        fixed = keep
+
+
+def cannot_check(board: chess.Board, color: chess.Color) -> bool:
+    """True when `color` provably can never give check (hence never mate) in any continuation.
+
+    Proof: see the module docstring. False means "not proven", never "can check".
+    """
+    _, white, black = fixed_pawns(board)
+    mine, theirs = (white, black) if color == chess.WHITE else (black, white)
+    return not (mine.others_hits & theirs.king)
+
+
+def has_rams(board: chess.Board) -> bool:
+    """Does some pawn stand right in front of an enemy pawn? Without that no pawn is fixed and
+    `cannot_check` can prove nothing that the material does not already show."""
+    white = board.pawns & board.occupied_co[chess.WHITE]
+    black = board.pawns & board.occupied_co[chess.BLACK]
+    return bool((white << 8) & black)
