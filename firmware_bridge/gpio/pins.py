@@ -55,6 +55,14 @@ SINGLE_PINS = (
 MATRIX_KEYS = ("matrix_rows", "matrix_cols")
 
 
+#: BCM number -> physical pin of the 40-pin header (the same on every 40-pin Pi)
+HEADER_PINS: dict[int, int] = {
+    2: 3, 3: 5, 4: 7, 5: 29, 6: 31, 7: 26, 8: 24, 9: 21, 10: 19, 11: 23, 12: 32, 13: 33,
+    14: 8, 15: 10, 16: 36, 17: 11, 18: 12, 19: 35, 20: 38, 21: 40, 22: 15, 23: 16, 24: 18,
+    25: 22, 26: 37, 27: 13,
+}  # fmt: skip
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PinMap:
     """BCM numbers for the clock panel and the reed matrix (empty tuples: no matrix)."""
@@ -212,6 +220,7 @@ def matrix_settings_from_config(data: dict[str, Any], source: str = "the config"
 
 __all__ = [
     "DEFAULT_PINS",
+    "HEADER_PINS",
     "MATRIX_KEYS",
     "SINGLE_PINS",
     "MatrixSettings",
