@@ -1,4 +1,4 @@
-"""A reed-switch (or digital Hall) matrix on GPIO: scan to a bitboard, debounce, emit events.
+"""A reed-switch matrix on GPIO: scan it to a bitboard, debounce, emit contract events.
 
 A magnet in each piece closes the switch under its square: the board senses occupancy only
 (`eboard-protocols.md` 6). Sixty-four switches sit on an 8 × 8 matrix: 8 row lines (one a
@@ -21,7 +21,9 @@ setting, since occupancy cannot tell which way round the board lies.
 
 `ReedMatrixSource.step(now)` is called by the session's loop (or a timer); it scans once a
 period (50 Hz by default), accepts a square's new state after `stable_scans` identical
-scans, and returns contract events stamped with the time of the scan that confirmed them:
+scans, and returns contract events stamped with the time of the scan that confirmed them
+(not of the first scan that saw the change: a stream's times never run backwards, and a
+clock press may fall in between; the `latency_s` of `sensor_settings` covers the delay):
 first a `snapshot` (`?` on each occupied square), then piece-less `lift` and `place`
 events, lifts before places within one scan (a capture: 2 lifts, 1 place). A piece slid or
 adjusted is left to the rules (`noise_s`, `slide_s`); `sensor_settings` gives the values
