@@ -155,6 +155,8 @@ def indications(state: PanelState, mode: PanelMode = DEFAULT_MODE) -> Indication
         beep = _beep(r, mode)
         if beep is GAME_END_BEEP and FLAG_BEEP in beeps:
             continue  # the flag's beep already announces the end of a game lost on time
+        if beep is ILLEGAL_BEEP and PENDING_ILLEGAL_BEEP in beeps:
+            beeps.remove(PENDING_ILLEGAL_BEEP)  # released and pressed at once: completed
         if beep is not None:
             beeps.append(beep)
     return Indications(white=leds["white"], black=leds["black"], beeps=tuple(beeps))

@@ -161,3 +161,12 @@ def test_news_is_only_the_latest_step() -> None:
     state = WHITE_TO_MOVE.after([illegal(5.0, "white", completed=True)])
     assert indications(state).beeps == (ILLEGAL_BEEP,)
     assert indications(state.after([clock(6.0, "black")])).beeps == ()
+
+
+@pytest.mark.parametrize("mode", [DEFAULT, STRICT])
+def test_an_illegal_move_released_and_completed_at_one_press_beeps_once(mode: PanelMode) -> None:
+    # the rules rule both at the press: not completed (the release), then completed
+    state = WHITE_TO_MOVE.after(
+        [illegal(1.4, "white", completed=False), illegal(1.4, "white", completed=True)]
+    )
+    assert indications(state, mode).beeps == (ILLEGAL_BEEP,)
