@@ -193,7 +193,8 @@ def calibrate(
 ) -> Calibration:
     """Learn a calibration from one frame showing `placement` (default the initial position).
 
-    `corners` are needed (automatic detection is not built yet); without `white_at` the
+    Without `corners` the board is looked for (`vision.detect`: found on plain boards, often
+    not on crowded or oblique views, where the error asks for them); without `white_at` the
     orientation is taken from the position (the side where the white pieces stand).
 
     Raises:
@@ -203,11 +204,9 @@ def calibrate(
     if frame is None or getattr(frame, "ndim", 0) != 3:
         raise CalibrationError("calibration needs a colour frame (H x W x 3)")
     if corners is None:
-        raise CalibrationError(
-            "automatic board detection is not available yet: give the four corners of the "
-            'playing area (--corners "x,y x,y x,y x,y", image top-left, top-right, '
-            "bottom-right, bottom-left)"
-        )
+        from vision.detect import find_corners
+
+        corners = find_corners(frame)
     corners = geometry.check_corners(corners)
     grid = to_grid(placement)
     if white_at is None:
