@@ -52,9 +52,11 @@ def _first_still(frames, max_frames: int = 200):  # type: ignore[no-untyped-def]
 
 
 def run(args: argparse.Namespace) -> int:
+    from vision.cvload import cv2, np
+
+    cv2(), np()  # without the camera extra, say how to install it before anything else
     from vision.calibration import calibrate
     from vision.classify import classify
-    from vision.cvload import cv2
     from vision.errors import VisionError
     from vision.geometry import parse_corners
     from vision.placement import INITIAL

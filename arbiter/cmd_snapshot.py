@@ -23,6 +23,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from vision.cvload import cv2, np
+
+    cv2(), np()  # without the camera extra, say how to install it before anything else
     from vision.calibration import Calibration
     from vision.classify import classify
     from vision.geometry import parse_corners

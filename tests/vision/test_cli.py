@@ -1,0 +1,92 @@
+"""`arbiter calibrate` and `arbiter snapshot` from the command line; OpenCV stays lazy."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arbiter.cli import main
+from vision.placement import to_sensed
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _corners(label: dict[str, Any]) -> str:
+    return " ".join(f"{x},{y}" for x, y in label["corners"])
+
+
+def test_calibrate_then_snapshot(
+    images: dict[str, dict[str, Any]],
+    vision_data: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    ref = images["uschess/IMG_4755.jpg"]
+    cal = tmp_path / "cal.json"
+    argv = ["calibrate", "--image", str(vision_data / ref["file"]), "--corners", _corners(ref)]
+    assert main([*argv, "--fen", ref["fen"], "--out", str(cal)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["white_at"] == "bottom" and out["board"] == to_sensed(ref["fen"])
+    assert Path(out["preview"]).is_file() and cal.is_file()
+
+    other = images["uschess/IMG_4815.jpg"]
+    argv = ["snapshot", "--image", str(vision_data / other["file"]), "--calibration", str(cal)]
+    assert main([*argv, "--corners", _corners(other), "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert got["board"] == to_sensed(other["fen"]) and 0 < got["confidence"] <= 1
+
+
+def test_calibrate_from_the_video(
+    vision_data: Path, video: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cal = tmp_path / "cal.json"
+    argv = ["calibrate", "--video", str(vision_data / video["file"]), "--corners"]
+    assert main([*argv, _corners(video), "--out", str(cal)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["white_at"] == "right" and out["board"] == to_sensed(video["segments"][1]["fen"])
+
+
+def test_errors_are_one_clean_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = tmp_path / "nothing.jpg"
+    code = main(["snapshot", "--image", str(missing), "--calibration", str(tmp_path / "c.json")])
+    assert code == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("arbiter snapshot:") and "\n" not in err
+    bad = tmp_path / "cal.json"
+    bad.write_text("{not json")
+    img = tmp_path / "x.png"
+    img.write_bytes(b"")
+    assert main(["snapshot", "--image", str(img), "--calibration", str(bad)]) == 2
+    assert "not valid JSON" in capsys.readouterr().err
+
+
+def test_other_commands_never_import_opencv() -> None:
+    code = (
+        "import sys, arbiter.cli as c\n"
+        "import vision, vision.errors, vision.placement, vision.cvload\n"
+        "try:\n    c.main(['replay', '--help'])\nexcept SystemExit:\n    pass\n"
+        "print('cv2' in sys.modules)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert out.stdout.strip().endswith("False"), out.stderr
+
+
+def test_without_opencv_the_camera_commands_say_how_to_install(tmp_path: Path) -> None:
+    code = (
+        "import sys\n"
+        "sys.modules['cv2'] = None\n"  # makes `import cv2` fail
+        "from arbiter.cli import main\n"
+        "sys.exit(main(['snapshot', '--image', 'x.jpg', '--calibration', 'c.json']))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert out.returncode == 2
+    assert "pip install 'otb-arbiter[camera]'" in out.stderr
