@@ -157,7 +157,7 @@ def indications(state: PanelState, mode: PanelMode = DEFAULT_MODE) -> Indication
             continue  # the flag's beep already announces the end of a game lost on time
         if beep is ILLEGAL_BEEP and PENDING_ILLEGAL_BEEP in beeps:
             beeps.remove(PENDING_ILLEGAL_BEEP)  # released and pressed at once: completed
-        if beep is not None:
+        if beep is not None and beep not in beeps:  # one moment, one pattern of a kind
             beeps.append(beep)
     return Indications(white=leds["white"], black=leds["black"], beeps=tuple(beeps))
 

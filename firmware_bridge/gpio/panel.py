@@ -82,6 +82,11 @@ class ClockPanel:
         """Every button of the panel."""
         return [*self.clock_buttons.values(), self.pause_button, *self.claim_buttons.values()]
 
+    def begin(self, running: str | None, now: float) -> Indications:
+        """A game starts (or resumes) with `running`'s clock running: show it."""
+        self.state = PanelState(running=running)
+        return self.follow([], now)
+
     def follow(self, rulings: Iterable[Ruling], now: float) -> Indications:
         """Take one step's rulings and show what 12.6 allows; returns what is shown."""
         self.state = self.state.after(rulings)

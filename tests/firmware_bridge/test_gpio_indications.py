@@ -170,3 +170,8 @@ def test_an_illegal_move_released_and_completed_at_one_press_beeps_once(mode: Pa
         [illegal(1.4, "white", completed=False), illegal(1.4, "white", completed=True)]
     )
     assert indications(state, mode).beeps == (ILLEGAL_BEEP,)
+
+
+def test_the_same_pattern_sounds_once_a_step() -> None:
+    state = WHITE_TO_MOVE.after([violation(1.4, "white"), violation(1.4, "white")])
+    assert indications(state, STRICT).beeps == (VIOLATION_BEEP,)
