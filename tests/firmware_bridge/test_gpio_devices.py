@@ -363,3 +363,13 @@ def test_panel_in_strict_mode_guides() -> None:
     pins[DEFAULT_PINS.buzzer].assert_history(
         [(0.0, 0), (1.0, 1), (1.08, 0), (1.16, 1), (1.24, 0)], tol=1e-6
     )
+
+
+def test_panel_begin_lights_the_clock_that_runs_at_the_start() -> None:
+    pins = FakePins()
+    panel = ClockPanel(pins, lambda e: None)
+    panel.follow([_clock(0.0, "white")], 0.0)
+    shown = panel.begin("black", 5.0)  # a new game, Black to move: earlier state forgotten
+    assert shown.black is LedShow.ON and shown.white is LedShow.OFF and shown.beeps == ()
+    pins[DEFAULT_PINS.led_white].assert_history([(0.0, 0), (0.0, 1), (5.0, 0)])
+    pins[DEFAULT_PINS.led_black].assert_history([(0.0, 0), (5.0, 1)])
