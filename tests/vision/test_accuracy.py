@@ -142,3 +142,53 @@ def test_uschess_calibrated_on_img_4755(
     # overall floor guards against regressions until that square is handled.
     assert without_h1 >= 0.99
     assert accuracy >= 0.975
+
+
+def test_pcwawc_start_position_stills(
+    images: dict[str, dict[str, Any]], vision_data: Path, failures_dir: Path
+) -> None:
+    """Each start-position still calibrated on itself (in-sample: the model's fit), and the
+    three photos of the walnut board (005-007, light changed between them) across each other.
+
+    The empty-board stills cannot be scored: with no pieces, there is nothing to learn the
+    piece classes from (calibration refuses such a position).
+    """
+    start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
+    stills = {f: i for f, i in images.items() if f.startswith("pcwawc/chessBoard")}
+    cals = {}
+    in_sample = {}
+    for f, i in stills.items():
+        if i["fen"] != start:
+            continue
+        img = read_image(str(vision_data / f))
+        cals[f] = calibrate(img, [tuple(p) for p in i["corners"]])
+        pred, _ = classify(img, cals[f])
+        in_sample[f] = len(_wrong(pred, i["fen"]))
+    walnut = [f"pcwawc/chessBoard00{k}.jpg" for k in (5, 6, 7)]
+    cross = {}
+    for a in walnut:
+        for b in walnut:
+            if a == b:
+                continue
+            img = read_image(str(vision_data / b))
+            here = cals[a].with_corners([tuple(p) for p in stills[b]["corners"]])
+            pred, _ = classify(img, here)
+            wrong = _wrong(pred, stills[b]["fen"])
+            cross[f"{Path(a).stem} -> {Path(b).stem}"] = len(wrong)
+            if wrong:
+                name = f"{Path(a).stem}_on_{Path(b).stem}.png"
+                cv2().imwrite(str(failures_dir / name), draw(img, here, pred, wrong))
+    cross_acc = 1 - sum(cross.values()) / (64 * len(cross))
+    in_acc = 1 - sum(in_sample.values()) / (64 * len(in_sample))
+    _report(
+        failures_dir,
+        "pcwawc start-position stills",
+        {
+            "in_sample_accuracy": in_acc,
+            "in_sample_errors": in_sample,
+            "walnut_cross_accuracy": cross_acc,
+            "walnut_cross_errors": cross,
+        },
+    )
+    assert in_acc >= 0.995
+    assert cross_acc >= 0.985
