@@ -14,7 +14,14 @@ from typing import Any
 from vision import geometry
 from vision.cvload import np
 from vision.errors import CalibrationError
-from vision.features import WINDOW, light_levels, square_features, window_origins
+from vision.features import (
+    REF,
+    WINDOW,
+    empty_levels,
+    rough_normalised,
+    square_features,
+    window_origins,
+)
 from vision.model import SquareModel, fit
 from vision.placement import INITIAL, Grid, to_grid
 from vision.registration import encode, reference_image
@@ -34,7 +41,8 @@ class Calibration:
     placement: str = INITIAL
     frame_size: tuple[int, int] = (0, 0)  #: (width, height) of the calibration frame
     reference: str | None = None  #: grey reference frame, base64 PNG (for re-registration)
-    levels: list[list[float]] | None = None  #: light levels of the calibration board
+    levels: list[list[float]] | None = None  #: empty light / dark square colour at calibration
+    rough: SquareModel | None = None  #: the model of the first (rough-light) pass
     _cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     # -- derived geometry (cached; recomputed when the corners change) --
@@ -63,6 +71,7 @@ class Calibration:
             frame_size=self.frame_size,
             reference=self.reference,
             levels=self.levels,
+            rough=self.rough,
         )
 
     def shifted(self, dx: float, dy: float) -> Calibration:
@@ -82,6 +91,7 @@ class Calibration:
             "model": self.model.to_dict(),
             "reference": self.reference,
             "levels": self.levels,
+            "rough_model": self.rough.to_dict() if self.rough else None,
         }
 
     @classmethod
@@ -99,6 +109,7 @@ class Calibration:
                 frame_size=tuple(d.get("frame_size", (0, 0))),  # type: ignore[arg-type]
                 reference=d.get("reference"),
                 levels=d.get("levels"),
+                rough=SquareModel.from_dict(d["rough_model"]) if d.get("rough_model") else None,
             )
         except KeyError as exc:
             raise CalibrationError(f"{where}: the calibration lacks {exc}") from None
@@ -125,26 +136,49 @@ def _rotations(grid: Grid) -> list[Grid]:
     return out
 
 
-def _fit_for(frame: Any, corners: geometry.Corners, white_at: str, grid: Grid) -> SquareModel:
+def _training(
+    frame: Any, corners: geometry.Corners, white_at: str, grid: Grid
+) -> tuple[Any, Any, list[list[float]]]:
+    """(rough board, exact board, empty-square levels) of the calibration frame."""
     h = geometry.homography(corners, white_at)
     board = geometry.warp(frame, h)
-    levels = light_levels(board)
+    empty = [s == "." for row in grid for s in row]
+    levels = empty_levels(board, empty)
+    if np().isnan(levels).any():
+        raise CalibrationError(
+            "the calibration position needs empty squares of both colours to measure the light"
+        )
+    return rough_normalised(board), board, levels.tolist()
+
+
+def _fit_for(
+    frame: Any, corners: geometry.Corners, white_at: str, grid: Grid
+) -> tuple[SquareModel, SquareModel, list[list[float]]]:
+    """(exact model, rough model, levels) learned from the calibration frame.
+
+    The exact model sees the frame as it is (later frames are mapped to its light); the rough
+    one sees it scaled by its upper quartiles, as the first pass sees every frame.
+    """
+    h = geometry.homography(corners, white_at)
+    rough, exact, levels = _training(frame, corners, white_at, grid)
     origins = window_origins(geometry.toward_camera(h))
     labels = [s for row in grid for s in row]
-    samples = []
+    exact_samples, rough_samples = [], []
     for dx in AUGMENT:
         for dy in AUGMENT:
             o = np().clip(origins + np().array([dx, dy]), 0, geometry.SIZE - WINDOW)
-            samples.append((square_features(board, o, levels), labels))
-    return fit(samples)
+            exact_samples.append((square_features(exact, o, REF), labels))
+            rough_samples.append((square_features(rough, o), labels))
+    return fit(exact_samples), fit(rough_samples), levels
 
 
 def _fit_score(frame: Any, corners: geometry.Corners, white_at: str, grid: Grid) -> float:
     """How well a model fitted with this orientation explains its own labels (log posterior)."""
     n = np()
-    model = _fit_for(frame, corners, white_at, grid)
+    _, model, _ = _fit_for(frame, corners, white_at, grid)
     h = geometry.homography(corners, white_at)
-    feats = square_features(geometry.warp(frame, h), window_origins(geometry.toward_camera(h)))
+    board = rough_normalised(geometry.warp(frame, h))
+    feats = square_features(board, window_origins(geometry.toward_camera(h)))
     ll = model.log_likelihood(feats)
     ll = ll - ll.max(axis=1, keepdims=True)
     post = ll - n.log(n.exp(ll).sum(axis=1, keepdims=True))
@@ -180,7 +214,8 @@ def _white_lighter(frame: Any, corners: geometry.Corners, white_at: str, grid: G
     """Whether, with this orientation, the squares labelled white are lighter than black's."""
     n = np()
     h = geometry.homography(corners, white_at)
-    feats = square_features(geometry.warp(frame, h), window_origins(geometry.toward_camera(h)))
+    board = rough_normalised(geometry.warp(frame, h))
+    feats = square_features(board, window_origins(geometry.toward_camera(h)))
     labels = n.array([s for row in grid for s in row])
     return bool(feats[labels == "X", 0].mean() > feats[labels == "x", 0].mean())
 
@@ -215,8 +250,7 @@ def calibrate(
         raise CalibrationError(
             f"white_at must be one of {', '.join(geometry.SIDES)}, not {white_at!r}"
         )
-    model = _fit_for(frame, corners, white_at, grid)
-    h = geometry.homography(corners, white_at)
+    model, rough, levels = _fit_for(frame, corners, white_at, grid)
     return Calibration(
         corners=corners,
         white_at=white_at,
@@ -224,5 +258,6 @@ def calibrate(
         placement=placement,
         frame_size=(int(frame.shape[1]), int(frame.shape[0])),
         reference=encode(reference_image(frame)),
-        levels=light_levels(geometry.warp(frame, h)),
+        levels=levels,
+        rough=rough,
     )

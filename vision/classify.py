@@ -7,17 +7,45 @@ from typing import Any
 from vision import geometry
 from vision.calibration import Calibration
 from vision.cvload import np
-from vision.features import square_features
+from vision.features import (
+    REF,
+    empty_levels,
+    levels_normalised,
+    rough_normalised,
+    square_features,
+)
 from vision.placement import STATES, from_grid
 
+SURE_EMPTY = 0.8  #: first-pass probability above which a square measures the empty look
 
-def posteriors(board: Any, cal: Calibration) -> Any:
-    """(64, 3) probabilities of empty / white / black for a canonical board image."""
+
+def _posterior(ll: Any) -> Any:
     n = np()
-    ll = cal.model.log_likelihood(square_features(board, cal.origins(), cal.levels))
     ll = ll - ll.max(axis=1, keepdims=True)
     p = n.exp(ll)
     return p / p.sum(axis=1, keepdims=True)
+
+
+def posteriors(board: Any, cal: Calibration) -> Any:
+    """(64, 3) probabilities of empty / white / black for a canonical board image.
+
+    First pass: light scaled roughly (upper quartiles), rough model; it finds the squares
+    that are surely empty. Second pass: the frame's light mapped so that those squares look
+    like the calibration's empty squares, exact model. Why: the rough scaling depends on how
+    many pieces are on the board; the empty squares' look does not.
+    """
+    n = np()
+    origins = cal.origins()
+    if cal.rough is None or cal.levels is None:
+        return _posterior(cal.model.log_likelihood(square_features(board, origins, REF)))
+    first = _posterior(cal.rough.log_likelihood(square_features(rough_normalised(board), origins)))
+    measured = empty_levels(board, first[:, 0] >= SURE_EMPTY)
+    if n.isnan(measured).any():
+        measured = empty_levels(board, first.argmax(axis=1) == 0)
+    if n.isnan(measured).any():
+        return first
+    mapped = levels_normalised(board, measured, n.asarray(cal.levels))
+    return _posterior(cal.model.log_likelihood(square_features(mapped, origins, REF)))
 
 
 def placement_of(post: Any) -> str:

@@ -1,9 +1,10 @@
 """Per-square features of a canonical board image: what the classifier looks at.
 
-Each square is judged by a window around its piece's base: the window sits a little toward
-the camera (down the image), because tall pieces lean over the squares behind them when the
-camera is not straight above. Features are normalised by the board's overall brightness, so
-that a global light change moves every square alike and the model still applies.
+Each square is judged by a small window around its piece's body. Light is taken out in two
+steps (see `vision.classify`): a rough pass scales each colour channel by the board's upper
+quartile; the exact pass maps the levels of the squares found empty to the calibration's
+empty squares (a gain and a gamma per channel), which does not depend on how many pieces
+stand on the board, and survives changes of brightness, colour and contrast of the light.
 """
 
 from __future__ import annotations
@@ -14,10 +15,12 @@ from typing import Any
 from vision.cvload import cv2, np
 from vision.geometry import SIZE, SQ
 
-WINDOW = 16  #: side of a square's sample window, canonical pixels (0.6 square)
-SHIFT = -0.1
-LEVEL = 180.0  #: the level the upper quartile of each colour channel is scaled to
+WINDOW = 16  #: side of a square's sample window, canonical pixels (0.4 square)
+SHIFT = -0.1  #: window offset toward the camera, in squares (negative: away, into the body)
+LEVEL = 180.0  #: the rough pass scales each channel's upper quartile to this level
+REF = 100.0  #: the exact pass divides lightness features by this fixed level
 NAMES = ("L", "a", "b", "Lstd", "Lp10", "Lp90", "grad", "Lcore")
+CORE = 12  #: side of the central part of a square whose mean measures the square's level
 
 
 def window_origins(toward: Any, shift: float = SHIFT) -> Any:
@@ -35,37 +38,42 @@ def window_origins(toward: Any, shift: float = SHIFT) -> Any:
     return out
 
 
-def light_levels(board: Any) -> list[list[float]]:
-    """The targets `normalise_light` maps this board's quartiles to: [[q25, q75]] per channel.
-
-    Taken from the calibration board (scaled so that its upper quartile is `LEVEL`), so later
-    frames are brought back to the light the model was learned in.
-    """
+def rough_normalised(board: Any) -> Any:
+    """Each colour channel scaled so that its upper quartile is `LEVEL` (the rough pass)."""
     n = np()
-    q = n.percentile(board[::4, ::4].reshape(-1, 3), [25, 75], axis=0).astype("float64") + 1.0
-    return [[float(q[0, ch] * LEVEL / q[1, ch]), LEVEL] for ch in range(3)]
+    q = n.percentile(board[::4, ::4].reshape(-1, 3), 75, axis=0).astype("float32") + 1.0
+    return cv2().convertScaleAbs(board.astype("float32") * (LEVEL / q)[None, None, :])
 
 
-def normalise_light(board: Any, levels: list[list[float]] | None = None) -> Any:
-    """The board image with each colour channel's quartiles mapped to `levels`.
+def empty_levels(board: Any, empty: Any) -> Any:
+    """(2, 3): mean colour of the centres of the `empty` squares (64 bools), light squares
+    first, then dark; NaN where a square colour has no empty square."""
+    n = np()
+    lo, hi = (SQ - CORE) // 2, (SQ + CORE) // 2
+    centres = board.reshape(8, SQ, 8, SQ, 3)[:, lo:hi, :, lo:hi, :].mean(axis=(1, 3))
+    centres = centres.reshape(64, 3).astype("float64")
+    parity = (n.arange(64) // 8 + n.arange(64) % 8) % 2
+    out = n.full((2, 3), n.nan)
+    for p in (0, 1):
+        sel = n.asarray(empty, dtype=bool) & (parity == p)
+        if sel.any():
+            out[p] = centres[sel].mean(axis=0)
+    return out
 
-    Per channel a gain and a gamma (out = A * in ** g) take this board's lower and upper
-    quartiles to the calibration's. Why: a change of brightness, colour or contrast of the
-    light (or of the camera's exposure and gamma) then leaves the features nearly unchanged,
-    so the calibration's model still applies. Without `levels`, only the gain is set.
-    """
+
+def levels_normalised(board: Any, measured: Any, targets: Any) -> Any:
+    """The board with each channel mapped (out = A * in ** g) so that the `measured` empty
+    light and dark square levels land on the calibration's `targets` (both (2, 3))."""
     n, c = np(), cv2()
-    q = n.percentile(board[::4, ::4].reshape(-1, 3), [25, 75], axis=0).astype("float64") + 1.0
     x = n.arange(256, dtype="float64") + 1.0
     lut = n.zeros((256, 1, 3), dtype="uint8")
     for ch in range(3):
-        lo, hi = q[0, ch], q[1, ch]
-        if levels is None or hi <= lo * 1.02:
-            g, target = 1.0, LEVEL
-        else:
-            t_lo, target = levels[ch]
-            g = float(n.clip(math.log(target / t_lo) / math.log(hi / lo), 0.4, 2.5))
-        lut[:, 0, ch] = n.clip(target * (x / hi) ** g, 0, 255).astype("uint8")
+        m_hi, m_lo = sorted((measured[0, ch] + 1.0, measured[1, ch] + 1.0), reverse=True)
+        t_hi, t_lo = sorted((targets[0][ch] + 1.0, targets[1][ch] + 1.0), reverse=True)
+        g = 1.0
+        if m_hi > m_lo * 1.05 and t_hi > t_lo * 1.05:
+            g = float(n.clip(math.log(t_hi / t_lo) / math.log(m_hi / m_lo), 0.5, 2.0))
+        lut[:, 0, ch] = n.clip(t_hi * (x / m_hi) ** g - 1.0, 0, 255).astype("uint8")
     return c.LUT(board, lut)
 
 
@@ -75,18 +83,19 @@ def _crops(img: Any, origins: Any) -> Any:
     return n.stack([img[y : y + WINDOW, x : x + WINDOW] for x, y in origins])
 
 
-def square_features(board: Any, origins: Any, levels: list[list[float]] | None = None) -> Any:
-    """Feature matrix (64 x len(NAMES), float32) of a canonical BGR board image.
+def square_features(board: Any, origins: Any, ref: float | None = None) -> Any:
+    """Feature matrix (64 x len(NAMES), float32) of a light-normalised canonical BGR board.
 
-    L is Lab lightness, a/b its chroma; all lightness features are divided by the board's
-    median lightness (light normalisation); `grad` is the mean Sobel magnitude (texture and
-    outlines: a white piece on a light square differs mostly there); `Lcore` is the mean of
-    the window's central half, where a piece's body is.
+    L is Lab lightness, a/b its chroma; lightness features are divided by `ref` (default:
+    the board's median lightness); `grad` is the mean Sobel magnitude (texture and outlines:
+    a white piece on a light square differs mostly there); `Lcore` is the mean of the
+    window's central half, where a piece's body is.
     """
     n, c = np(), cv2()
-    lab = c.cvtColor(normalise_light(board, levels), c.COLOR_BGR2LAB)
+    lab = c.cvtColor(board, c.COLOR_BGR2LAB)
     light = lab[:, :, 0].astype("float32")
-    ref = float(n.median(light)) + 1.0
+    if ref is None:
+        ref = float(n.median(light)) + 1.0
     gx = c.Sobel(light, c.CV_32F, 1, 0, ksize=3)
     gy = c.Sobel(light, c.CV_32F, 0, 1, ksize=3)
     grad = c.magnitude(gx, gy)

@@ -34,7 +34,7 @@ def test_calibrate_then_snapshot(
     assert out["white_at"] == "bottom" and out["board"] == to_sensed(ref["fen"])
     assert Path(out["preview"]).is_file() and cal.is_file()
 
-    other = images["uschess/IMG_4815.jpg"]
+    other = images["uschess/IMG_4818.jpg"]
     argv = ["snapshot", "--image", str(vision_data / other["file"]), "--calibration", str(cal)]
     assert main([*argv, "--corners", _corners(other), "--json"]) == 0
     got = json.loads(capsys.readouterr().out)
