@@ -1,0 +1,138 @@
+"""Captures: what a board sent and was sent, with the time it happened (`eboard-protocols.md` 0.1).
+
+A capture is JSON Lines, one chunk per line: `{"t": 12.345, "rx": "8e00053400"}` for bytes
+read, `{"t": ..., "tx": "42"}` for bytes written, `t` from the transport's clock. The writer
+flushes every line, so a crash or a pulled plug loses at most the line being written. The
+reader yields `Chunk`s and names the line of anything it cannot read, after yielding every
+good line before it (nothing already recorded is lost).
+
+A file that does not begin with `{` is a raw capture of bare received bytes; `is_capture`
+tells the two apart.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal, TextIO
+
+from rules.errors import ArbiterError
+
+__all__ = ["CaptureError", "CaptureWriter", "Chunk", "is_capture", "read_capture"]
+
+Direction = Literal["rx", "tx"]
+
+
+class CaptureError(ArbiterError):
+    """A capture file cannot be opened, read or written, or one of its lines is malformed."""
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """Bytes read (`rx`) or written (`tx`) at time `t`; `line` is the capture line (1-based)."""
+
+    t: float
+    direction: Direction
+    data: bytes
+    line: int = 0
+
+    def to_json(self) -> str:
+        return json.dumps({"t": round(self.t, 6), self.direction: self.data.hex()})
+
+
+class CaptureWriter:
+    """Append chunks to a capture file, one flushed line each; thread-safe."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        try:
+            self._handle: TextIO | None = self.path.open("a", encoding="utf-8")
+        except OSError as exc:
+            raise CaptureError(f"{path}: cannot write the capture ({exc.strerror})") from None
+        self._lock = threading.Lock()
+
+    def write(self, t: float, direction: Direction, data: bytes) -> None:
+        """Record `data` read (`rx`) or written (`tx`) at `t`; empty chunks are skipped."""
+        if not data:
+            return
+        line = Chunk(t, direction, bytes(data)).to_json()
+        with self._lock:
+            if self._handle is None:
+                raise CaptureError(f"{self.path}: the capture was closed")
+            try:
+                self._handle.write(line + "\n")
+                self._handle.flush()
+            except OSError as exc:
+                raise CaptureError(f"{self.path}: cannot write the capture ({exc})") from None
+
+    def close(self) -> None:
+        with self._lock:
+            if self._handle is not None:
+                self._handle.close()
+                self._handle = None
+
+    def __enter__(self) -> CaptureWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def is_capture(head: bytes) -> bool:
+    """Whether a file beginning with `head` is a JSON Lines capture (else raw bytes)."""
+    return head.lstrip(b" \t\r\n\xef\xbb\xbf").startswith(b"{")
+
+
+def _parse_line(text: str, number: int, name: str) -> Chunk:
+    where = f"{name}: line {number}"
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CaptureError(f"{where}: not JSON ({exc.msg})") from None
+    if not isinstance(obj, dict):
+        raise CaptureError(f'{where}: expected an object like {{"t": 1.5, "rx": "42"}}')
+    t = obj.get("t")
+    if isinstance(t, bool) or not isinstance(t, int | float) or not math.isfinite(t) or t < 0:
+        raise CaptureError(f"{where}: 't' must be a number of seconds, 0 or more, not {t!r}")
+    keys = [k for k in ("rx", "tx") if k in obj]
+    if len(keys) != 1:
+        raise CaptureError(f"{where}: needs exactly one of 'rx' or 'tx'")
+    direction: Direction = "rx" if keys[0] == "rx" else "tx"
+    value = obj[direction]
+    try:
+        data = bytes.fromhex(value) if isinstance(value, str) else None
+    except ValueError:
+        data = None
+    if data is None:
+        raise CaptureError(f"{where}: '{direction}' must be hex bytes, not {value!r}")
+    return Chunk(float(t), direction, data, number)
+
+
+def read_capture(handle: TextIO, name: str = "capture") -> Iterator[Chunk]:
+    """The chunks of a capture, in file order; blank lines are skipped.
+
+    Raises:
+        CaptureError: naming `name` and the line: bad JSON, a missing or negative `t`, a time
+            running backwards, no `rx`/`tx`, bad hex. Every chunk before it was yielded.
+    """
+    last_t = -math.inf
+    number = 0
+    try:
+        for number, raw in enumerate(handle, start=1):
+            text = raw.strip().lstrip("\ufeff")
+            if not text:
+                continue
+            chunk = _parse_line(text, number, name)
+            if chunk.t < last_t:
+                raise CaptureError(
+                    f"{name}: line {number}: t={chunk.t} comes before the previous line's"
+                    f" t={last_t} (times must not run backwards)"
+                )
+            last_t = chunk.t
+            yield chunk
+    except UnicodeDecodeError as exc:
+        raise CaptureError(f"{name}: line {number + 1}: not UTF-8 text ({exc.reason})") from None

@@ -1,0 +1,168 @@
+"""Protocol names -> codecs, the CLI's `--board PROTOCOL:DEVICE` syntax, and auto-detection.
+
+The CLI and the session name boards by protocol (`dgt`, `millennium`, `certabo`, `sentio`,
+`chessnut`); `codec_for` builds the codec, importing its module only then, so that a command
+that never touches a board never loads one. `parse_board_spec` splits `dgt:/dev/ttyUSB0`
+(also `auto:/dev/ttyACM0` and pyserial URLs such as `millennium:loop://` or
+`certabo:socket://host:port`).
+
+Auto-detection (`eboard-protocols.md` 8, "Discovery") is described here as data, sans I/O:
+each `Probe` says at which rate to open the port, what to send (never `4E` or `T`), and how
+to tell from the codec fed with the replies that the board answered. `transport.detect_protocol`
+runs the probes over a real port.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from firmware_bridge.codecs.base import Codec
+from rules.errors import ArbiterError
+from rules.events import Event, Snapshot
+
+__all__ = [
+    "PROBES",
+    "PROTOCOLS",
+    "BoardSpecError",
+    "Probe",
+    "UnknownProtocolError",
+    "codec_class",
+    "codec_for",
+    "parse_board_spec",
+]
+
+#: protocol name -> "module:Class", imported lazily
+PROTOCOLS: dict[str, str] = {
+    "dgt": "firmware_bridge.codecs.dgt:DgtCodec",
+    "millennium": "firmware_bridge.codecs.millennium:MillenniumCodec",
+    "certabo": "firmware_bridge.codecs.certabo:CertaboCodec",
+    "sentio": "firmware_bridge.codecs.certabo:SentioCodec",
+    "chessnut": "firmware_bridge.codecs.chessnut:ChessnutCodec",
+}
+AUTO = "auto"
+
+
+class UnknownProtocolError(ArbiterError, ValueError):
+    """A protocol name that no codec speaks."""
+
+
+class BoardSpecError(ArbiterError, ValueError):
+    """A `--board` value that is not `PROTOCOL:DEVICE`, or an option the protocol lacks."""
+
+
+def _known() -> str:
+    return ", ".join(PROTOCOLS)
+
+
+def codec_class(name: str) -> type[Codec]:
+    """The codec class of protocol `name` (imported now).
+
+    Raises:
+        UnknownProtocolError: `name` is not one of `PROTOCOLS` (the message lists them).
+    """
+    target = PROTOCOLS.get(name.lower().strip()) if isinstance(name, str) else None
+    if target is None:
+        raise UnknownProtocolError(f"unknown board protocol {name!r}; known: {_known()}")
+    module_name, _, class_name = target.partition(":")
+    cls: type[Codec] = getattr(importlib.import_module(module_name), class_name)
+    return cls
+
+
+def codec_for(name: str, *, calibration: str | Path | None = None, **options: Any) -> Codec:
+    """A fresh codec for protocol `name`.
+
+    Args:
+        name: one of `PROTOCOLS` (case-insensitive).
+        calibration: Certabo only: the path of a calibration file (`CertaboCalibration.save`).
+        options: passed on to the codec's constructor (e.g. `orientation`, `clock_white`).
+
+    Raises:
+        UnknownProtocolError: an unknown name.
+        BoardSpecError: a calibration given for a protocol that has none.
+        CalibrationError: the calibration file cannot be read.
+    """
+    cls = codec_class(name)
+    if calibration is not None:
+        if cls.name != "certabo":
+            raise BoardSpecError(
+                f"--calibration is for Certabo boards; a {cls.name} board needs none"
+            )
+        from firmware_bridge.codecs.certabo_calibration import CertaboCalibration
+
+        options["calibration"] = CertaboCalibration.load(calibration)
+    try:
+        return cls(**options)
+    except TypeError as exc:
+        raise BoardSpecError(f"bad option for a {cls.name} board: {exc}") from None
+
+
+def parse_board_spec(spec: str) -> tuple[str, str]:
+    """Split `PROTOCOL:DEVICE` (the CLI's `--board`) into (protocol, device path or URL).
+
+    `dgt:/dev/ttyUSB0` -> ('dgt', '/dev/ttyUSB0'); `auto:/dev/ttyACM0` -> ('auto', ...);
+    `millennium:loop://` -> ('millennium', 'loop://'). The protocol is checked here.
+
+    Raises:
+        BoardSpecError: no `:`, or nothing after it.
+        UnknownProtocolError: the part before `:` is neither a protocol nor `auto`.
+    """
+    if not isinstance(spec, str) or ":" not in spec:
+        raise BoardSpecError(
+            f"--board {spec!r}: expected PROTOCOL:DEVICE, e.g. dgt:/dev/ttyUSB0 "
+            f"(protocols: {_known()}, {AUTO})"
+        )
+    protocol, _, device = spec.partition(":")
+    protocol = protocol.strip().lower()
+    device = device.strip()
+    if protocol != AUTO:
+        codec_class(protocol)
+    if not device:
+        raise BoardSpecError(f"--board {spec!r}: no device after {protocol + ':'!r}")
+    return protocol, device
+
+
+@dataclass(frozen=True)
+class Probe:
+    """One step of auto-detection: open at `baudrate`, write `request`, read for `wait_s`.
+
+    `answered(codec, events)` says, from the codec fed with what came back and the events it
+    gave, whether the board spoke this protocol. `make_request` builds the request from the
+    codec, so only documented, harmless commands go out (`4D`, `V`), never `4E` (boot loader)
+    or `T` (reset).
+    """
+
+    protocol: str
+    baudrate: int
+    make_request: Callable[[Codec], bytes]
+    answered: Callable[[Codec, list[Event]], bool]
+    wait_s: float
+
+
+def _dgt_request(codec: Codec) -> bytes:
+    return bytes([0x4D])  # SEND_VERSION, answered by 93 (1.6)
+
+
+def _millennium_request(codec: Codec) -> bytes:
+    return codec.encode_version()  # type: ignore[attr-defined, no-any-return]  # V56
+
+
+def _has_version(codec: Codec, events: list[Event]) -> bool:
+    return getattr(codec, "version", None) is not None
+
+
+def _has_snapshot(codec: Codec, events: list[Event]) -> bool:
+    return any(isinstance(event, Snapshot) for event in events)
+
+
+#: tried in this order (eboard-protocols.md 8): DGT, Millennium, then the boards that stream
+#: unasked (Certabo records of 320 numbers, Sentio records of 8)
+PROBES: tuple[Probe, ...] = (
+    Probe("dgt", 9600, _dgt_request, _has_version, 1.0),
+    Probe("millennium", 38400, _millennium_request, _has_version, 1.0),
+    Probe("certabo", 38400, lambda codec: b"", _has_snapshot, 1.5),
+    Probe("sentio", 38400, lambda codec: b"", _has_snapshot, 1.5),
+)

@@ -1,0 +1,163 @@
+"""`BoardSource`: an e-board as a source of contract events for a live session.
+
+It owns the transport and the codec of a `--board PROTOCOL:DEVICE` (`auto:` detects the
+protocol first), runs the transport in a background thread, and hands the session's main loop
+the events it decoded (`poll_events(max_wait)`), stamped in the session's time: the transport's
+clock is `clock() - zero`, where `zero` is the session's t = 0 on the same monotonic clock.
+The stream includes `sensor` events: `dropped` (garbage), `disconnected` and `reconnected`
+(a pulled cable; the rules reconcile the next full report). `start_settings()` gives the
+sensor settings the board's events need in the stream's `start` event.
+
+Writing to the board (LEDs, clock commands) goes through `send`, which is thread-safe.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import queue
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from firmware_bridge.capture import CaptureWriter
+from firmware_bridge.codecs.base import Codec
+from firmware_bridge.registry import AUTO, codec_for, parse_board_spec
+from firmware_bridge.transport import SerialTransport, TransportError, detect_protocol
+from rules.events import Event
+
+__all__ = ["BoardSource"]
+
+
+class BoardSource:
+    """A board's events, read in a background thread; see the module docstring.
+
+    Args:
+        spec: `PROTOCOL:DEVICE`, e.g. `dgt:/dev/ttyACM0`, `auto:/dev/ttyUSB0`, `dgt:loop://`.
+        calibration: Certabo: the calibration file.
+        capture_path: where to record every byte read and written (JSON Lines, 0.1).
+        clock: the monotonic clock (injected for tests).
+        zero: the session's t = 0 on `clock` (default: now). Events are stamped `clock() - zero`.
+        codec_options: passed to the codec (e.g. `clock_white='right'` for DGT).
+        step_s: the longest the reading thread waits for bytes before it runs the codec's
+            timers (real seconds).
+    """
+
+    def __init__(
+        self,
+        spec: str,
+        *,
+        calibration: str | Path | None = None,
+        capture_path: str | Path | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        zero: float | None = None,
+        codec_options: dict[str, Any] | None = None,
+        step_s: float = 0.02,
+    ) -> None:
+        self.spec = spec
+        self.protocol, self.device = parse_board_spec(spec)
+        self._clock = clock
+        self.zero = clock() if zero is None else zero
+        self._capture = CaptureWriter(capture_path) if capture_path is not None else None
+        self.step_s = step_s
+        try:
+            if self.protocol == AUTO:
+                self.protocol = detect_protocol(
+                    self.device, clock=self.session_time, capture=self._capture
+                )
+            self.codec: Codec = codec_for(
+                self.protocol, calibration=calibration, **(codec_options or {})
+            )
+            self.transport = SerialTransport(
+                self.device, self.codec, clock=self.session_time, capture=self._capture
+            )
+        except BaseException:
+            self._close_capture()
+            raise
+        self._queue: queue.Queue[Event] = queue.Queue()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._failure: BaseException | None = None
+
+    def session_time(self) -> float:
+        """Seconds since the session's zero (never below 0)."""
+        return max(0.0, self._clock() - self.zero)
+
+    def start_settings(self) -> dict[str, float]:
+        """The sensor settings (`noise_s`, `slide_s`, `latency_s`) for the stream's `start`."""
+        return dict(self.codec.sensor_settings)
+
+    # -- running ------------------------------------------------------------------------
+
+    def start(self) -> BoardSource:
+        """Open the port (a port that cannot be opened is an error now) and start reading."""
+        if self._thread is not None:
+            return self
+        try:
+            self.transport.open()
+        except BaseException:
+            self._close_capture()
+            raise
+        self._thread = threading.Thread(target=self._run, name=f"board-{self.protocol}")
+        self._thread.daemon = True
+        self._thread.start()
+        return self
+
+    def _run(self) -> None:
+        try:
+            while not self._stop.is_set():
+                for event in self.transport.step(self.step_s):
+                    self._queue.put(event)
+        except BaseException as exc:  # handed to the session's thread by poll_events
+            self._failure = exc
+
+    def poll_events(self, max_wait: float = 0.0) -> list[Event]:
+        """The events decoded since the last call, waiting up to `max_wait` s for the first.
+
+        Raises:
+            TransportError: the reading thread failed (the cause is chained); the events it
+                decoded before were returned by earlier calls or come first here.
+        """
+        out: list[Event] = []
+        with contextlib.suppress(queue.Empty):
+            out.append(
+                self._queue.get(timeout=max_wait) if max_wait > 0 else self._queue.get_nowait()
+            )
+        while True:
+            try:
+                out.append(self._queue.get_nowait())
+            except queue.Empty:
+                break
+        if not out and self._failure is not None:
+            raise TransportError(
+                f"reading the board on {self.device} failed: {self._failure}"
+            ) from self._failure
+        return out
+
+    def __iter__(self) -> Iterator[Event]:
+        """Events as they come, until `close`."""
+        while not self._stop.is_set():
+            yield from self.poll_events(0.1)
+
+    def send(self, data: bytes) -> None:
+        """Write bytes to the board (an LED or clock command) from any thread."""
+        self.transport.send(data)
+
+    def close(self) -> None:
+        """Stop reading, close the port and the capture."""
+        self._stop.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout=2)
+        self.transport.close()
+        self._close_capture()
+
+    def _close_capture(self) -> None:
+        if self._capture is not None:
+            self._capture.close()
+
+    def __enter__(self) -> BoardSource:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

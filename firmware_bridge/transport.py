@@ -1,0 +1,387 @@
+"""The pyserial transport: a board's port, its codec, and a pulled cable survived.
+
+`SerialTransport(url, codec)` opens a device path (`/dev/ttyACM0`, a udev symlink) or a
+pyserial URL (`loop://`, `socket://host:port`) with the codec's serial settings, writes the
+codec's start-up, and then, at every `step(timeout)`: reads what is waiting, stamps it with
+the clock, feeds the codec, writes what `codec.poll(now)` and queued `send`s want written, and
+returns the events. Time is injected (`clock`, default `time.monotonic`), so a session can
+stamp events in its own time base; every rx/tx chunk can go to a capture (`capture.py`).
+
+Disconnects (`eboard-protocols.md` 8): a read or write error, or silence longer than the
+protocol's `silence_s` where the protocol keeps the link busy (DGT: the codec's keep-alive
+`45` every second; Millennium: the transport asks the version `V` after 1 s of quiet;
+Certabo and Sentio stream unasked), emits `Sensor(status='disconnected')`, closes the port and
+tries to reopen it with back-off (0.5 s, 1 s, 2 s, then every 5 s). A reopened port gets the
+*whole* start-up again (a DGT board powers up in bus mode and stays silent until `4B`) and
+`Sensor(status='reconnected')` comes out before the board's fresh full report, which the rules
+core reconciles with the game. Until a board with a version reply (DGT `93`, Millennium `v`)
+answers, the start-up is repeated every 2 s (picochess does so for DGT).
+
+`detect_protocol(url)` runs the probes of `registry.PROBES` (DGT `4D`, Millennium `V`, then
+listening for Certabo and Sentio records); it never sends `4E` or `T`.
+
+pyserial is imported inside the functions that open ports, so `arbiter replay` never loads it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from firmware_bridge.capture import CaptureWriter
+from firmware_bridge.codecs.base import Codec
+from firmware_bridge.registry import PROBES, codec_for
+from rules.errors import ArbiterError
+from rules.events import Event, Sensor
+
+if TYPE_CHECKING:
+    import serial
+
+__all__ = [
+    "BACKOFF_S",
+    "DetectionError",
+    "LinkPolicy",
+    "SerialTransport",
+    "TransportError",
+    "detect_protocol",
+    "open_port",
+]
+
+#: waits between reopening attempts after a disconnect; the last one repeats
+BACKOFF_S: tuple[float, ...] = (0.5, 1.0, 2.0, 5.0)
+#: a board that answers a version request has not answered its start-up after this long
+STARTUP_RETRY_S = 2.0
+
+
+class TransportError(ArbiterError):
+    """A port that cannot be opened or used (named in the message)."""
+
+
+class DetectionError(TransportError):
+    """No known protocol answered on a port (`auto:`)."""
+
+
+@dataclass(frozen=True)
+class LinkPolicy:
+    """How a protocol's link is watched.
+
+    `silence_s`: no byte for this long means the board is gone (None: only errors tell).
+    `probe_after_s`: after this long without a byte, the transport sends the codec's version
+    request (`encode_version`) to make the board speak (None: the codec keeps the link busy
+    itself, or the board streams).
+    """
+
+    silence_s: float | None
+    probe_after_s: float | None = None
+
+
+POLICIES: dict[str, LinkPolicy] = {
+    "dgt": LinkPolicy(silence_s=2.0),  # the codec sends 45 every second (1.6)
+    "millennium": LinkPolicy(silence_s=2.5, probe_after_s=1.0),
+    "certabo": LinkPolicy(silence_s=2.0),  # streams records unasked (3.1)
+    "sentio": LinkPolicy(silence_s=2.0),
+}
+
+
+def _serial_settings(codec: Codec) -> dict[str, Any]:
+    if not codec.baudrate:
+        raise TransportError(
+            f"a {codec.name} board is not a serial device (USB HID or Bluetooth LE):"
+            " the serial transport cannot open it"
+        )
+    return {
+        "baudrate": codec.baudrate,
+        "bytesize": getattr(codec, "bytesize", 8),
+        "parity": getattr(codec, "parity", "N"),
+        "stopbits": getattr(codec, "stopbits", 1),
+    }
+
+
+def open_port(url: str, settings: dict[str, Any], *, clear_dtr: bool = False) -> serial.Serial:
+    """Open `url` (device path or pyserial URL) with `settings`; non-blocking reads.
+
+    Raises:
+        TransportError: naming the port and why it cannot be opened.
+    """
+    import serial
+
+    try:
+        port = serial.serial_for_url(
+            url, do_not_open=True, timeout=0, write_timeout=1.0, **settings
+        )
+        if clear_dtr:
+            port.dtr = False  # python-mchess and picochess clear DTR on Millennium boards (2.1)
+        port.open()
+    except (serial.SerialException, OSError, ValueError) as exc:
+        raise TransportError(f"cannot open the board's port {url}: {exc}") from None
+    return port
+
+
+class SerialTransport:
+    """A board's serial port and codec; see the module docstring.
+
+    Args:
+        url: device path or pyserial URL.
+        codec: the protocol's codec (`registry.codec_for`).
+        clock: the time source, in seconds (events and capture lines carry its values).
+        capture: where every rx/tx chunk is recorded, if anywhere.
+        policy: how silence is judged (default: `POLICIES` for the codec's protocol).
+        backoff_s: waits between reopening attempts (clock seconds); the last one repeats.
+
+    Not thread-safe except `send`, which may be called from any thread.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        codec: Codec,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        capture: CaptureWriter | None = None,
+        policy: LinkPolicy | None = None,
+        backoff_s: tuple[float, ...] = BACKOFF_S,
+    ) -> None:
+        self.url = url
+        self.codec = codec
+        self.clock = clock
+        self.capture = capture
+        self.policy = policy or POLICIES.get(codec.name, LinkPolicy(silence_s=None))
+        self.backoff_s = backoff_s or BACKOFF_S
+        self._settings = _serial_settings(codec)
+        self._port: serial.Serial | None = None
+        self._outbox = bytearray()
+        self._outbox_lock = threading.Lock()
+        self._last_rx = 0.0
+        self._last_probe = 0.0
+        self._startup_at = 0.0
+        self._next_attempt = 0.0
+        self._attempts = 0
+        self._pending: list[Event] = []
+        self._closed = False
+        #: number of reconnections so far
+        self.reconnects = 0
+        #: why the link was last lost, if it was
+        self.last_error: str | None = None
+
+    # -- opening and closing ------------------------------------------------------------
+
+    @property
+    def connected(self) -> bool:
+        return self._port is not None
+
+    def open(self) -> None:
+        """Open the port and write the start-up; a port that cannot be opened is an error."""
+        self._open()
+
+    def _open(self) -> None:
+        self._port = open_port(self.url, self._settings, clear_dtr=self.codec.name == "millennium")
+        now = self.clock()
+        self._last_rx = self._last_probe = now
+        self._startup(now)
+
+    def _startup(self, now: float) -> None:
+        if hasattr(self.codec, "version"):
+            self.codec.version = None  # a fresh version reply proves the link (1.6)
+        self._startup_at = now
+        self._write(self.codec.encode_startup(), now)
+
+    def close(self) -> None:
+        """Close the port for good (a later `step` does not reopen it)."""
+        self._closed = True
+        self._drop_port()
+
+    def _drop_port(self) -> None:
+        port, self._port = self._port, None
+        if port is not None:
+            with contextlib.suppress(OSError):  # a dead port may fail to close: it is gone
+                port.close()
+
+    def __enter__(self) -> SerialTransport:
+        if self._port is None:
+            self.open()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- the loop -----------------------------------------------------------------------
+
+    def send(self, data: bytes) -> None:
+        """Queue bytes (an LED or clock command) to write at the next `step`; thread-safe.
+
+        While disconnected they wait; the start-up after a reconnect goes first.
+        """
+        with self._outbox_lock:
+            self._outbox += data
+
+    def step(self, timeout: float = 0.05) -> list[Event]:
+        """Wait up to `timeout` real seconds for bytes; return the events of this step.
+
+        Never raises on a failing port: the failure becomes a `disconnected` event and
+        reconnection attempts in later steps.
+        """
+        if self._closed:
+            raise TransportError(f"the transport of {self.url} was closed")
+        events, self._pending = self._pending, []
+        if self._port is None:
+            events += self._try_reopen(timeout)
+            return events
+        try:
+            data = self._read(timeout)
+        except OSError as exc:  # pyserial's SerialException is an OSError
+            return events + self._disconnect(f"read failed: {exc}")
+        now = self.clock()
+        if data:
+            self._last_rx = now
+            if self.capture is not None:
+                self.capture.write(now, "rx", data)
+            events += self.codec.feed(data, now)
+        try:
+            self._write(self._due(now), now)
+        except OSError as exc:
+            return events + self._disconnect(f"write failed: {exc}")
+        silence = self.policy.silence_s
+        if silence is not None and now - self._last_rx > silence:
+            events += self._disconnect(f"no byte for {now - self._last_rx:.1f} s")
+        return events
+
+    def read_events(self, timeout: float) -> list[Event]:
+        """Step until some events come or `timeout` real seconds pass."""
+        deadline = time.monotonic() + timeout
+        while True:
+            remaining = deadline - time.monotonic()
+            events = self.step(max(0.0, min(remaining, 0.05)))
+            if events or remaining <= 0:
+                return events
+
+    def _read(self, timeout: float) -> bytes:
+        port = self._port
+        assert port is not None  # step checked it
+        port.timeout = timeout
+        data: bytes = port.read(1)
+        if data:
+            waiting = port.in_waiting
+            if waiting:
+                data += port.read(waiting)
+        return data
+
+    def _due(self, now: float) -> bytes:
+        out = bytearray(self.codec.poll(now))
+        if (
+            hasattr(self.codec, "version")
+            and self.codec.version is None
+            and now - self._startup_at >= STARTUP_RETRY_S
+        ):
+            self._startup(now)  # writes the start-up itself
+        probe = self.policy.probe_after_s
+        if (
+            probe is not None
+            and now - self._last_rx >= probe
+            and now - self._last_probe >= probe
+            and hasattr(self.codec, "encode_version")
+        ):
+            out += self.codec.encode_version()
+            self._last_probe = now
+        with self._outbox_lock:
+            out += self._outbox
+            self._outbox.clear()
+        return bytes(out)
+
+    def _write(self, data: bytes, now: float) -> None:
+        if not data or self._port is None:
+            return
+        self._port.write(data)
+        if self.capture is not None:
+            self.capture.write(now, "tx", data)
+
+    # -- losing and finding the board ---------------------------------------------------
+
+    def _disconnect(self, reason: str) -> list[Event]:
+        self._drop_port()
+        now = self.clock()
+        self.last_error = reason
+        self._attempts = 0
+        self._next_attempt = now + self.backoff_s[0]
+        detail = f"{self.url}: {reason}"
+        return [Sensor(t=now, status="disconnected", detail=detail)]
+
+    def _try_reopen(self, timeout: float) -> list[Event]:
+        now = self.clock()
+        if now < self._next_attempt:
+            time.sleep(max(0.0, min(timeout, 0.02)))
+            return []
+        try:
+            self._open()
+        except TransportError as exc:
+            self._attempts += 1
+            wait = self.backoff_s[min(self._attempts, len(self.backoff_s) - 1)]
+            self._next_attempt = self.clock() + wait
+            self.last_error = str(exc)
+            time.sleep(max(0.0, min(timeout, 0.02)))
+            return []
+        except OSError as exc:  # the start-up write failed on a half-open port
+            self._drop_port()
+            self._attempts += 1
+            wait = self.backoff_s[min(self._attempts, len(self.backoff_s) - 1)]
+            self._next_attempt = self.clock() + wait
+            self.last_error = f"start-up write failed: {exc}"
+            return []
+        self.reconnects += 1
+        return [Sensor(t=self.clock(), status="reconnected", detail=f"{self.url}: reopened")]
+
+
+def detect_protocol(
+    url: str,
+    *,
+    clock: Callable[[], float] = time.monotonic,
+    capture: CaptureWriter | None = None,
+    scale: float = 1.0,
+) -> str:
+    """The protocol of the board on `url`, by the probes of `registry.PROBES`.
+
+    Each probe opens the port at its rate, writes its request (DGT `4D`, Millennium `V`, or
+    nothing for boards that stream), and reads for its wait (times `scale`), feeding a fresh
+    codec. `4E` and `T` are never sent.
+
+    Raises:
+        TransportError: the port cannot be opened.
+        DetectionError: no probe was answered (the message says which were tried).
+    """
+    tried = []
+    for probe in PROBES:
+        codec = codec_for(probe.protocol)
+        settings = _serial_settings(codec)
+        settings["baudrate"] = probe.baudrate
+        port = open_port(url, settings)
+        try:
+            port.reset_input_buffer()
+            request = probe.make_request(codec)
+            if request:
+                port.write(request)
+                if capture is not None:
+                    capture.write(clock(), "tx", request)
+            events: list[Event] = []
+            deadline = time.monotonic() + probe.wait_s * scale
+            while time.monotonic() < deadline:
+                port.timeout = min(0.05, max(0.0, deadline - time.monotonic()))
+                data = port.read(max(1, port.in_waiting))
+                if not data:
+                    continue
+                now = clock()
+                if capture is not None:
+                    capture.write(now, "rx", data)
+                events += codec.feed(data, now)
+                if probe.answered(codec, events):
+                    return probe.protocol
+        except OSError as exc:  # pyserial's SerialException is an OSError
+            raise TransportError(
+                f"{url}: the port failed while detecting the board: {exc}"
+            ) from None
+        finally:
+            port.close()
+        tried.append(f"{probe.protocol} at {probe.baudrate} baud")
+    raise DetectionError(f"no known board answered on {url} (tried {', '.join(tried)})")

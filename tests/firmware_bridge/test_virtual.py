@@ -1,0 +1,208 @@
+"""Real games played on virtual boards over a pty, read back through pyserial and ruled on.
+
+Each game goes: PGN -> lifts/places -> `VirtualBoard` (board model behind a pty) -> bytes ->
+`BoardSource` (pyserial transport + codec, background thread) -> contract events ->
+`rules.replay` -> the `move` rulings, which must be the game's mainline exactly. The stream
+runs `SPEED` times faster than real time; the source's clock runs at the same rate, so the
+events carry stream times and the rules' `noise_s`/`slide_s` see realistic gaps.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import chess
+import chess.pgn
+import pytest
+
+from firmware_bridge.source import BoardSource
+from firmware_bridge.virtual import (
+    VirtualBoard,
+    VirtualBoardError,
+    moves_to_events,
+    start_virtual,
+)
+from rules.events import Event, Lift, Place, Sensor, Snapshot, Start
+from rules.replay import replay
+
+SPEED = 12.0
+PROTOCOLS = ("dgt", "millennium", "certabo")
+
+
+def real_games(shared: Path, count: int) -> list[chess.pgn.Game]:
+    games = []
+    with (shared / "data" / "games" / "real-games.pgn").open(encoding="utf-8") as handle:
+        while len(games) < count:
+            game = chess.pgn.read_game(handle)
+            if game is None:
+                break
+            games.append(game)
+    assert len(games) == count
+    return games
+
+
+def play_session(
+    board: VirtualBoard,
+    tmp_path: Path,
+    *,
+    tail_s: float = 1.5,
+    capture: Path | None = None,
+) -> list[Event]:
+    """Start `board`, read it through a BoardSource on the stream's clock until it is done."""
+    calibration = None
+    if board.protocol == "certabo":
+        calibration = tmp_path / "certabo.json"
+        board.save_calibration(calibration)
+
+    def clock() -> float:
+        return time.monotonic() * board.speed
+
+    board.start()
+    assert board.started_at is not None
+    source = BoardSource(
+        f"{board.protocol}:{board.path}",
+        calibration=calibration,
+        capture_path=capture,
+        clock=clock,
+        zero=board.started_at * board.speed,
+        step_s=0.003,
+    )
+    source.start()
+    events: list[Event] = []
+    try:
+        budget = time.monotonic() + 120
+        while not board.wait_done(0):
+            events += source.poll_events(0.05)
+            assert time.monotonic() < budget, "the virtual game did not finish"
+        end = time.monotonic() + tail_s / board.speed
+        while time.monotonic() < end:
+            events += source.poll_events(0.02)
+    finally:
+        source.close()
+        board.close()
+    return events
+
+
+def moves_of(events: Sequence[Event], settings: dict[str, float]) -> list[str]:
+    start = Start(t=0.0, auto_press=True, **settings)
+    rulings = replay([start, *events])
+    return [r.data["uci"] for r in rulings if r.type == "move"]
+
+
+def sensor_settings(protocol: str) -> dict[str, float]:
+    from firmware_bridge.registry import codec_class
+
+    return dict(codec_class(protocol).sensor_settings)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_real_game_over_the_pty_gives_the_game_moves(
+    protocol: str, shared: Path, tmp_path: Path
+) -> None:
+    game = real_games(shared, 1)[0]
+    want = [m.uci() for m in game.mainline_moves()]
+    board = VirtualBoard(protocol, game, speed=SPEED)
+    events = play_session(board, tmp_path)
+    assert board.skipped == []
+    assert isinstance(events[0], Snapshot)  # the start-up's full report
+    assert events[0].board == chess.STARTING_BOARD_FEN
+    times = [e.t for e in events]
+    assert times == sorted(times)
+    assert not [e for e in events if isinstance(e, Sensor)]
+    assert moves_of(events, sensor_settings(protocol)) == want
+
+
+def _events_with_outage(game: chess.pgn.Game, ply: int) -> tuple[list[Event], tuple[float, float]]:
+    """The game's events with room around ply `ply` (0-based): the cable is pulled after the
+    ply before it, that ply is made while the board is away, and the board comes back
+    before the next one."""
+    moves = list(game.mainline_moves())
+    before = moves_to_events(moves[:ply])
+    board = game.board()
+    for move in moves[:ply]:
+        board.push(move)
+    pulled_at = before[-1].t + 0.5
+    during = moves_to_events(moves[ply : ply + 1], first_t=pulled_at + 0.3, board=board)
+    board.push(moves[ply])
+    plugged_at = during[-1].t + 0.3
+    # the transport retries 0.5 s then 1 s after the disconnect: well back before this
+    after = moves_to_events(moves[ply + 1 :], first_t=pulled_at + 4.0, board=board)
+    return before + during + after, (pulled_at, plugged_at)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_pulled_cable_mid_game_gives_the_same_moves(
+    protocol: str, shared: Path, tmp_path: Path
+) -> None:
+    game = real_games(shared, 2)[1]
+    moves = list(game.mainline_moves())
+    want = [m.uci() for m in moves]
+    events_in, outage = _events_with_outage(game, len(moves) // 2)
+    board = VirtualBoard(protocol, events_in, speed=SPEED, outages=[outage])
+    events = play_session(board, tmp_path)
+    assert board.connects == 2
+    sensors = [e for e in events if isinstance(e, Sensor) and e.status != "dropped"]
+    assert [e.status for e in sensors] == ["disconnected", "reconnected"]
+    down, up = sensors
+    assert outage[0] - 0.2 <= down.t <= outage[0] + 2.6  # silence or an error, within ~2 s
+    assert up.t >= outage[1]
+    # the first report after the reconnect is a full board showing the ply made meanwhile
+    after = [e for e in events if e.t >= up.t and not isinstance(e, Sensor)]
+    assert isinstance(after[0], Snapshot)
+    board_after = game.board()
+    for move in moves[: len(moves) // 2 + 1]:
+        board_after.push(move)
+    assert after[0].board == board_after.board_fen()
+    assert moves_of(events, sensor_settings(protocol)) == want
+
+
+def test_moves_to_events_plays_captures_castling_and_promotion() -> None:
+    board = chess.Board("r3k2r/1P6/8/3pP3/8/8/8/R3K2R w KQkq d6 0 1")
+    moves = [chess.Move.from_uci(u) for u in ("e5d6", "e8c8", "b7b8q")]
+    events = moves_to_events(moves, board=board, first_t=1.0, hand_s=0.1, gap_s=0.5)
+    got = [(e.type, e.square, e.piece) for e in events if isinstance(e, Lift | Place)]
+    assert got == [
+        ("lift", "d5", "p"), ("lift", "e5", "P"), ("place", "d6", "P"),
+        ("lift", "e8", "k"), ("place", "c8", "k"), ("lift", "a8", "r"), ("place", "d8", "r"),
+        ("lift", "b7", "P"), ("place", "b8", "Q"),
+    ]  # fmt: skip
+    assert events[0].t == 1.0
+    times = [e.t for e in events]
+    assert times == sorted(times)
+
+
+def test_disconnect_removes_the_path_and_reconnect_brings_it_back(tmp_path: Path) -> None:
+    board = VirtualBoard("millennium")
+    try:
+        first = Path(board.path).resolve()
+        assert first.exists()
+        board.disconnect()
+        assert not Path(board.path).exists()
+        board.reconnect()
+        assert Path(board.path).exists()
+        assert board.connects == 2
+    finally:
+        board.close()
+    assert not Path(board.path).exists()
+
+
+def test_unknown_virtual_protocol_is_refused() -> None:
+    with pytest.raises(VirtualBoardError, match="dgt, millennium, certabo"):
+        VirtualBoard("chessnut")
+    with pytest.raises(VirtualBoardError, match="speed"):
+        VirtualBoard("dgt", speed=0)
+
+
+def test_start_virtual_takes_the_cli_name_and_plays_a_snapshot(tmp_path: Path) -> None:
+    after = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR"
+    path, board = start_virtual("dgt-sim", [Snapshot(t=0.2, board=after)], speed=5.0)
+    assert board.protocol == "dgt"
+    assert path == board.path
+    board.model.mode = "update_nice"  # as if the host had started it
+    assert board.wait_done(5)
+    assert board.placement() == after
+    board.close()
