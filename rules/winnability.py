@@ -18,8 +18,9 @@ from dataclasses import dataclass
 import chess
 
 from rules.errors import PositionError
+from rules.winnability_screen import remember_line, screen
 from rules.winnability_search import Budget, OutOfBudget, guided_helpmate
-from rules.winnability_static import cannot_check, has_rams
+from rules.winnability_static import cannot_check, rams
 
 #: positions a search may visit per side; keeps the median well under 20 ms and caps the worst
 #: case near half a second on a desktop core (see bench/position.py)
@@ -49,28 +50,17 @@ class Winnability:
 
 
 def may_be_dead(board: chess.Board) -> bool:
-    """A cheap, sound screen for 5.2.2 run after every move: False only when the position is
+    """A cheap, sound screen for 5.2.2, run after every move: False only when the position is
     certainly not dead; True means "run `analyse`". Insufficient material always gives True.
 
-    Proof sketch of the False answers. We answer False only when (1) the material is not
-    insufficient for both sides, (2) no pawn stands directly in front of an enemy pawn, (3) the
-    side to move is not in check and (4) it has at least two legal moves. A position is dead
-    only if some structure can never change (a wall of pawns that block each other, which (2)
-    rules out: every pawn can still advance or capture once the pieces in front step aside, so
-    every region of the board stays reachable and a pawn can still promote) or if every line is
-    forced into a dead or stalemated ending (which needs a forced reply, ruled out by (3) and
-    (4) for the first move, and after it the side with mating material keeps a free move).
+    Proof of the False answers: each rests on a helpmate actually found and played with
+    python-chess, for this position or for one it provably leads back to
+    (`rules.winnability_screen` explains the certificates). Speed comes from remembering
+    certified positions and from "triangulation" after quiet moves: a few pushes, so most
+    positions of a game cost microseconds; after a capture or a pawn move a small search runs.
+    `board` is left as it was (its last move is popped and pushed back).
     """
-    if board.is_insufficient_material():
-        return True
-    white_pawns = board.pawns & board.occupied_co[chess.WHITE]
-    black_pawns = board.pawns & board.occupied_co[chess.BLACK]
-    if (white_pawns << 8) & black_pawns:
-        return True
-    if board.is_check():
-        return True
-    moves = board.generate_legal_moves()
-    return next(moves, None) is None or next(moves, None) is None
+    return screen(board)
 
 
 def board_from_fen(fen: str) -> chess.Board:
@@ -125,10 +115,13 @@ def _decide(
         return (True, []) if board.turn != color else (False, None)
     if board.has_insufficient_material(color):
         return False, None
-    if has_rams(board) and cannot_check(board, color):
+    if rams(board) and cannot_check(board, color):
         return False, None
     try:
         line = guided_helpmate(board, color, Budget(budget))
     except OutOfBudget:
         return None, None
-    return (True, line) if line is not None else (False, None)
+    if line is None:
+        return False, None
+    remember_line(board, line)
+    return True, line

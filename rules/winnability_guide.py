@@ -5,8 +5,8 @@ pushing the loser's king into a corner while the winner's king and pieces come n
 winner's pawns promote and its material stays on the board (Chess Unwinnability Analyzer,
 Ambrona 2022). The guide scores that; lower is closer. Only the *order* of the search depends
 on it, never an answer, so it may be as rough as speed requires. Scores of children are
-derived from the parent's by the moved piece alone (`child_score`), so ordering a position's
-moves costs no `push`.
+derived from the parent's by the moved piece alone (`Guide.children`), so ordering a
+position's moves costs no `push`.
 """
 
 from __future__ import annotations
@@ -19,17 +19,47 @@ _LIGHT_CORNERS = (chess.A8, chess.H1)
 _DARK_CORNERS = (chess.A1, chess.H8)
 
 W_CORNER = 2.0  # per step of the loser's king from its corner
-W_KING = 1.5  # per step of the winner's king beyond distance 2 from the loser's king
+W_KING = 1.0  # per step of the winner's king beyond distance 2 from the loser's king
 W_PIECE = 0.5  # per step of a winner's piece beyond distance 1 from the loser's king
-W_PAWN = 1.0  # per step of a winner's pawn from promotion
+W_PAWN = 0.3  # per step of a winner's pawn from promotion
 W_FOE = 0.25  # per step of a loser's unit from its own king (it may block a flight square)
 MATERIAL = 6.0  # bonus per winner's piece or pawn on the board
+W_KING_HEAVY = 0.3  # W_KING when the winner has a queen or a rook
+W_PAWN_HEAVY = 0.1  # W_PAWN when the winner has a queen or a rook
+W_CHECK = 2.0  # bonus for a winner's move that gives check directly
+
+
+def _attacks(piece: int, color: chess.Color, sq: int, occupied: int) -> int:
+    """Squares a `piece` of `color` on `sq` attacks, given the `occupied` squares."""
+    if piece == chess.PAWN:
+        return chess.BB_PAWN_ATTACKS[color][sq]
+    if piece == chess.KNIGHT:
+        return chess.BB_KNIGHT_ATTACKS[sq]
+    bb = 0
+    if piece in (chess.BISHOP, chess.QUEEN):
+        bb |= chess.BB_DIAG_ATTACKS[sq][chess.BB_DIAG_MASKS[sq] & occupied]
+    if piece in (chess.ROOK, chess.QUEEN):
+        bb |= chess.BB_RANK_ATTACKS[sq][chess.BB_RANK_MASKS[sq] & occupied]
+        bb |= chess.BB_FILE_ATTACKS[sq][chess.BB_FILE_MASKS[sq] & occupied]
+    return bb
+
+
+def _tables() -> tuple[list[list[float]], list[list[float]]]:
+    piece = [
+        [W_PIECE * max(0, _DIST[sq][k] - 1) - MATERIAL for sq in chess.SQUARES]
+        for k in chess.SQUARES
+    ]
+    foe = [[W_FOE * _DIST[sq][k] for sq in chess.SQUARES] for k in chess.SQUARES]
+    return piece, foe
+
+
+_PIECE_TERM, _FOE_TERM = _tables()
 
 
 class Guide:
     """Scores positions for a helpmate by `winner` (see the module docstring)."""
 
-    __slots__ = ("corner", "winner")
+    __slots__ = ("corner", "pawn_term", "w_king", "winner")
 
     def __init__(self, board: chess.Board, winner: chess.Color) -> None:
         self.winner = winner
@@ -51,51 +81,94 @@ class Guide:
             elif not foes & chess.BB_LIGHT_SQUARES:
                 corners = _LIGHT_CORNERS
         self.corner = [min(_DIST[sq][c] for c in corners) for sq in chess.SQUARES]
+        # With a queen or a rook the winner mates without its king or new queens.
+        heavy = own & (board.queens | board.rooks)
+        self.w_king = W_KING_HEAVY if heavy else W_KING
+        w_pawn = W_PAWN_HEAVY if heavy else W_PAWN
+        self.pawn_term = [
+            w_pawn * (7 - (sq >> 3) if winner == chess.WHITE else sq >> 3) - MATERIAL
+            for sq in chess.SQUARES
+        ]
 
     def term(self, color: chess.Color, piece: int, sq: int, loser_king: int) -> float:
         """The share of one unit (not a king) in the score."""
         if color == self.winner:
             if piece == chess.PAWN:
-                rank = sq >> 3
-                return W_PAWN * (7 - rank if color == chess.WHITE else rank) - MATERIAL
-            return W_PIECE * max(0, _DIST[sq][loser_king] - 1) - MATERIAL
-        return W_FOE * _DIST[sq][loser_king]
+                return self.pawn_term[sq]
+            return _PIECE_TERM[loser_king][sq]
+        return _FOE_TERM[loser_king][sq]
+
+    def _units(self, board: chess.Board) -> dict[int, tuple[chess.Color, int]]:
+        """Square -> (colour, piece type) of every unit but the kings."""
+        units: dict[int, tuple[chess.Color, int]] = {}
+        for piece, bb in (
+            (chess.PAWN, board.pawns),
+            (chess.KNIGHT, board.knights),
+            (chess.BISHOP, board.bishops),
+            (chess.ROOK, board.rooks),
+            (chess.QUEEN, board.queens),
+        ):
+            for sq in chess.scan_forward(bb):
+                units[sq] = (bool(board.occupied_co[chess.WHITE] & chess.BB_SQUARES[sq]), piece)
+        return units
+
+    def _total(self, units: dict[int, tuple[chess.Color, int]], kl: int, kw: int) -> float:
+        h = W_CORNER * self.corner[kl] + self.w_king * max(0, _DIST[kw][kl] - 2)
+        term = self.term
+        for sq, (color, piece) in units.items():
+            h += term(color, piece, sq, kl)
+        return h
 
     def score(self, board: chess.Board) -> float:
         """The score of `board` (lower: closer to a mate by the winner)."""
+        kl = board.king(not self.winner)
+        kw = board.king(self.winner)
+        if kl is None or kw is None:
+            return 0.0
+        return self._total(self._units(board), kl, kw)
+
+    def children(self, board: chess.Board) -> list[tuple[float, chess.Move]]:
+        """(score after the move, move) for every legal move of `board`, without a push: each
+        score is the parent's corrected for the moved unit and the captured one."""
         winner = self.winner
         kl = board.king(not winner)
         kw = board.king(winner)
+        moves = list(board.generate_legal_moves())
         if kl is None or kw is None:
-            return 0.0
-        h = W_CORNER * self.corner[kl] + W_KING * max(0, _DIST[kw][kl] - 2)
-        for color in chess.COLORS:
-            own = board.occupied_co[color] & ~board.kings
-            for sq in chess.scan_forward(own):
-                piece = board.piece_type_at(sq)
-                if piece is not None:
-                    h += self.term(color, piece, sq, kl)
-        return h
-
-    def child_score(self, board: chess.Board, parent_score: float, move: chess.Move) -> float:
-        """The score after `move`, from the score of `board` before it."""
-        piece = board.piece_type_at(move.from_square)
-        if piece is None or piece == chess.KING:
-            board.push(move)
-            h = self.score(board)
-            board.pop()
-            return h
-        color = board.turn
-        kl = board.king(not self.winner)
-        if kl is None:
-            return parent_score
-        h = parent_score - self.term(color, piece, move.from_square, kl)
-        h += self.term(color, move.promotion or piece, move.to_square, kl)
-        if board.is_en_passant(move):
-            victim_sq = move.to_square + (-8 if color == chess.WHITE else 8)
-            h -= self.term(not color, chess.PAWN, victim_sq, kl)
-        else:
-            victim = board.piece_type_at(move.to_square)
+            return [(0.0, m) for m in moves]
+        units = self._units(board)
+        h = self._total(units, kl, kw)
+        term = self.term
+        turn = board.turn
+        out: list[tuple[float, chess.Move]] = []
+        occupied = board.occupied
+        for move in moves:
+            frm, to = move.from_square, move.to_square
+            unit = units.get(frm)
+            if unit is None:  # a king moves (castling: the rook's step is ignored)
+                if turn == winner:
+                    f = h + self.w_king * (max(0, _DIST[to][kl] - 2) - max(0, _DIST[kw][kl] - 2))
+                    victim = units.get(to)
+                    if victim is not None:
+                        f -= term(victim[0], victim[1], to, kl)
+                else:
+                    victim = units.pop(to, None)
+                    f = self._total(units, to, kw)
+                    if victim is not None:
+                        units[to] = victim
+                out.append((f, move))
+                continue
+            piece = unit[1]
+            placed = move.promotion or piece
+            f = h - term(turn, piece, frm, kl) + term(turn, placed, to, kl)
+            victim = units.get(to)
             if victim is not None:
-                h -= self.term(not color, victim, move.to_square, kl)
-        return h
+                f -= term(victim[0], victim[1], to, kl)
+            elif piece == chess.PAWN and (to - frm) % 8:  # en passant
+                f -= term(not turn, chess.PAWN, to + (-8 if turn == chess.WHITE else 8), kl)
+            if turn == winner and _attacks(placed, turn, to, occupied & ~chess.BB_SQUARES[frm]) & (
+                1 << kl
+            ):
+                f -= W_CHECK
+            out.append((f, move))
+        return out

@@ -19,7 +19,11 @@ from collections.abc import Hashable
 import chess
 
 from rules.winnability_guide import Guide
-from rules.winnability_static import cannot_check, has_rams
+from rules.winnability_static import cannot_check, rams
+
+#: below this many rammed pawn pairs the static proof is not tried inside the search (it is
+#: always tried at the root); walls need several, and the proof costs a hundred microseconds
+MIN_RAMS = 3
 
 
 class OutOfBudget(Exception):
@@ -88,11 +92,9 @@ def guided_helpmate(
     def expand(node: chess.Board, key: Hashable, depth: int) -> None:
         nonlocal counter
         budget.spend()
-        h = guide.score(node)
-        for move in node.generate_legal_moves():
-            counter += 1
-            f = guide.child_score(node, h, move) + depth_weight * depth
-            heapq.heappush(heap, (f, counter, depth + 1, node, move, key))
+        for f, move in guide.children(node):
+            counter -= 1  # ties: newest first, so plateaus are walked in depth
+            heapq.heappush(heap, (f + depth_weight * depth, counter, depth + 1, node, move, key))
 
     expand(root, root_key, 0)
     while heap:
@@ -110,7 +112,7 @@ def guided_helpmate(
             continue
         if node.has_insufficient_material(winner):
             continue
-        if irreversible and has_rams(node) and cannot_check(node, winner):
+        if irreversible and rams(node) >= MIN_RAMS and cannot_check(node, winner):
             continue
         expand(node, key, depth)
     return None

@@ -186,9 +186,9 @@ def cannot_check(board: chess.Board, color: chess.Color) -> bool:
     return not (mine.others_hits & theirs.king)
 
 
-def has_rams(board: chess.Board) -> bool:
-    """Does some pawn stand right in front of an enemy pawn? Without that no pawn is fixed and
+def rams(board: chess.Board) -> int:
+    """How many pawns stand right in front of an enemy pawn. With none, no pawn is fixed and
     `cannot_check` can prove nothing that the material does not already show."""
     white = board.pawns & board.occupied_co[chess.WHITE]
     black = board.pawns & board.occupied_co[chess.BLACK]
-    return bool((white << 8) & black)
+    return chess.popcount((white << 8) & black)
