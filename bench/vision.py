@@ -1,8 +1,9 @@
 """Benchmark of the camera path on the real video, on one core.
 
 Reports milliseconds per 640x480 frame for the per-frame path (grey copy, light
-normalisation, motion against the previous frame) and for a full snapshot (re-registration,
-arm-over-edge check, warp and the 64 squares' classification), median and p99, plus the
+normalisation, motion against the previous frame) and for a full snapshot (re-registration
+by phase correlation and ECC, arm-over-edge check, warp and the 64 squares' two-pass
+classification), median and p99, plus the
 calibration time and the whole `SnapshotTracker.feed` per frame. Times are the process's CPU
 time (one thread), so that other programs on a busy machine do not inflate them; wall-clock
 figures are given beside them.
@@ -33,9 +34,9 @@ from vision import geometry  # noqa: E402
 from vision.calibration import calibrate  # noqa: E402
 from vision.classify import classify_board  # noqa: E402
 from vision.motion import Masks, arm_across_edge, changed_fraction, normalise, small_grey  # noqa: E402
-from vision.registration import Registrar, decode  # noqa: E402
+from vision.registration import Registrar, board_mask, decode  # noqa: E402
 from vision.sources import video_frames  # noqa: E402
-from vision.tracker import SnapshotTracker  # noqa: E402
+from vision.tracker import REGISTER_MARGIN, SnapshotTracker  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "vision"
 
@@ -84,6 +85,11 @@ def main() -> int:
     small0, scale = small_grey(frames[0])
     masks = Masks.build(cal.corners, scale, small0.shape)
     registrar = Registrar(decode(cal.reference)) if cal.reference else None
+    reg_mask = (
+        board_mask(cal.corners, cal.frame_size[0], registrar.shape, REGISTER_MARGIN)
+        if registrar
+        else None
+    )
     per_frame, snapshot, feed = Timer(), Timer(), Timer()
     for _ in range(args.repeat):
         prev = normalise(small0, masks.board)
@@ -94,7 +100,7 @@ def main() -> int:
                 changed_fraction(prev, small, masks.board, 14)
             with snapshot:
                 if registrar is not None:
-                    registrar.shift(frame)
+                    registrar.align(frame, reg_mask)
                 arm_across_edge(prev, small, masks, 14)
                 classify_board(geometry.warp(frame, cal.homography()), cal)
             prev = small

@@ -67,6 +67,54 @@ class Registrar:
         scale = frame.shape[1] / REF_WIDTH
         return float(dx * scale), float(dy * scale), float(n.clip(response, 0.0, 1.0))
 
+    def align(self, frame: Any, mask: Any = None) -> tuple[Any, float] | None:
+        """(2x3 matrix, correlation): the rotation and shift taking reference pixels to this
+        frame's pixels (full resolution), found by ECC from the phase-correlation shift.
+
+        Why both: phase correlation sees only a shift, quickly and from far; ECC then adds
+        the small rotation a bump gives, which would put the outer squares off the grid.
+        `mask` (reference size, uint8) limits the fit to the board and its surroundings.
+        Returns None when ECC does not converge.
+        """
+        n, c = np(), cv2()
+        dx, dy, _ = self.shift(frame)
+        scale = frame.shape[1] / REF_WIDTH
+        cur = reference_image(frame)
+        if cur.shape != self.shape:
+            cur = c.resize(cur, (self.shape[1], self.shape[0]))
+        warp = n.array([[1, 0, dx / scale], [0, 1, dy / scale]], dtype="float32")
+        criteria = (c.TERM_CRITERIA_EPS | c.TERM_CRITERIA_COUNT, 30, 1e-3)
+        try:
+            cc, warp = c.findTransformECC(
+                self.ref, _high_pass(cur), warp, c.MOTION_EUCLIDEAN, criteria, mask, 1
+            )
+        except c.error:
+            return None
+        warp = warp.astype("float64")
+        warp[:, 2] *= scale
+        return warp, float(cc)
+
+
+def board_mask(corners: Any, frame_width: int, shape: tuple[int, int], margin: float) -> Any:
+    """Mask (reference size, uint8) of the board grown by `margin` (share of its size) on each
+    side: where `Registrar.align` looks, so that people around the table do not count."""
+    n, c = np(), cv2()
+    scale = REF_WIDTH / max(frame_width, 1)
+    pts = n.asarray(corners, dtype="float64")
+    centre = pts.mean(axis=0)
+    grown = (centre + (pts - centre) * (1 + 2 * margin)) * scale
+    mask = n.zeros(shape, dtype="uint8")
+    c.fillConvexPoly(mask, n.round(grown).astype("int32"), 255)
+    return mask
+
+
+def move_points(warp: Any, points: Any) -> list[tuple[float, float]]:
+    """Points (N x 2, reference frame pixels) moved by a 2x3 matrix from `Registrar.align`."""
+    n = np()
+    pts = n.asarray(points, dtype="float64")
+    out = pts @ warp[:, :2].T + warp[:, 2]
+    return [(float(x), float(y)) for x, y in out]
+
 
 def _high_pass(grey: Any) -> Any:
     """Edges only, so that a change of light does not dominate the correlation."""

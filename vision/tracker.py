@@ -20,7 +20,14 @@ from vision.calibration import Calibration
 from vision.classify import classify_board
 from vision.motion import Masks, arm_across_edge, changed_fraction, normalise, small_grey
 from vision.placement import differences
-from vision.registration import Registrar, decode
+from vision.registration import Registrar, board_mask, decode, move_points
+
+REGISTER_MARGIN = 0.15  #: the registration looks this far (share of the board) around it
+
+
+def _max_move(a: list[tuple[float, float]], b: list[tuple[float, float]]) -> float:
+    """Largest distance between corresponding corners, in pixels."""
+    return max(math.hypot(p[0] - q[0], p[1] - q[1]) for p, q in zip(a, b, strict=True))
 
 
 @dataclass(frozen=True)
@@ -37,10 +44,10 @@ class TrackerSettings:
     min_confidence: float = 0.6  #: least square probability for a snapshot
     max_changed: int = 6  #: more changed squares than this is suspect (an arm, a shadow) ...
     patience_s: float = 1.0  #: ... unless the scene stays so for this long
-    min_shift_sq: float = 0.04  #: a shift (in squares) below this is noise
-    moved_sq: float = 0.1  #: a shift above this is reported as `camera_moved`
-    max_shift_sq: float = 0.5  #: above this (or a weak correlation) the grid is not re-registered
-    min_response: float = 0.05  #: weakest phase-correlation peak trusted for re-registration
+    min_shift_sq: float = 0.04  #: a corner move (in squares) below this is noise
+    moved_sq: float = 0.1  #: a move above this is reported as `camera_moved`
+    max_shift_sq: float = 1.0  #: above this the grid is not followed (recalibrate)
+    min_correlation: float = 0.8  #: weakest registration fit trusted
 
 
 class SnapshotTracker:
@@ -62,7 +69,7 @@ class SnapshotTracker:
         self.s = settings or TrackerSettings()
         self.last_board = known
         self.registrar = Registrar(decode(cal.reference)) if cal.reference else None
-        self.offset = (0.0, 0.0)
+        self._reg_mask: Any = None
         self.moved = False
         self._masks: Masks | None = None
         self._prev: Any = None
@@ -112,52 +119,65 @@ class SnapshotTracker:
         return geometry.board_side_px(self.cal.corners) / 8
 
     def _register(self, frame: Any, scale: float, t: float) -> tuple[list[Event], bool]:
-        """Check the grid against the calibration frame; (events, usable)."""
+        """Check the grid against the calibration frame and follow small moves.
+
+        Returns (events, usable): `recalibrated` when the grid was moved to follow the
+        board, `camera_moved` first when the move was more than noise, and usable False
+        (with `camera_moved` once) when the board cannot be found again reliably.
+        """
         if self.registrar is None:
             return [], True
-        dx, dy, response = self.registrar.shift(frame)
+        if self._reg_mask is None:
+            self._reg_mask = board_mask(
+                self.base.corners, self.base.frame_size[0], self.registrar.shape, REGISTER_MARGIN
+            )
+        found = self.registrar.align(frame, self._reg_mask)
         sq = self._square_px()
-        change = math.hypot(dx - self.offset[0], dy - self.offset[1]) / sq
-        total = math.hypot(dx, dy) / sq
-        if change < self.s.min_shift_sq:
-            return [], not self.moved
-        events: list[Event] = []
-        if total > self.s.max_shift_sq or response < self.s.min_response:
+        corners = move_points(found[0], self.base.corners) if found else None
+        total = _max_move(corners, self.base.corners) / sq if corners else math.inf
+        if found is None or found[1] < self.s.min_correlation or total > self.s.max_shift_sq:
+            events: list[Event] = []
             if not self.moved:
+                cc = f"{found[1]:.2f}" if found else "none"
                 events.append(
                     Sensor(
                         t=t,
                         status="camera_moved",
                         detail=(
-                            f"the board moved by about {total:.1f} squares "
-                            f"(correlation {response:.2f}); recalibrate with 'arbiter calibrate'"
+                            f"the board moved by about {total:.1f} squares (fit {cc}); "
+                            "no snapshots until it is back or recalibrated ('arbiter calibrate')"
                         ),
                     )
                 )
             self.moved = True
             self._run_done = True
             return events, False
-        if change >= self.s.moved_sq and not self.moved:
+        assert corners is not None
+        change = _max_move(corners, self.cal.corners) / sq
+        events = []
+        if change >= self.s.min_shift_sq or self.moved:
+            if change >= self.s.moved_sq and not self.moved:
+                events.append(
+                    Sensor(
+                        t=t,
+                        status="camera_moved",
+                        detail=f"the board moved by {change * sq:.1f} px at its corners",
+                    )
+                )
+            self.cal = self.base.with_corners(corners)
+            self._masks = Masks.build(self.cal.corners, scale, self._prev.shape)
+            self._edge_refs = []
             events.append(
                 Sensor(
                     t=t,
-                    status="camera_moved",
-                    detail=f"the board moved by {dx - self.offset[0]:+.1f}, "
-                    f"{dy - self.offset[1]:+.1f} px",
+                    status="recalibrated",
+                    detail=(
+                        f"grid re-registered: corners {total * sq:.1f} px from the calibration "
+                        f"(fit {found[1]:.2f})"
+                    ),
                 )
             )
-        self.offset = (dx, dy)
-        self.cal = self.base.shifted(dx, dy)
-        self._masks = Masks.build(self.cal.corners, scale, self._prev.shape)
-        self._edge_refs = []
         self.moved = False
-        events.append(
-            Sensor(
-                t=t,
-                status="recalibrated",
-                detail=f"grid re-registered: {dx:+.1f}, {dy:+.1f} px from the calibration",
-            )
-        )
         return events, True
 
     def _examine(self, frame: Any, small: Any, scale: float, t: float) -> list[Event]:

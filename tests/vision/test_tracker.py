@@ -84,13 +84,21 @@ def test_the_game_survives_light_and_shifts(
     _check(events, video)
 
 
+@pytest.mark.parametrize(
+    "bumped",
+    [
+        pytest.param(lambda f: synth.shift(f, 9, 6), id="shift 9,6 px"),
+        pytest.param(lambda f: synth.rotate(f, 2.0), id="rotate 2 degrees"),
+        pytest.param(lambda f: synth.rotate(f, -2.0, 12, -6), id="rotate -2 and shift 12,-6"),
+    ],
+)
 def test_a_camera_bump_is_reported_and_re_registered(
-    frames: list[Any], video: dict[str, Any], video_cal: Any
+    frames: list[Any], video: dict[str, Any], video_cal: Any, bumped: Callable[[Any], Any]
 ) -> None:
     bump = 120  # during the still scene after 2...Nc6
 
     def change(k: int, frame: Any) -> Any:
-        return synth.shift(frame, 9, 6) if k >= bump else frame
+        return bumped(frame) if k >= bump else frame
 
     events = _run(frames, video_cal, change)
     _check(events, video)
