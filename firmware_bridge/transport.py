@@ -14,8 +14,9 @@ Certabo and Sentio stream unasked), emits `Sensor(status='disconnected')`, close
 tries to reopen it with back-off (0.5 s, 1 s, 2 s, then every 5 s). A reopened port gets the
 *whole* start-up again (a DGT board powers up in bus mode and stays silent until `4B`) and
 `Sensor(status='reconnected')` comes out before the board's fresh full report, which the rules
-core reconciles with the game. Until a board with a version reply (DGT `93`, Millennium `v`)
-answers, the start-up is repeated every 2 s (picochess does so for DGT).
+core reconciles with the game. A board with a version reply (DGT `93`, Millennium `v`) that
+sends bytes but no version gets the start-up again every 2 s (picochess does so for DGT); a
+silent one is reopened by the silence rule.
 
 `detect_protocol(url)` runs the probes of `registry.PROBES` (DGT `4D`, Millennium `V`, then
 listening for Certabo and Sentio records); it never sends `4E` or `T`.
@@ -274,6 +275,7 @@ class SerialTransport:
         if (
             hasattr(self.codec, "version")
             and self.codec.version is None
+            and self._last_rx > self._startup_at  # talking, yet no version: silence is below
             and now - self._startup_at >= STARTUP_RETRY_S
         ):
             self._startup(now)  # writes the start-up itself

@@ -285,11 +285,12 @@ class VirtualBoard:
                 _, what = outages.pop(0)
                 self.disconnect() if what == "off" else self.reconnect()
             while index < len(self.events) and self.events[index].t <= now:
-                self._play(self.events[index])
+                self.act(self.events[index])
                 index += 1
                 self.played = index
             if streaming and now >= next_record:
-                self._write(self.model.record())
+                with self._lock:
+                    self._write(self.model.record())
                 next_record = now + self.record_s
             if index >= len(self.events) and not outages:
                 self._done.set()
@@ -338,6 +339,15 @@ class VirtualBoard:
                 written = 0
             self.lost_bytes += len(data) - written
             self.last_write = (time.monotonic(), data)
+
+    def act(self, event: Event) -> None:
+        """Play `event` on the board now (thread-safe); the stream's events come here.
+
+        Lifts and places change the pieces and send what the board sends on a change;
+        an event the board cannot apply (lifting from an empty square) is kept in `skipped`.
+        """
+        with self._lock:
+            self._play(event)
 
     def _play(self, event: Event) -> None:
         model = self.model
