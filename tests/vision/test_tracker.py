@@ -149,3 +149,17 @@ def test_nothing_comes_out_of_the_shadow_and_hand_frames(
         for k in range(seg["from_frame"], seg["to_frame"] + 1):
             out.extend((k, e) for e in tracker.feed(frames[k], k / FPS))
     assert [(k, e) for k, e in out if isinstance(e, Snapshot)] == []
+
+
+def test_the_stream_helper_runs_a_video_file(vision_data: Any, video: dict[str, Any]) -> None:
+    """`camera_events` over `open_source(video=...)`, as `arbiter play --video` runs it."""
+    from vision.calibration import calibrate
+    from vision.sources import open_source
+    from vision.stream import CAMERA_SETTINGS, camera_events
+
+    frames = list(open_source(video=str(vision_data / video["file"])))
+    assert frames[1][0] == pytest.approx(1 / FPS)
+    cal = calibrate(frames[3][1], [tuple(p) for p in video["corners"]])
+    events = list(camera_events(frames, cal, known=to_sensed(video["segments"][1]["fen"])))
+    assert [e.board for e in events if isinstance(e, Snapshot)] == _expected(video)[1:]
+    assert CAMERA_SETTINGS == {"slide_s": 0.0, "latency_s": 1.0, "max_plies": 4}
