@@ -1,0 +1,115 @@
+"""The game record as PGN (Article 8): the moves that stand, their clocks, and the rulings.
+
+Built from the rulings of a stream, so that a journal, a replay and a live session all give
+the same record: the seven-tag roster plus TimeControl and Termination, each move with the
+mover's clock after the press as `[%clk]`, violations, penalties, claims and offers as
+comments, and the result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import chess
+import chess.pgn
+
+from rules.events import Start
+from rules.rulings import Ruling
+
+TERMINATION = {
+    "time": "time forfeit",
+    "time_dead_position": "time forfeit",
+    "illegal_moves": "rules infraction",
+    "illegal_moves_dead_position": "rules infraction",
+    "arbiter_decision": "adjudication",
+}
+COMMENTED = frozenset(
+    {"violation", "illegal", "penalty", "claim", "draw_offer", "reinstate", "flag"}
+)
+
+
+@dataclass
+class _Ply:
+    move: chess.Move
+    mover: str
+    clk: float | None = None
+    comments: list[str] = field(default_factory=list)
+
+
+def _clk(seconds: float) -> str:
+    seconds = max(0.0, seconds)
+    whole = int(seconds)
+    tenths = round((seconds - whole) * 10)
+    if tenths == 10:
+        whole, tenths = whole + 1, 0
+    h, rest = divmod(whole, 3600)
+    m, s = divmod(rest, 60)
+    return f"{h}:{m:02d}:{s:02d}.{tenths}"
+
+
+def pgn_from_rulings(start: Start, rulings: Iterable[Ruling], *, date: str = "????.??.??") -> str:
+    """The PGN text of a game from its `start` event and its rulings."""
+    plies: list[_Ply] = []
+    preamble: list[str] = []
+    result = "*"
+    termination = "unterminated"
+    waiting_clock: _Ply | None = None
+    for r in rulings:
+        if r.type == "move":
+            ply = _Ply(chess.Move.from_uci(r.data["uci"]), r.side or "")
+            plies.append(ply)
+            waiting_clock = ply
+        elif r.type == "reinstate":
+            del plies[int(r.data.get("ply", len(plies))) :]  # plies counted from the stream's start
+            waiting_clock = None
+        elif r.type == "clock" and waiting_clock is not None:
+            if r.data.get("running") != waiting_clock.mover:
+                waiting_clock.clk = float(r.data[waiting_clock.mover])
+                waiting_clock = None
+        elif r.type == "game_over":
+            result = r.data["result"]
+            termination = TERMINATION.get(r.data.get("reason", ""), "normal")
+            target = plies[-1].comments if plies else preamble
+            target.append(r.message or "")
+        if r.type in COMMENTED and r.message:
+            (plies[-1].comments if plies else preamble).append(r.message)
+    return _write(start, plies, preamble, result, termination, date)
+
+
+def _write(
+    start: Start, plies: list[_Ply], preamble: list[str], result: str, termination: str, date: str
+) -> str:
+    game = chess.pgn.Game()
+    h = game.headers
+    h["Event"] = start.event or "?"
+    h["Site"] = start.site or "?"
+    h["Date"] = date
+    h["Round"] = start.round or "-"
+    h["White"] = start.white or "?"
+    h["Black"] = start.black or "?"
+    h["Result"] = result
+    h["TimeControl"] = start.time_control or "-"
+    h["Termination"] = termination
+    board = chess.Board(start.fen) if start.fen else chess.Board()
+    if start.fen:
+        game.setup(board)
+    if preamble:
+        game.comment = " ".join(preamble)
+    node: chess.pgn.GameNode = game
+    for ply in plies:
+        if not board.is_legal(ply.move):
+            node.comment = (node.comment + " " if node.comment else "") + (
+                f"(record broken: {ply.move.uci()} does not follow; see the journal)"
+            )
+            break
+        node = node.add_variation(ply.move)
+        board.push(ply.move)
+        parts = []
+        if ply.clk is not None:
+            parts.append(f"[%clk {_clk(ply.clk)}]")
+        parts.extend(ply.comments)
+        if parts:
+            node.comment = " ".join(parts)
+    exporter = chess.pgn.StringExporter(headers=True, variations=True, comments=True)
+    return game.accept(exporter) + "\n"

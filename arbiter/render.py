@@ -1,0 +1,11 @@
+"""Rulings as one readable line each, for terminals and logs."""
+
+from __future__ import annotations
+
+from rules.rulings import Ruling
+
+
+def ruling_line(ruling: Ruling) -> str:
+    """`  12.30  move        White played e4.` with the article where one applies."""
+    text = ruling.message or ruling.type
+    return f"{ruling.t:9.2f}  {ruling.type:<11} {text}"

@@ -1,0 +1,273 @@
+"""The board as the sensors see it, and which legal moves explain it.
+
+See events.md, "The board as sensed".
+
+The sensed board is 64 slots holding a FEN letter, `X`/`x` (a white/black piece of unknown
+kind), `?` (a piece of unknown colour) or None. Matching asks: which legal move, or sequence
+of up to `max_plies` legal moves, turns the game's position into what the sensors show?
+Unknown kinds match any piece of that colour, so the same code serves e-boards that identify
+pieces, occupancy boards and colour-only cameras.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import chess
+
+from rules.errors import PositionError
+
+Sensed = list[str | None]
+
+_COLOR_OF_LETTER = {c: c.isupper() for c in "PNBRQKpnbrqk"}
+
+
+def sensed_from_board(board: chess.Board) -> Sensed:
+    """The slots of a position as a perfect sensor would show it."""
+    out: Sensed = [None] * 64
+    for sq, piece in board.piece_map().items():
+        out[sq] = piece.symbol()
+    return out
+
+
+def sensed_from_placement(placement: str) -> Sensed:
+    """The slots of a snapshot's FEN piece placement (already checked by the event)."""
+    out: Sensed = [None] * 64
+    ranks = placement.split("/")
+    if len(ranks) != 8:
+        raise PositionError(f"piece placement {placement!r} must have 8 ranks")
+    for i, rank in enumerate(ranks):
+        file = 0
+        for ch in rank:
+            if ch.isdigit():
+                file += int(ch)
+            else:
+                if file > 7:
+                    raise PositionError(f"piece placement {placement!r}: rank {8 - i} too long")
+                out[chess.square(file, 7 - i)] = ch
+                file += 1
+    return out
+
+
+def placement_of(sensed: Sensed) -> str:
+    """FEN piece placement of sensed slots (X, x, ? kept)."""
+    rows = []
+    for rank in range(7, -1, -1):
+        row, empty = "", 0
+        for file in range(8):
+            letter = sensed[chess.square(file, rank)]
+            if letter is None:
+                empty += 1
+            else:
+                row += (str(empty) if empty else "") + letter
+                empty = 0
+        rows.append(row + (str(empty) if empty else ""))
+    return "/".join(rows)
+
+
+def compatible(letter: str | None, piece: chess.Piece | None) -> bool:
+    """Whether a sensed slot can show `piece` (None: empty)."""
+    if letter is None:
+        return piece is None
+    if piece is None:
+        return False
+    if letter == "?":
+        return True
+    if letter == "X":
+        return piece.color == chess.WHITE
+    if letter == "x":
+        return piece.color == chess.BLACK
+    return letter == piece.symbol()
+
+
+def letter_color(letter: str | None) -> bool | None:
+    """The colour a sensed letter shows (None: empty or unknown)."""
+    if letter is None or letter == "?":
+        return None
+    if letter in ("X", "x"):
+        return letter == "X"
+    return _COLOR_OF_LETTER[letter]
+
+
+def differing(board: chess.Board, sensed: Sensed) -> set[int]:
+    """Squares where the sensors cannot be showing the game's position."""
+    return {sq for sq in range(64) if not compatible(sensed[sq], board.piece_at(sq))}
+
+
+def changed_squares(board: chess.Board, move: chess.Move) -> tuple[int, ...]:
+    """Every square a move changes (king and rook for castling, the taken pawn e.p.)."""
+    if board.is_castling(move):
+        rank = chess.square_rank(move.from_square)
+        if chess.square_file(move.to_square) > chess.square_file(move.from_square):
+            return (move.from_square, move.to_square, chess.square(7, rank), chess.square(5, rank))
+        return (move.from_square, move.to_square, chess.square(0, rank), chess.square(3, rank))
+    if board.is_en_passant(move):
+        return (
+            move.from_square,
+            move.to_square,
+            chess.square(chess.square_file(move.to_square), chess.square_rank(move.from_square)),
+        )
+    return (move.from_square, move.to_square)
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """A legal sequence of plies that explains the sensed board."""
+
+    moves: tuple[chess.Move, ...]
+    inferred: bool  # other sequences explain it too: the order was inferred
+
+
+def _consistent(board: chess.Board, sensed: Sensed, squares: Iterable[int]) -> bool:
+    return all(compatible(sensed[sq], board.piece_at(sq)) for sq in squares)
+
+
+def find_match(
+    board: chess.Board,
+    sensed: Sensed,
+    *,
+    max_plies: int = 1,
+    promotion: int | None = None,
+    diff: set[int] | None = None,
+) -> Match | None:
+    """The legal move (or sequence of up to `max_plies`) that turns `board` into `sensed`.
+
+    `promotion` is the piece type a `promote` event named; sensors that cannot tell a queen
+    from a knight get a queen otherwise (events.md, "When a move is made"). Returns None when
+    nothing explains the board, or when sequences that explain it end in different positions.
+    """
+    if diff is None:
+        diff = differing(board, sensed)
+    if not diff:
+        return None
+    singles = []
+    for move in board.legal_moves:
+        changed = changed_squares(board, move)
+        if not diff.issubset(changed):
+            continue
+        board.push(move)
+        ok = _consistent(board, sensed, changed)
+        board.pop()
+        if ok:
+            singles.append(move)
+    if singles:
+        return Match((_pick_promotion(singles, promotion),), inferred=False)
+    if max_plies < 2:
+        return None
+    found: list[tuple[chess.Move, ...]] = []
+    _search(board, sensed, diff, set(), [], max_plies, found)
+    if not found:
+        return None
+    ends = set()
+    for seq in found:
+        for m in seq:
+            board.push(m)
+        ends.add(board._transposition_key())
+        for _ in seq:
+            board.pop()
+    if len(ends) != 1:
+        return None
+    shortest = min(found, key=len)
+    return Match(shortest, inferred=len(found) > 1)
+
+
+def _search(
+    board: chess.Board,
+    sensed: Sensed,
+    diff: set[int],
+    changed: set[int],
+    seq: list[chess.Move],
+    depth: int,
+    found: list[tuple[chess.Move, ...]],
+) -> None:
+    if depth == 0 or len(found) > 8:
+        return
+    region = diff | changed
+    for move in board.legal_moves:
+        if move.from_square not in region or move.to_square not in region:
+            continue
+        if move.promotion not in (None, chess.QUEEN):
+            continue
+        squares = changed_squares(board, move)
+        board.push(move)
+        now_changed = changed | set(squares)
+        seq.append(move)
+        if diff.issubset(now_changed) and len(seq) > 1 and _consistent(board, sensed, now_changed):
+            found.append(tuple(seq))
+        else:
+            _search(board, sensed, diff, now_changed, seq, depth - 1, found)
+        seq.pop()
+        board.pop()
+
+
+def _pick_promotion(moves: list[chess.Move], promotion: int | None) -> chess.Move:
+    if len(moves) == 1:
+        return moves[0]
+    want = promotion or chess.QUEEN
+    for move in moves:
+        if move.promotion == want:
+            return move
+    return moves[0]
+
+
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    """What an unexplained arrangement of the mover's pieces looks like (Articles 4.7, 7.5)."""
+
+    kind: str  # castling_partial, capture_partial, not_promoted, in_check, unreachable
+    move: chess.Move | None = None
+
+
+def classify_attempt(board: chess.Board, sensed: Sensed, diff: set[int]) -> Attempt:
+    """Name the arrangement that no legal move explains.
+
+    - `castling_partial`: the king stands on its castling square, the rook not yet moved
+      (4.7.2: not a made move; only castling on that side remains);
+    - `capture_partial`: an en passant capture with the taken pawn still on the board (4.7.1:
+      the capture is made once both are done, in either order);
+    - `not_promoted`: a pawn stands on the last rank where a promotion would explain the board
+      (4.7.3: not made; pressed, 7.5.2);
+    - `in_check`: a move that would be legal but for the king left in check (7.5.1);
+    - `unreachable`: anything else.
+    """
+    us = board.turn
+    for move in board.legal_moves:
+        if board.is_en_passant(move) and diff == {move.from_square, move.to_square}:
+            if compatible(sensed[move.to_square], chess.Piece(chess.PAWN, us)):
+                return Attempt("capture_partial", move)
+        if board.is_castling(move) and diff == {move.from_square, move.to_square}:
+            if compatible(sensed[move.to_square], chess.Piece(chess.KING, us)):
+                return Attempt("castling_partial", move)
+        if move.promotion == chess.QUEEN and diff.issubset(changed_squares(board, move)):
+            if sensed[move.to_square] == chess.Piece(chess.PAWN, us).symbol():
+                board.push(move)
+                others = all(
+                    compatible(sensed[sq], board.piece_at(sq))
+                    for sq in changed_squares(board, move)
+                    if sq != move.to_square
+                )
+                board.pop()
+                if others:
+                    return Attempt("not_promoted", move)
+    for move in board.pseudo_legal_moves:
+        changed = changed_squares(board, move)
+        if diff.issubset(changed):
+            board.push(move)
+            ok = _consistent(board, sensed, changed)
+            board.pop()
+            if ok:
+                return Attempt("in_check", move)
+    return Attempt("unreachable", _guess_move(board, sensed, diff))
+
+
+def _guess_move(board: chess.Board, sensed: Sensed, diff: set[int]) -> chess.Move | None:
+    """From-to of a single own piece that left one square and stands on another, if clear."""
+    us = board.turn
+    left = [sq for sq in diff if sensed[sq] is None and board.color_at(sq) == us]
+    arrived = [
+        sq for sq in diff if sensed[sq] is not None and letter_color(sensed[sq]) in (us, None)
+    ]
+    if len(left) == 1 and len(arrived) == 1:
+        return chess.Move(left[0], arrived[0])
+    return None

@@ -1,0 +1,158 @@
+"""Touch-move: which moves the pieces a player touched oblige him to make (Articles 4.3-4.5).
+
+The input is the position and the player's intentional touches in order (adjustments and
+accidents already taken out). The output is an `Obligation`: its kind and squares for the
+`obligation` ruling, and the set of moves that satisfy it (`None`: any legal move).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import chess
+
+
+@dataclass(frozen=True, slots=True)
+class Obligation:
+    """A duty under Article 4 and the moves that fulfil it."""
+
+    kind: str  # move_piece, capture_piece, castle, king_move, declared_move, none
+    article: str
+    square: int | None = None
+    with_square: int | None = None
+    rook: int | None = None
+    move: chess.Move | None = None
+    allowed: frozenset[chess.Move] | None = None  # None: any legal move
+    #: the rook touched before the king (4.4.2): castling with it breaks the rule
+    rook_first: int | None = None
+
+    def key(self) -> tuple[object, ...]:
+        return (self.kind, self.square, self.with_square, self.rook, self.move, self.article)
+
+    def fields(self) -> dict[str, object]:
+        """The contract's fields of the `obligation` ruling."""
+        out: dict[str, object] = {"kind": self.kind}
+        if self.square is not None:
+            out["square"] = chess.square_name(self.square)
+        if self.with_square is not None:
+            out["with"] = chess.square_name(self.with_square)
+        if self.rook is not None:
+            out["rook"] = chess.square_name(self.rook)
+        if self.move is not None:
+            out["move"] = self.move.uci()
+        return out
+
+
+def castling_rook(board: chess.Board, move: chess.Move) -> int | None:
+    """The rook's square of a castling move (the king's move e1g1 castles with h1)."""
+    if not board.is_castling(move):
+        return None
+    if chess.square_file(move.to_square) > chess.square_file(move.from_square):
+        return chess.square(7, chess.square_rank(move.from_square))
+    return chess.square(0, chess.square_rank(move.from_square))
+
+
+def obligation_for(
+    board: chess.Board, touches: Sequence[int], legal: Sequence[chess.Move] | None = None
+) -> Obligation | None:
+    """The duty created by `touches` (squares, in the order touched) in `board`.
+
+    Returns None when nothing was touched. Implements 4.3.1 (own pieces), 4.3.2 (opponent's
+    pieces), 4.3.3 (both colours: capture the first touched opponent piece with the first
+    touched own piece, else the first touched piece that can be moved or captured), 4.4.1 to
+    4.4.3 (king and rook) and 4.5 (nothing touched can move: any legal move).
+    """
+    if not touches:
+        return None
+    moves = list(board.legal_moves) if legal is None else list(legal)
+    us = board.turn
+    own: list[int] = []
+    opp: list[int] = []
+    for sq in touches:
+        piece = board.piece_at(sq)
+        if piece is None:
+            continue
+        target = own if piece.color == us else opp
+        if sq not in target:
+            target.append(sq)
+    if not own and not opp:
+        return None
+    ordered = [sq for sq in dict.fromkeys(touches) if sq in own or sq in opp]
+
+    def moves_of(sq: int) -> frozenset[chess.Move]:
+        return frozenset(m for m in moves if m.from_square == sq)
+
+    def captures_of(sq: int) -> frozenset[chess.Move]:
+        ep = board.ep_square
+        out = {m for m in moves if m.to_square == sq and board.piece_at(sq) is not None}
+        if ep is not None:
+            # the pawn that may be taken en passant stands behind the ep square
+            ep_pawn = ep + (-8 if us == chess.WHITE else 8)
+            if sq == ep_pawn:
+                out |= {m for m in moves if m.to_square == ep and board.is_en_passant(m)}
+        return frozenset(out)
+
+    king_sq = board.king(us)
+    own_rooks = [sq for sq in own if board.piece_type_at(sq) == chess.ROOK]
+    if king_sq is not None and king_sq in own and own_rooks:
+        rook = own_rooks[0]
+        king_first = ordered.index(king_sq) <= ordered.index(rook)
+        castle = next((m for m in moves if castling_rook(board, m) == rook), None)
+        king_moves = frozenset(
+            m for m in moves_of(king_sq) if castling_rook(board, m) != rook or castle is None
+        )
+        if king_first:
+            if castle is not None:
+                return Obligation(
+                    "castle", "4.4.1", square=king_sq, rook=rook, allowed=frozenset({castle})
+                )
+            others = frozenset(m for m in king_moves if castling_rook(board, m) != rook)
+            if others:
+                return Obligation("king_move", "4.4.3", square=king_sq, allowed=others)
+            return Obligation("none", "4.4.3", square=king_sq, allowed=None)
+        # 4.4.2: rook first, then the king: no castling with that rook; move the rook if it
+        # can, else the king (Manual).
+        rook_moves = moves_of(rook)
+        if rook_moves:
+            return Obligation(
+                "move_piece", "4.4.2", square=rook, allowed=rook_moves, rook_first=rook
+            )
+        others = frozenset(m for m in moves_of(king_sq) if castling_rook(board, m) != rook)
+        if others:
+            return Obligation(
+                "move_piece", "4.4.2", square=king_sq, allowed=others, rook_first=rook
+            )
+        return Obligation("none", "4.5", square=rook, allowed=None, rook_first=rook)
+
+    if own and opp:
+        first_own, first_opp = own[0], opp[0]
+        both = frozenset(m for m in captures_of(first_opp) if m.from_square == first_own)
+        if both:
+            return Obligation(
+                "capture_piece", "4.3.3", square=first_opp, with_square=first_own, allowed=both
+            )
+        for sq in ordered:
+            allowed = moves_of(sq) if sq in own else captures_of(sq)
+            if allowed:
+                kind = "move_piece" if sq in own else "capture_piece"
+                return Obligation(kind, "4.3.3", square=sq, allowed=allowed)
+        return Obligation("none", "4.5", square=ordered[0], allowed=None)
+    if own:
+        for sq in own:
+            allowed = moves_of(sq)
+            if allowed:
+                return Obligation("move_piece", "4.3.1", square=sq, allowed=allowed)
+        return Obligation("none", "4.5", square=own[0], allowed=None)
+    for sq in opp:
+        allowed = captures_of(sq)
+        if allowed:
+            return Obligation("capture_piece", "4.3.2", square=sq, allowed=allowed)
+    return Obligation("none", "4.5", square=opp[0], allowed=None)
+
+
+def declared(move: chess.Move) -> Obligation:
+    """9.5.3: after an incorrect claim the stated intended move must be played."""
+    return Obligation(
+        "declared_move", "9.5.3", square=move.from_square, move=move, allowed=frozenset({move})
+    )
