@@ -1,0 +1,368 @@
+"""`arbiter play`: a live game, from its sources to the journal, the rules and the display.
+
+    arbiter play --tc 300+2 --gpio rpi --journal game.jsonl --pgn game.pgn
+    arbiter play --events scripted.jsonl --gpio fake --set auto_press=true
+
+Options come from the command line over a TOML config (`--config`, `arbiter.config`). Every
+input is journaled (fsynced) before it is ruled on. Given a `--journal` that holds a game
+still going on, `arbiter play` resumes it (events.md `restart`, nothing of the lost time
+counted), so a systemd unit that restarts it after a crash continues the game; a finished
+game's journal is moved aside (`NAME.1.jsonl`) and a new game begins.
+
+This module also sets up live games for `arbiter resume`: `open_sources` turns the
+settings (`arbiter.config`) into input sources, `reopen_sources` turns the names a journal's
+`start.sources` recorded back into sources (so a game restarted by systemd after a crash
+goes on with the same inputs), `new_game` and `resume_game` build the `Session`, and
+`run_session` runs it, with SIGTERM as a clean stop, and writes the PGN.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import signal
+import sys
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from arbiter.config import PLAY_KEYS, Settings, load_config, merge
+from arbiter.display import Display
+from arbiter.journal import JournalWriter, read_journal
+from arbiter.session import Session, SessionError, rebuild
+from arbiter.sources import (
+    KEYS,
+    BoardAdapter,
+    CameraSource,
+    Clock,
+    GpioSource,
+    KeyboardSource,
+    MonotonicClock,
+    Source,
+    SourceError,
+    StreamSource,
+)
+from rules.events import Event, Start
+
+#: the settings that name an input source
+SOURCE_KEYS = ("events", "gpio", "board", "camera", "video")
+#: `start` fields a stream's own `start` gives, unless the settings say otherwise
+CALIBRATION_TAG = " calibration="
+
+
+def _available(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except ModuleNotFoundError:
+        return False
+
+
+def _panel_mode(strict: bool, feedback: bool) -> Any:
+    from firmware_bridge.gpio.indications import PanelMode
+
+    return PanelMode(strict=strict, feedback=feedback)
+
+
+def open_sources(settings: Settings, clock: Clock) -> tuple[list[Source], Start | None]:
+    """The sources the settings name, and the `start` of an `--events` stream if it has one."""
+    sources: list[Source] = []
+    stream_start: Start | None = None
+    events = settings.get("events")
+    if events is not None:
+        stream = StreamSource.open(events)
+        stream_start = stream.first_start()
+        sources.append(stream)
+    gpio = settings.get("gpio", "none")
+    if gpio != "none":
+        mode = _panel_mode(
+            bool(settings.start_fields().get("strict")), settings.get("feedback", False)
+        )
+        sources.append(GpioSource(gpio, settings.pin_map(), mode))
+    board = settings.get("board")
+    if board is not None:
+        sources.append(_board(board, clock, settings.get("calibration")))
+    camera, video = settings.get("camera"), settings.get("video")
+    if camera is not None or video is not None:
+        sources.append(_camera(settings.get("calibration"), camera, video))
+    if _keyboard_wanted(settings, events):
+        sources.append(KeyboardSource())
+    return sources, stream_start
+
+
+def _keyboard_wanted(settings: Settings, events: str | None) -> bool:
+    wanted = settings.get("keyboard")
+    if wanted is False or events == "-":
+        return False
+    return KeyboardSource.usable()
+
+
+def _board(spec: str, clock: Clock, calibration: str | None) -> Source:
+    if not _available("firmware_bridge.source"):
+        raise SourceError(f"--board {spec}: e-boards are not available in this build")
+    return BoardAdapter(spec, clock, calibration)
+
+
+def _camera(calibration: str | None, camera: int | None, video: str | None) -> Source:
+    if camera is not None and video is not None:
+        raise SourceError("--camera and --video: give one of them, not both")
+    if not (_available("vision.sources") and _available("vision.tracker")):
+        raise SourceError("--camera/--video: the camera is not available in this build")
+    if calibration is None:
+        raise SourceError("--camera/--video need --calibration FILE (made by `arbiter calibrate`)")
+    source = CameraSource(calibration, camera, video)
+    source.name += f"{CALIBRATION_TAG}{os.path.abspath(calibration)}"
+    return source
+
+
+def reopen_sources(names: Sequence[str], settings: Settings, clock: Clock) -> list[Source]:
+    """The sources a journal's `start.sources` named (see `Source.name`)."""
+    sources: list[Source] = []
+    strict = bool(settings.start_fields().get("strict"))
+    for name in names:
+        kind, _, rest = name.partition(":")
+        if kind == "events":
+            stream = StreamSource.open(rest or "-")
+            stream.first_start()
+            sources.append(stream)
+        elif kind == "gpio":
+            mode = _panel_mode(strict, settings.get("feedback", False))
+            sources.append(GpioSource(rest, settings.pin_map(), mode))
+        elif kind == "board":
+            sources.append(_board(rest, clock, settings.get("calibration")))
+        elif kind in ("camera", "video"):
+            where, _, cal = rest.partition(CALIBRATION_TAG)
+            camera = int(where) if kind == "camera" else None
+            video = where if kind == "video" else None
+            sources.append(_camera(cal or settings.get("calibration"), camera, video))
+        elif kind == "keyboard":
+            if settings.get("keyboard") is not False and KeyboardSource.usable():
+                sources.append(KeyboardSource())
+        else:
+            raise SourceError(f"the journal names a source this build does not know: {name!r}")
+    if not any(isinstance(s, KeyboardSource) for s in sources) and _keyboard_wanted(
+        settings, None if "events:-" not in names else "-"
+    ):
+        sources.append(KeyboardSource())
+    return sources
+
+
+def names_a_source(settings: Settings) -> bool:
+    """Do the settings name any input (else a resume takes the journal's)?"""
+    return any(settings.get(k) not in (None, "none") for k in SOURCE_KEYS)
+
+
+def start_of(settings: Settings, sources: Sequence[Source], stream_start: Start | None) -> Start:
+    """The game's `start`: the stream's own, the sources' sensor settings, then the settings."""
+    fields: dict[str, Any] = {}
+    if stream_start is not None:
+        fields.update(stream_start.to_dict())
+        for key in ("t", "type", "sources"):
+            fields.pop(key, None)
+    for source in sources:
+        extra = getattr(source, "start_settings", None)
+        if callable(extra):
+            fields.update(extra())
+    fields.update(settings.start_fields())
+    return Start(t=0.0, sources=[s.name for s in sources], **fields)
+
+
+def make_display(settings: Settings, start: Start, sources: Sequence[Source]) -> Display:
+    """The terminal display (full screen on a terminal, plain lines otherwise)."""
+    choice = settings.get("display", "auto")
+    tty = None if choice == "auto" else choice == "full"
+    names = f"{start.white or 'White'} v {start.black or 'Black'}"
+    control = start.time_control or "no clock"
+    extras = [start.rules or "fide-2023"] + (["strict"] if start.strict else [])
+    title = f"{names}   {control}   {', '.join(extras)}"
+    footer = ""
+    if any(isinstance(s, KeyboardSource) for s in sources):
+        footer = "keys: " + "  ".join(
+            f"{'space' if k == ' ' else k} {v.split(' (')[0]}" for k, v in KEYS.items()
+        )
+    return Display(tty=tty, title=title, footer=footer[:200])
+
+
+def new_game(settings: Settings, journal_path: Path) -> Session:
+    """A new live game, its `start` journaled first."""
+    clock = MonotonicClock()
+    sources, stream_start = open_sources(settings, clock)
+    start = start_of(settings, sources, stream_start)
+    display = make_display(settings, start, sources)
+    return Session.new(start, JournalWriter(journal_path), clock, sources=sources, display=display)
+
+
+def load_unfinished(path: Path) -> tuple[list[Event], list[str]] | None:
+    """The events of the journal at `path` if it holds a game still going on, else None."""
+    if not path.exists() or path.stat().st_size == 0:
+        return None
+    events, warnings = read_journal(path)
+    game, _ = rebuild(events)
+    return None if game.over else (events, warnings)
+
+
+def archive(path: Path) -> Path:
+    """Move a finished game's journal aside (`NAME.1.jsonl`, `.2`, ...) for a new game."""
+    n = 1
+    while True:
+        target = path.with_name(f"{path.stem}.{n}{path.suffix}")
+        if not target.exists():
+            break
+        n += 1
+    try:
+        path.rename(target)
+    except OSError as exc:
+        raise SessionError(
+            f"journal {path}: cannot be moved to {target} ({exc.strerror})"
+        ) from None
+    return target
+
+
+def resume_game(
+    path: Path,
+    history: list[Event],
+    settings: Settings,
+    *,
+    gap_s: float | None = None,
+    counted: bool = False,
+) -> Session:
+    """Continue the game of the journal at `path` (events.md `restart`)."""
+    start = history[0]
+    assert isinstance(start, Start)
+    last_t = history[-1].t
+    t0 = last_t + (gap_s if counted and gap_s is not None else 0.0)
+    clock = MonotonicClock(t0)
+    if names_a_source(settings):
+        sources, _ = open_sources(settings, clock)
+    else:
+        sources = reopen_sources(start.sources or [], settings, clock)
+    for source in sources:
+        if isinstance(source, StreamSource):
+            source.skip_through(last_t, history)
+    display = make_display(settings, start, sources)
+    return Session.resume(
+        history,
+        JournalWriter(path),
+        lambda t: clock,
+        gap_s=gap_s,
+        counted=counted,
+        sources=sources,
+        display=display,
+    )
+
+
+def run_session(session: Session, pgn: str | None) -> tuple[str, Path | None]:
+    """Run `session` (SIGTERM stops it cleanly), then write the PGN; returns how it ended."""
+
+    def on_term(signum: int, frame: object) -> None:
+        session.stop()
+
+    previous = signal.signal(signal.SIGTERM, on_term)
+    try:
+        session.run()
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    written = session.write_pgn(pgn) if pgn else None
+    game = session.game
+    if game.over:
+        return f"game over: {game.result} ({game.reason})", written
+    return "stopped; the game goes on with `arbiter resume`", written
+
+
+HELP = "play a live game: clock, GPIO buttons and LEDs, keyboard, scripted stream, journal"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_common_arguments(parser)
+    g = parser.add_argument_group("the game")
+    g.add_argument("--tc", help="time control, e.g. 300+2, 5400+30, 900m60, 5400d5, 40/5400:1800")
+    g.add_argument("--mode", help="standard, rapid or blitz (default: from the time control)")
+    g.add_argument("--rules", help="rule profile: fide-2023 (default), bs, pl, cs")
+    g.add_argument("--strict", action="store_true", default=None, help="teaching mode")
+    g.add_argument("--white", help="White's name")
+    g.add_argument("--black", help="Black's name")
+    g.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="any setting of the 'start' event, e.g. auto_press=true, noise_s=0.3 (repeatable)",
+    )
+
+
+def add_common_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options `arbiter play` and `arbiter resume` share: sources, outputs, config."""
+    s = parser.add_argument_group("inputs")
+    s.add_argument("--events", metavar="FILE", help="a stream played in real time ('-': stdin)")
+    s.add_argument("--gpio", help="the clock panel's GPIO: rpi, fake or none (default none)")
+    s.add_argument("--board", metavar="PROTOCOL:DEVICE", help="an e-board, e.g. dgt:/dev/ttyUSB0")
+    s.add_argument("--camera", type=int, metavar="N", help="a camera (with --calibration)")
+    s.add_argument("--video", metavar="FILE", help="a video file (with --calibration)")
+    s.add_argument("--calibration", metavar="FILE", help="the camera's calibration")
+    s.add_argument(
+        "--no-keyboard", dest="keyboard", action="store_false", default=None,
+        help="do not read keys from the terminal",
+    )  # fmt: skip
+    o = parser.add_argument_group("outputs")
+    o.add_argument("--journal", metavar="PATH", help="the journal (JSON Lines)")
+    o.add_argument("--pgn", metavar="PATH", help="write the game's PGN here at the end")
+    o.add_argument(
+        "--feedback", action="store_true", default=None,
+        help="the LEDs and buzzer may show duties and violations (12.6 lifted)",
+    )  # fmt: skip
+    o.add_argument("--display", help="auto (default), full or plain (lines, for logs)")
+    parser.add_argument("--config", metavar="FILE", help="a TOML config file (see arbiter.config)")
+
+
+def settings_of(args: argparse.Namespace) -> Settings:
+    """The settings: the config file, then the options given on the command line."""
+    base = load_config(args.config) if args.config else Settings()
+    options = {k: getattr(args, k) for k in PLAY_KEYS if hasattr(args, k)}
+    return merge(base, options, getattr(args, "set", []))
+
+
+def default_journal() -> Path:
+    """`./arbiter-games/game-YYYYMMDD-HHMMSS.jsonl` (the wall clock only names the file)."""
+    return Path("arbiter-games") / f"game-{datetime.now():%Y%m%d-%H%M%S}.jsonl"
+
+
+def run(args: argparse.Namespace) -> int:
+    settings = settings_of(args)
+    path = Path(settings.get("journal") or default_journal())
+    going_on = load_unfinished(path)
+    if going_on is not None:
+        history, warnings = going_on
+        for warning in warnings:
+            sys.stderr.write(f"arbiter play: {warning}\n")
+        session = resume_game(path, history, settings)
+        session.display.note(f"resumed the game of {path} at t={history[-1].t:.2f}")
+    else:
+        if path.exists() and path.stat().st_size > 0:
+            moved = archive(path)
+            sys.stderr.write(f"arbiter play: the finished game's journal is now {moved}\n")
+        session = new_game(settings, path)
+    return report(session, settings.get("pgn"), path)
+
+
+def report(session: Session, pgn: str | None, path: Path) -> int:
+    """Run the session, then say how it ended and where the files are."""
+    ended, written = run_session(session, pgn)
+    sys.stdout.write(f"{ended}\njournal: {path}\n")
+    if written is not None:
+        sys.stdout.write(f"PGN: {written}\n")
+    sys.stdout.flush()
+    return 0
+
+
+__all__ = [
+    "archive",
+    "load_unfinished",
+    "make_display",
+    "new_game",
+    "open_sources",
+    "reopen_sources",
+    "resume_game",
+    "run_session",
+    "start_of",
+]

@@ -1,0 +1,247 @@
+"""The arbiter's terminal display: the board, both clocks, whose move, rulings, the moves.
+
+On a terminal it redraws one screen (ANSI: cursor home, clear to end) up to 10 times a
+second: the board in Unicode pieces, both clocks (tenths under 10 s, as FIDE-approved clocks
+show them), whose move it is and whose clock runs, the last rulings with their article and
+plain-language message, and the moves so far. It writes only when the screen changed, so an
+idle clock above 10 s costs one write a second.
+
+Without a terminal (a log, a pipe, a systemd journal) it writes plain lines instead: one a
+ruling, as it is ruled, with the clocks after each press. Nothing is redrawn.
+
+This is the arbiter's screen: it shows every ruling (FIDE 12.6 limits what the *players'*
+side shows: the LEDs and the buzzer, `firmware_bridge.gpio.indications`). It is the only
+module besides the `cmd_*` commands that writes to the terminal.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import deque
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, TextIO
+
+import chess
+
+from rules.errors import ArbiterError
+from rules.rulings import Ruling
+
+if TYPE_CHECKING:
+    from rules.game import Game
+
+#: how often the terminal screen is redrawn, in real seconds (10 Hz)
+REFRESH_S = 0.1
+#: how many rulings the screen keeps
+RULINGS_SHOWN = 8
+#: how many lines of moves the screen keeps (the latest)
+MOVE_LINES = 3
+WIDTH = 78
+
+
+def format_clock(seconds: float) -> str:
+    """A clock's face: `1:02:03`, `2:58`, and under 10 s with tenths, `0:09.3`."""
+    if seconds < 10:
+        tenths = int(max(0.0, seconds) * 10)  # a clock shows the tenth it is in, never rounds up
+        return f"0:{tenths // 10:02d}.{tenths % 10}"
+    whole = int(seconds)
+    h, rest = divmod(whole, 3600)
+    m, s = divmod(rest, 60)
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
+
+
+def ruling_text(r: Ruling) -> str:
+    """One line for a ruling: its time, its type, and its message (which cites the article)."""
+    text = r.message or r.type
+    if r.article and f"{r.article}" not in text:
+        text = f"{text} (Art. {r.article})"
+    return f"{r.t:8.2f}  {r.type:<10} {text}"
+
+
+def board_lines(board: chess.Board) -> list[str]:
+    """The board from White's side, in Unicode pieces, with rank and file labels."""
+    lines = []
+    for rank in range(7, -1, -1):
+        cells = []
+        for file in range(8):
+            piece = board.piece_at(chess.square(file, rank))
+            cells.append(piece.unicode_symbol() if piece else "·")
+        lines.append(f" {rank + 1} {' '.join(cells)}")
+    lines.append("   a b c d e f g h")
+    return lines
+
+
+def moves_text(game: Game) -> str:
+    """The moves so far in SAN, numbered (`1. e4 c5 2. Nf3`)."""
+    start = chess.Board(game.start.fen) if game.start.fen else chess.Board()
+    moves = game.board.move_stack
+    if not moves:
+        return ""
+    try:
+        return start.variation_san(moves)
+    except ValueError:  # a position set by the arbiter: the moves are not from the start
+        return " ".join(m.uci() for m in moves)
+
+
+class Display:
+    """The terminal display of a live game; see the module docstring.
+
+    Args:
+        out: where to write (standard output by default).
+        tty: a full screen (True) or plain lines (False); default: whether `out` is a TTY.
+        title: the first line (players, control).
+        footer: a last line (e.g. the keys).
+    """
+
+    def __init__(
+        self,
+        out: TextIO | None = None,
+        *,
+        tty: bool | None = None,
+        title: str = "",
+        footer: str = "",
+    ) -> None:
+        self.out = out if out is not None else sys.stdout
+        self.tty = _isatty(self.out) if tty is None else tty
+        self.title = title
+        self.footer = footer
+        self.game: Game | None = None
+        self.recent: deque[Ruling] = deque(maxlen=RULINGS_SHOWN)
+        self.notes: deque[str] = deque(maxlen=2)
+        self._last_screen = ""
+        self._moves_cache: tuple[int, str] = (-1, "")
+        self._started = False
+
+    def attach(self, game: Game) -> None:
+        """The game to show (the session gives it once the `start` is known)."""
+        self.game = game
+        if not self.tty and self.title:
+            self._line(self.title)
+
+    # ------------------------------------------------------------------ input
+
+    def show(self, rulings: Iterable[Ruling], t: float, *, history: bool = False) -> None:
+        """Take one step's rulings; plain mode writes them now (history: quietly keep them)."""
+        for r in rulings:
+            if r.type != "clock":
+                self.recent.append(r)
+            if not self.tty and not history:
+                self._line(self._plain(r))
+        if self.tty:
+            self.refresh(t)
+
+    def note(self, text: str) -> None:
+        """A line of the session's own (resumed, stopped, where the files are)."""
+        self.notes.append(text)
+        if not self.tty:
+            self._line(text)
+
+    # ------------------------------------------------------------------ output
+
+    def refresh(self, t: float) -> None:
+        """Redraw the screen as it stands at stream time `t` (only if it changed)."""
+        if not self.tty or self.game is None:
+            return
+        screen = self.render(t)
+        if screen == self._last_screen:
+            return
+        self._last_screen = screen
+        prefix = "\x1b[?25l\x1b[2J" if not self._started else ""
+        self._started = True
+        body = "".join(line + "\x1b[K\n" for line in screen.split("\n"))
+        self._write(f"{prefix}\x1b[H{body}\x1b[J")
+
+    def render(self, t: float) -> str:
+        """The full screen at `t`, as text."""
+        game = self.game
+        if game is None:
+            return ""
+        lines = [self.title[:WIDTH], ""]
+        side_lines = self._clock_lines(game, t)
+        for i, row in enumerate(board_lines(game.board)):
+            extra = side_lines[i] if i < len(side_lines) else ""
+            lines.append(f"{row:<22}{extra}")
+        lines.append("")
+        lines.extend(self._move_lines(game))
+        lines.append("")
+        lines.append("Rulings:")
+        lines.extend(f"{r.t:8.1f}  {r.message or r.type}"[:WIDTH] for r in self.recent)
+        lines.extend(f"  {n}"[:WIDTH] for n in self.notes)
+        if self.footer:
+            lines.append("")
+            lines.append(self.footer[:WIDTH])
+        return "\n".join(lines)
+
+    def _clock_lines(self, game: Game, t: float) -> list[str]:
+        running = game.clock.running
+        paused = game.clock.paused
+        out = []
+        for side in ("black", "white"):
+            name = (game.start.black if side == "black" else game.start.white) or side.title()
+            if game.timed:
+                try:
+                    left = game.clock.remaining(side, max(t, game.t))
+                except ArbiterError:
+                    left = game.clock.remaining(side, game.t)
+                face = format_clock(left)
+            else:
+                face = "--:--"
+            mark = ""
+            if side == running and not game.over:
+                mark = " ◀ paused" if paused else " ◀"
+            if side in game.flags_down:
+                mark += " flag"
+            out.append(f"{side.title():<6} {face:>8}{mark}   {name}")
+        turn = "White" if game.board.turn else "Black"
+        status = f"game over: {game.result}" if game.over else f"{turn} to move"
+        return ["", out[0], "", status, "", out[1]]
+
+    def _move_lines(self, game: Game) -> list[str]:
+        ply = len(game.board.move_stack)
+        key = ply if not ply else ply * 7919 + hash(game.board.move_stack[-1].uci())
+        if self._moves_cache[0] != key:
+            self._moves_cache = (key, moves_text(game))
+        text = self._moves_cache[1]
+        lines: list[str] = []
+        current = "Moves:"
+        for word in text.split():
+            if len(current) + 1 + len(word) > WIDTH:
+                lines.append(current)
+                current = "      "
+            current += " " + word
+        lines.append(current)
+        return lines[-MOVE_LINES:]
+
+    def _plain(self, r: Ruling) -> str:
+        if r.type == "clock":
+            running = r.data.get("running")
+            state = "paused" if r.data.get("paused") else f"{running or 'none'} running"
+            white = format_clock(float(r.data.get("white", 0)))
+            black = format_clock(float(r.data.get("black", 0)))
+            return f"{r.t:8.2f}  clock      White {white}  Black {black}  ({state})"
+        return ruling_text(r)
+
+    def _line(self, text: str) -> None:
+        self._write(text + "\n")
+
+    def _write(self, text: str) -> None:
+        try:
+            self.out.write(text)
+            self.out.flush()
+        except (BrokenPipeError, ValueError):
+            pass  # the reader went away; the journal still records everything
+
+    def close(self, t: float) -> None:
+        """Draw the last screen and give the cursor back."""
+        if self.tty and self.game is not None:
+            self.refresh(t)
+            self._write("\x1b[?25h")
+
+
+def _isatty(out: TextIO) -> bool:
+    try:
+        return out.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+__all__ = ["REFRESH_S", "Display", "board_lines", "format_clock", "moves_text", "ruling_text"]

@@ -1,0 +1,529 @@
+"""Where a live session's time and inputs come from: its clock, and its input sources.
+
+Every input of a live game (a clock button, a key, a line of a scripted stream, an e-board,
+a camera) reaches the session through one small interface: a `Source` is started with an
+`emit` callback (thread-safe: the session gives `queue.Queue.put`) and the session's clock,
+and emits contract events (`rules.events`) or a few *intents* that only the session can turn
+into events, because they depend on the game's state (the keyboard's "the player whose clock
+runs presses", the pause button's toggle). A source that fails emits `SourceFailed`, so the
+session stops with a clear message and never a traceback from a thread.
+
+Time: live code never reads the wall clock. `MonotonicClock` maps `time.monotonic()` to the
+stream's `t` (seconds since the game's `start`, events.md), optionally sped up (the demo);
+tests inject a `FakeClock`.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import sys
+import threading
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol, TextIO
+
+from rules.errors import ArbiterError
+from rules.events import Event, Start, Tick
+
+if TYPE_CHECKING:
+    from firmware_bridge.gpio.base import Pins
+    from firmware_bridge.gpio.indications import PanelMode
+    from firmware_bridge.gpio.panel import ClockPanel
+    from firmware_bridge.gpio.pins import PinMap
+    from rules.rulings import Ruling
+
+
+class SourceError(ArbiterError):
+    """An input source cannot be opened or failed while the game ran."""
+
+
+# ---------------------------------------------------------------------------- clocks
+
+
+class Clock(Protocol):
+    """The session's time base: stream seconds `t`, and the monotonic seconds behind them."""
+
+    def now(self) -> float:
+        """The stream time now (seconds since the game's `start`)."""
+
+    def real_delay(self, dt: float) -> float:
+        """How many real seconds `dt` stream seconds take (for waiting)."""
+
+    def mono(self, t: float) -> float:
+        """The monotonic time at which the stream reaches `t` (GPIO edges are stamped so)."""
+
+    def stream(self, mono: float) -> float:
+        """The stream time of the monotonic time `mono` (the inverse of `mono`)."""
+
+
+class MonotonicClock:
+    """`time.monotonic()` as stream time: t = (monotonic - origin) × speed.
+
+    Args:
+        t0: the stream time now (0 for a new game; the journal's last `t` on a resume, so
+            that the clocks go on as they stood: events.md `restart`).
+        speed: how much faster than real time the stream runs (1 for play; the demo's
+            `--speed`).
+        source: the monotonic clock (injectable for tests).
+    """
+
+    def __init__(
+        self, t0: float = 0.0, *, speed: float = 1.0, source: Callable[[], float] = time.monotonic
+    ) -> None:
+        if not speed > 0:
+            raise SourceError(f"the speed must be above 0, not {speed!r}")
+        self.speed = speed
+        self._source = source
+        self.origin = source() - t0 / speed
+
+    def now(self) -> float:
+        return (self._source() - self.origin) * self.speed
+
+    def real_delay(self, dt: float) -> float:
+        return max(0.0, dt / self.speed)
+
+    def mono(self, t: float) -> float:
+        return self.origin + t / self.speed
+
+    def stream(self, mono: float) -> float:
+        return (mono - self.origin) * self.speed
+
+
+class FakeClock:
+    """A clock a test sets by hand (`set`, `advance`); stream time and monotonic time agree."""
+
+    def __init__(self, t: float = 0.0) -> None:
+        self.t = t
+        self.origin = 0.0
+
+    def now(self) -> float:
+        return self.t
+
+    def set(self, t: float) -> None:
+        self.t = t
+
+    def advance(self, dt: float) -> float:
+        self.t += dt
+        return self.t
+
+    def real_delay(self, dt: float) -> float:
+        return max(0.0, dt)
+
+    def mono(self, t: float) -> float:
+        return t
+
+    def stream(self, mono: float) -> float:
+        return mono
+
+
+# ---------------------------------------------------------------------------- intents
+
+
+@dataclass(frozen=True, slots=True)
+class KeyCommand:
+    """A key the arbiter or a player pressed at stream time `t` (see `KEYS`)."""
+
+    t: float
+    key: str
+
+
+@dataclass(frozen=True, slots=True)
+class SourceFailed:
+    """A source stopped on an error; the session ends with `message`."""
+
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class SourceDone:
+    """A source will send nothing more (a stream file came to its end)."""
+
+    name: str
+
+
+#: keys of the keyboard source -> what they do (the keyboard stands in for the buttons)
+KEYS: dict[str, str] = {
+    " ": "the player whose clock runs presses it",
+    "p": "pause or resume the clocks (arbiter, 6.11)",
+    "c": "a claim of kind 'any' by the player having the move (9.2, 9.3)",
+    "w": "add 60 s to White's clock (arbiter, 6.10-6.11)",
+    "b": "add 60 s to Black's clock (arbiter)",
+    "q": "stop; the journal stays, `arbiter resume` continues the game",
+}
+
+Emit = Callable[[Any], None]
+
+
+# ---------------------------------------------------------------------------- sources
+
+
+class Source(ABC):
+    """An input of a live session; see the module docstring."""
+
+    #: how the journal's `start.sources` names it (so `arbiter resume` can reopen it)
+    name: str = ""
+
+    @abstractmethod
+    def start(self, emit: Emit, clock: Clock) -> None:
+        """Begin emitting (from a thread or callbacks); returns at once."""
+
+    def close(self) -> None:  # noqa: B027 - most sources need nothing
+        """Stop emitting and release what the source holds."""
+
+
+class StreamSource(Source):
+    """A stream of contract events played in real time: each event at its own `t`.
+
+    The script dates its events; the session waits until its clock reaches each event's
+    `t`, so a scripted game runs as it would at the board, and runs the same every time.
+    `tick` events are skipped (the live session's timer decides what time decides).
+    On a resume, `skip_through(t, seen)` drops what the journal already holds.
+    """
+
+    def __init__(self, events: Iterable[Event], name: str = "events:-") -> None:
+        self.name = name
+        self._events: Iterator[Event] = iter(events)
+        self._first: Event | None = None
+        self._skip_t: float | None = None
+        self._skip_seen: set[str] = set()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    @classmethod
+    def open(cls, path: str) -> StreamSource:
+        """The stream of the file at `path` ('-': standard input)."""
+        from arbiter.stream import open_text, read_events
+
+        handle = open_text(path)
+        label = "stdin" if path == "-" else path
+        name = "events:-" if path == "-" else f"events:{os.path.abspath(path)}"
+        return cls(read_events(handle, label), name)
+
+    def first_start(self) -> Start | None:
+        """The stream's `start`, when it begins with one (taken out of the stream)."""
+        try:
+            first = next(self._events, None)
+        except ArbiterError as exc:
+            raise SourceError(str(exc)) from None
+        if isinstance(first, Start):
+            return first
+        self._first = first
+        return None
+
+    def skip_through(self, t: float, seen: Iterable[Event]) -> None:
+        """Drop events before `t`, and those at `t` that are among `seen` (the journal's)."""
+        self._skip_t = t
+        self._skip_seen = {e.to_json() for e in seen if e.t == t}
+
+    def _skipped(self, event: Event) -> bool:
+        if self._skip_t is None:
+            return False
+        if event.t < self._skip_t:
+            return True
+        return event.t == self._skip_t and event.to_json() in self._skip_seen
+
+    def start(self, emit: Emit, clock: Clock) -> None:
+        self._thread = threading.Thread(
+            target=self._play, args=(emit, clock), name=self.name, daemon=True
+        )
+        self._thread.start()
+
+    def _play(self, emit: Emit, clock: Clock) -> None:
+        try:
+            pending = [self._first] if self._first is not None else []
+            for event in _chain(pending, self._events):
+                if isinstance(event, Start):
+                    raise SourceError(f"{self.name}: a second 'start' event at t={event.t}")
+                if isinstance(event, Tick) or self._skipped(event):
+                    continue
+                while not self._stop.is_set():
+                    wait = clock.real_delay(event.t - clock.now())
+                    if wait <= 0:
+                        break
+                    self._stop.wait(wait)
+                if self._stop.is_set():
+                    return
+                emit(event)
+            emit(SourceDone(self.name))
+        except ArbiterError as exc:
+            emit(SourceFailed(str(exc)))
+        except OSError as exc:
+            emit(SourceFailed(f"{self.name}: cannot be read ({exc.strerror or exc})"))
+
+    def close(self) -> None:
+        self._stop.set()
+
+
+def _chain(first: list[Event], rest: Iterator[Event]) -> Iterator[Event]:
+    yield from first
+    yield from rest
+
+
+class KeyboardSource(Source):
+    """Single keys from a terminal (cbreak mode, restored on close); see `KEYS`.
+
+    Only for a TTY: without one there are no keys to read, and the display writes plain
+    lines. A pipe wakes the reading thread on close, so it never polls.
+    """
+
+    name = "keyboard"
+
+    def __init__(self, stream: TextIO | None = None) -> None:
+        self.stream = stream if stream is not None else sys.stdin
+        self._saved: Any = None
+        self._wake_r, self._wake_w = -1, -1
+        self._thread: threading.Thread | None = None
+
+    @staticmethod
+    def usable(stream: TextIO | None = None) -> bool:
+        """Is there a terminal to read keys from?"""
+        s = stream if stream is not None else sys.stdin
+        try:
+            return s.isatty()
+        except (AttributeError, ValueError, OSError):
+            return False
+
+    def start(self, emit: Emit, clock: Clock) -> None:
+        import termios
+        import tty
+
+        fd = self.stream.fileno()
+        self._saved = termios.tcgetattr(fd)
+        tty.setcbreak(fd)
+        self._wake_r, self._wake_w = os.pipe()
+        self._thread = threading.Thread(
+            target=self._read, args=(fd, emit, clock), name="keyboard", daemon=True
+        )
+        self._thread.start()
+
+    def _read(self, fd: int, emit: Emit, clock: Clock) -> None:
+        while True:
+            ready, _, _ = select.select([fd, self._wake_r], [], [])
+            if self._wake_r in ready:
+                return
+            data = os.read(fd, 32)
+            if not data:
+                return
+            t = clock.now()
+            for ch in data.decode("utf-8", errors="ignore"):
+                key = ch.lower() if ch != " " else ch
+                if key in KEYS:
+                    emit(KeyCommand(t, key))
+
+    def close(self) -> None:
+        if self._wake_w >= 0:
+            os.write(self._wake_w, b"x")
+            if self._thread is not None:
+                self._thread.join(timeout=1.0)
+            os.close(self._wake_w)
+            os.close(self._wake_r)
+            self._wake_w = self._wake_r = -1
+        if self._saved is not None:
+            import termios
+
+            termios.tcsetattr(self.stream.fileno(), termios.TCSADRAIN, self._saved)
+            self._saved = None
+
+
+class GpioSource(Source):
+    """The clock panel on GPIO (firmware_bridge.gpio): buttons in, LEDs and buzzer out.
+
+    The panel's buttons stamp each press at the interrupt with the back-end's monotonic
+    clock; `origin` (the monotonic time of the stream's t=0) turns it into `t`. The panel's
+    outputs follow the rulings under FIDE 12.6 (`firmware_bridge.gpio.indications`): the
+    session calls `follow` with every step's rulings and `update` when `next_due` says.
+    """
+
+    def __init__(
+        self,
+        backend: str,
+        pin_map: PinMap | None = None,
+        mode: PanelMode | None = None,
+        pins: Pins | None = None,
+    ) -> None:
+        self.backend = backend
+        self.name = f"gpio:{backend}"
+        self.pin_map = pin_map
+        self.mode = mode
+        self.pins = pins
+        self.panel: ClockPanel | None = None
+        self._clock: Clock | None = None
+
+    def start(self, emit: Emit, clock: Clock) -> None:
+        from firmware_bridge.gpio.base import open_pins
+        from firmware_bridge.gpio.indications import DEFAULT_MODE
+        from firmware_bridge.gpio.panel import ClockPanel
+        from firmware_bridge.gpio.pins import DEFAULT_PINS
+
+        if self.pins is None:
+            self.pins = open_pins(self.backend)
+        self._clock = clock
+        self.panel = ClockPanel(
+            self.pins,
+            emit,
+            self.pin_map or DEFAULT_PINS,
+            mode=self.mode or DEFAULT_MODE,
+            origin=clock.mono(0.0),
+        )
+
+    def follow(self, rulings: list[Ruling], t: float) -> None:
+        if self.panel is not None and self._clock is not None:
+            self.panel.follow(rulings, self._clock.mono(t))
+
+    def begin(self, running: str | None, t: float, history: list[Ruling] | None = None) -> None:
+        """Show the clock that runs as the game starts; on a resume, also what `history`
+        left standing (a fallen flag), without replaying its beeps."""
+        if self.panel is None or self._clock is None:
+            return
+        from dataclasses import replace
+
+        from firmware_bridge.gpio.indications import indications
+
+        self.panel.begin(running, self._clock.mono(t))
+        if history:
+            self.panel.state = replace(self.panel.state.after(history), news=())
+            self.panel.show(indications(self.panel.state, self.panel.mode), self._clock.mono(t))
+
+    def update(self, t: float) -> None:
+        if self.panel is not None and self._clock is not None:
+            self.panel.update(self._clock.mono(t))
+
+    def next_due(self, t: float) -> float | None:
+        """The stream time of the panel's next output change, or None."""
+        if self.panel is None or self._clock is None:
+            return None
+        due = self.panel.next_due(self._clock.mono(t))
+        return None if due is None else max(t, self._clock.stream(due))
+
+    def close(self) -> None:
+        if self.panel is not None and self._clock is not None:
+            self.panel.close(self._clock.mono(self._clock.now()))
+        if self.pins is not None:
+            self.pins.close()
+
+
+class BoardAdapter(Source):
+    """An e-board (`--board PROTOCOL:DEVICE`, firmware_bridge.source.BoardSource) as a source.
+
+    The board source stamps its events on the session's clock (its `zero` is the session's
+    t = 0); a thread hands them on. Its sensor settings go into the game's `start`.
+    """
+
+    def __init__(self, spec: str, clock: Clock, calibration: str | None = None) -> None:
+        from firmware_bridge.source import BoardSource
+
+        self.name = f"board:{spec}"
+        self.board = BoardSource(spec, calibration=calibration, zero=clock.mono(0.0))
+        self._stop = threading.Event()
+
+    def start_settings(self) -> dict[str, float]:
+        """`noise_s`, `slide_s`, `latency_s` for this board (events.md, Sensor settings)."""
+        return self.board.start_settings()
+
+    def start(self, emit: Emit, clock: Clock) -> None:
+        self.board.start()
+        threading.Thread(target=self._pump, args=(emit,), name=self.name, daemon=True).start()
+
+    def _pump(self, emit: Emit) -> None:
+        try:
+            while not self._stop.is_set():
+                for event in self.board.poll_events(0.2):
+                    emit(event)
+        except ArbiterError as exc:
+            emit(SourceFailed(f"{self.name}: {exc}"))
+
+    def close(self) -> None:
+        self._stop.set()
+        self.board.close()
+
+
+#: the contract's sensor settings for a camera (events.md: values to start from)
+CAMERA_SETTINGS = {"slide_s": 0.0, "latency_s": 1.0, "max_plies": 4}
+
+
+class CameraSource(Source):
+    """A camera or a video file (vision.sources, vision.tracker) as a source of snapshots.
+
+    Frames are stamped by their source from its first frame; the first frame is taken to be
+    seen at the session time it arrived, and later ones keep their spacing. A video file is
+    played at its own pace. The tracker turns still scenes into `snapshot` events.
+    """
+
+    def __init__(
+        self, calibration: str, camera: int | None = None, video: str | None = None
+    ) -> None:
+        self.name = (
+            f"camera:{camera}" if camera is not None else f"video:{os.path.abspath(video or '')}"
+        )
+        self.camera, self.video, self.calibration = camera, video, calibration
+        from vision.calibration import Calibration
+
+        self.cal = Calibration.load(calibration)
+        self._stop = threading.Event()
+
+    def start_settings(self) -> dict[str, Any]:
+        return dict(CAMERA_SETTINGS)
+
+    def start(self, emit: Emit, clock: Clock) -> None:
+        from vision.sources import open_source
+
+        frames = open_source(camera=self.camera, video=self.video)
+        threading.Thread(
+            target=self._run, args=(frames, emit, clock), name=self.name, daemon=True
+        ).start()
+
+    def _run(self, frames: Iterator[tuple[float, Any]], emit: Emit, clock: Clock) -> None:
+        from vision.tracker import SnapshotTracker
+
+        tracker = SnapshotTracker(self.cal, known=self.cal.placement)
+        offset: float | None = None
+        try:
+            for t, frame in frames:
+                if self._stop.is_set():
+                    return
+                if offset is None:
+                    offset = clock.now() - t
+                wait = clock.real_delay(offset + t - clock.now())
+                if wait > 0 and self._stop.wait(wait):
+                    return
+                for event in tracker.feed(frame, t):
+                    emit(_shifted(event, offset))
+            emit(SourceDone(self.name))
+        except ArbiterError as exc:
+            emit(SourceFailed(f"{self.name}: {exc}"))
+
+    def close(self) -> None:
+        self._stop.set()
+
+
+def _shifted(event: Event, offset: float) -> Event:
+    """`event` with its times (`t`, `seen_at`) moved by `offset` into session time."""
+    import dataclasses
+
+    changes: dict[str, Any] = {"t": max(0.0, event.t + offset)}
+    seen_at = getattr(event, "seen_at", None)
+    if seen_at is not None:
+        changes["seen_at"] = max(0.0, seen_at + offset)
+    return dataclasses.replace(event, **changes)  # type: ignore[type-var]
+
+
+__all__ = [
+    "CAMERA_SETTINGS",
+    "KEYS",
+    "BoardAdapter",
+    "CameraSource",
+    "Clock",
+    "FakeClock",
+    "GpioSource",
+    "KeyCommand",
+    "KeyboardSource",
+    "MonotonicClock",
+    "Source",
+    "SourceDone",
+    "SourceError",
+    "SourceFailed",
+    "StreamSource",
+]

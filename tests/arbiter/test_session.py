@@ -1,0 +1,315 @@
+"""The live session: journal before ruling, timers on an injected clock, intents, GPIO panel."""
+
+from __future__ import annotations
+
+import io
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from arbiter.display import Display
+from arbiter.journal import JournalWriter, read_journal
+from arbiter.session import Session, SessionError, rebuild
+from arbiter.sources import (
+    FakeClock,
+    GpioSource,
+    KeyCommand,
+    MonotonicClock,
+    SourceDone,
+    SourceError,
+    SourceFailed,
+    StreamSource,
+)
+from firmware_bridge.gpio.devices import PauseToggle
+from firmware_bridge.gpio.fake import FakePins
+from firmware_bridge.gpio.indications import PanelMode
+from firmware_bridge.gpio.pins import DEFAULT_PINS
+from rules.events import Lift, Place, Press, Restart, Start, Tick
+from rules.replay import replay
+
+
+class SpyJournal(JournalWriter):
+    """A journal that notes how many rulings the session had when each event was written."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path, fsync=False)
+        self.session: Session | None = None
+        self.seen: list[tuple[str, int, float]] = []
+
+    def append(self, event) -> None:  # type: ignore[no-untyped-def]
+        assert self.session is not None or event.type == "start"
+        ruled = len(self.session.rulings) if self.session else 0
+        game_t = self.session.game.t if self.session else -1.0
+        self.seen.append((event.type, ruled, game_t))
+        super().append(event)
+
+
+def e4_events(t: float = 1.0) -> list:
+    return [
+        Lift(t=t, square="e2", piece="P"),
+        Place(t=t + 0.2, square="e4", piece="P"),
+        Press(t=t + 0.3, side="white"),
+    ]
+
+
+def test_every_event_is_journaled_before_the_rules_see_it(tmp_path: Path) -> None:
+    journal = SpyJournal(tmp_path / "j.jsonl")
+    clock = FakeClock()
+    session = Session.new(Start(t=0.0, time_control="60"), journal, clock)
+    journal.session = session
+    for event in e4_events():
+        before = session.game.t
+        session.submit(event)
+        # when it was written, the game had not yet reached the event's time
+        assert journal.seen[-1][0] == event.type
+        assert journal.seen[-1][2] == before < event.t
+    events, warnings = read_journal(tmp_path / "j.jsonl")
+    assert not warnings
+    assert [e.type for e in events] == ["start", "lift", "place", "press"]
+    assert [r.type for r in session.rulings].count("move") == 1
+
+
+def test_the_flag_falls_on_the_timer_with_a_tick_in_the_journal(tmp_path: Path) -> None:
+    clock = FakeClock()
+    session = Session.new(Start(t=0.0, time_control="10"), JournalWriter(tmp_path / "j"), clock)
+    assert session.game.next_deadline() == pytest.approx(10.0)
+    assert session.advance(9.999) == []
+    rulings = session.advance(10.004)
+    assert [r.type for r in rulings][:2] == ["flag", "game_over"]
+    assert rulings[0].data["at"] == pytest.approx(10.0)
+    assert session.game.over
+    # the journal replays to the same flag: the tick stands for the timer
+    events, _ = read_journal(tmp_path / "j")
+    assert isinstance(events[-1], Tick) and 10.0 < events[-1].t < 10.001
+    replayed = [r for r in replay(events, finish=False) if r.type == "flag"]
+    assert replayed and replayed[0].data["at"] == pytest.approx(10.0)
+
+
+def test_a_release_after_slide_s_is_decided_by_the_timer() -> None:
+    clock = FakeClock()
+    session = Session.new(Start(t=0.0, time_control="60", slide_s=0.25), None, clock)
+    session.submit(Lift(t=1.0, square="e2", piece="P"))
+    session.submit(Place(t=1.2, square="e4", piece="P"))
+    assert session.game.next_deadline() == pytest.approx(1.45)
+    assert session.advance(1.44) == []
+    moves = [r for r in session.advance(1.46) if r.type == "move"]
+    assert moves and moves[0].data["uci"] == "e2e4" and moves[0].data["made_at"] == 1.2
+
+
+def test_an_event_dated_before_the_last_is_journaled_at_the_last_time() -> None:
+    session = Session.new(Start(t=0.0, time_control="60"), None, FakeClock())
+    session.submit(Lift(t=2.0, square="e2", piece="P"))
+    session.submit(Place(t=1.5, square="e4", piece="P"))  # read late from another source
+    assert session.events[-1].t == 2.0
+
+
+def test_keys_become_the_events_the_game_state_gives_them() -> None:
+    session = Session.new(Start(t=0.0, time_control="60"), None, FakeClock())
+    for event in e4_events():
+        session.submit(event)
+    press = session.resolve(KeyCommand(2.0, " "))
+    assert isinstance(press, Press) and press.side == "black"  # black's clock runs now
+    claim = session.resolve(KeyCommand(2.0, "c"))
+    assert claim is not None and claim.type == "claim"
+    assert claim.side == "black" and claim.kind == "any"  # type: ignore[attr-defined]
+    session.take(KeyCommand(2.0, "p"))
+    assert session.game.clock.paused
+    assert session.resolve(KeyCommand(2.1, " ")) is None  # a paused clock is not pressed
+    session.take(KeyCommand(2.5, "p"))
+    assert not session.game.clock.paused
+    before = session.game.clock.remaining("white", 3.0)
+    session.take(KeyCommand(3.0, "w"))
+    assert session.game.clock.remaining("white", 3.0) == pytest.approx(before + 60)
+    session.take(KeyCommand(3.0, "q"))
+    assert session.stopped
+
+
+def test_the_pause_button_toggles_pause_and_resume() -> None:
+    session = Session.new(Start(t=0.0, time_control="60"), None, FakeClock())
+    session.take(PauseToggle(1.0))
+    assert session.game.clock.paused
+    assert session.events[-1].to_dict() == {"t": 1.0, "type": "arbiter", "action": "pause"}
+    session.take(PauseToggle(2.0))
+    assert not session.game.clock.paused
+
+
+def test_a_failed_source_stops_the_session_with_its_message() -> None:
+    session = Session.new(Start(t=0.0), None, FakeClock())
+    with pytest.raises(SourceError, match="line 3: bad"):
+        session.take(SourceFailed("stream: line 3: bad"))
+    session.take(SourceDone("events:-"))
+    assert "events:-" in session.done
+
+
+def test_resume_rebuilds_the_game_and_clocks_stand_at_the_last_event(tmp_path: Path) -> None:
+    path = tmp_path / "j.jsonl"
+    first = Session.new(Start(t=0.0, time_control="60"), JournalWriter(path), FakeClock())
+    for event in e4_events():
+        first.submit(event)
+    black_at_kill = first.game.clock.remaining("black", 1.3)
+    first.journal.close()  # type: ignore[union-attr]
+    # the process died at t=20; nothing of the lost time counts
+    history, _ = read_journal(path)
+    clock = FakeClock(1.3)
+    again = Session.resume(history, JournalWriter(path), lambda t: clock)
+    assert isinstance(again.events[-1], Restart) and again.events[-1].t == 1.3
+    assert again.game.clock.remaining("black", 1.3) == pytest.approx(black_at_kill)
+    assert again.game.ply == 1
+    events, _ = read_journal(path)
+    assert events[-1].to_dict() == {"t": 1.3, "type": "restart", "counted": False}
+
+
+def test_resume_with_a_counted_gap_charges_the_running_clock(tmp_path: Path) -> None:
+    history = [Start(t=0.0, time_control="60"), *e4_events()]
+    clock = FakeClock(11.3)
+    again = Session.resume(history, None, lambda t: clock, gap_s=10.0, counted=True)
+    assert again.events[-1].t == pytest.approx(11.3)
+    assert again.game.clock.remaining("black", 11.3) == pytest.approx(50.0)
+
+
+def test_a_finished_game_cannot_be_resumed() -> None:
+    history = [Start(t=0.0, time_control="60"), Tick(t=61.0)]
+    with pytest.raises(SessionError, match="already over"):
+        Session.resume(history, None, lambda t: FakeClock(t))
+    game, rulings = rebuild(history)
+    assert game.over and "game_over" in [r.type for r in rulings]
+
+
+def test_stream_source_skips_what_the_journal_holds() -> None:
+    events = e4_events()
+    source = StreamSource(events)
+    source.skip_through(1.2, [Place(t=1.2, square="e4", piece="P")])
+    got: list = []
+    source.start(got.append, FakeClock(100.0))
+    deadline = time.monotonic() + 2
+    while not any(isinstance(x, SourceDone) for x in got) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert [type(x).__name__ for x in got] == ["Press", "SourceDone"]
+
+
+# ---------------------------------------------------------------------------- GPIO panel
+
+
+def panel_session(strict: bool = False, feedback: bool = False) -> tuple[Session, FakePins]:
+    pins = FakePins()
+    mode = PanelMode(strict=strict, feedback=feedback)
+    gpio = GpioSource("fake", DEFAULT_PINS, mode, pins=pins)
+    clock = FakeClock()
+    session = Session.new(
+        Start(t=0.0, time_control="5", strict=strict), None, clock, sources=[gpio]
+    )
+    session.start_sources()
+    return session, pins
+
+
+def test_fake_buttons_press_the_clock_and_leds_follow_it() -> None:
+    session, pins = panel_session()
+    led_w, led_b = pins[DEFAULT_PINS.led_white], pins[DEFAULT_PINS.led_black]
+    assert led_w.read() == 1 and led_b.read() == 0  # White's clock runs from the start
+    for event in e4_events(0.5)[:2]:
+        session.submit(event)
+    button = pins[DEFAULT_PINS.clock_white]
+    button.drive_low(1.0)
+    session.clock.set(1.0)  # type: ignore[attr-defined]
+    item = session.queue.get_nowait()
+    assert isinstance(item, Press) and item.side == "white" and item.t == 1.0
+    session.take(item)
+    button.release(1.2)
+    assert [r.type for r in session.rulings if r.type == "move"] == ["move"]
+    assert led_w.read() == 0 and led_b.read() == 1
+    buzzer = pins[DEFAULT_PINS.buzzer]
+    assert buzzer.history[-1][1] == 0 and len(buzzer.history) == 1  # a move: silence (12.6)
+
+
+def test_a_flag_blinks_the_led_and_sounds_the_buzzer() -> None:
+    session, pins = panel_session()
+    rulings = session.advance(5.01)
+    assert [r.type for r in rulings][:2] == ["flag", "game_over"]
+    session.panels[0].update(5.2)
+    buzzer = pins[DEFAULT_PINS.buzzer]
+    assert any(level == 1 for _, level in buzzer.history)
+    led_w = pins[DEFAULT_PINS.led_white]
+    levels = set()
+    for k in range(12):
+        session.panels[0].update(5.01 + k * 0.07)
+        levels.add(led_w.read())
+    assert levels == {0, 1}  # blinking
+
+
+def test_a_touch_obligation_stays_silent_by_default_and_guides_in_strict_mode() -> None:
+    for strict, expect_pulse in ((False, False), (True, True)):
+        session, pins = panel_session(strict=strict)
+        session.submit(Lift(t=0.5, square="g1", piece="N"))
+        session.submit(Place(t=0.8, square="g1", piece="N"))  # touched, put back: a duty
+        assert any(r.type == "obligation" for r in session.rulings)
+        shown = session.panels[0].panel.shown  # type: ignore[union-attr]
+        assert (shown.white.value == "pulse") is expect_pulse
+        assert pins[DEFAULT_PINS.buzzer].history[-1][1] == 0
+
+
+# ---------------------------------------------------------------------------- real time
+
+
+#: a rook ending: whether the side left can mate is quick to decide (6.9), so what is timed
+#: here is the session's timer, not the rules core's winnability search
+ROOK_ENDING = "8/8/8/4k3/8/8/8/R3K3 b - - 0 1"
+
+
+def test_flag_ruling_within_50ms_of_the_deadline_with_no_input(tmp_path: Path) -> None:
+    """A 2-second control, nothing else: the flag is ruled when the time runs out."""
+    clock = MonotonicClock()
+    seen: list[tuple[str, float]] = []
+    woke: list[float] = []
+
+    def sink(rulings, t):  # type: ignore[no-untyped-def]
+        now = clock.now()
+        seen.extend((r.type, now) for r in rulings)
+
+    session = Session.new(
+        Start(t=0.0, time_control="2", fen=ROOK_ENDING),
+        JournalWriter(tmp_path / "j.jsonl"),
+        clock,
+        sinks=[sink],
+        display=Display(io.StringIO(), tty=False),
+    )
+    advance = session.advance
+
+    def timed_advance(now: float):  # type: ignore[no-untyped-def]
+        if now >= 2.0 and not woke:
+            woke.append(now)
+        return advance(now)
+
+    session.advance = timed_advance  # type: ignore[method-assign]
+    runner = threading.Thread(target=session.run)
+    runner.start()
+    runner.join(timeout=10)
+    assert not runner.is_alive()
+    flag = [at for kind, at in seen if kind == "flag"]
+    assert flag, seen
+    assert 2.0 <= woke[0] < 2.03, f"the timer fired {woke[0] - 2.0:.3f} s late"
+    assert 2.0 <= flag[0] < 2.05, f"the flag was ruled {flag[0] - 2.0:.3f} s late"
+    assert [r.data.get("at") for r in session.rulings if r.type == "flag"] == [2.0]
+    assert session.game.result == "1-0"
+
+
+def test_a_stream_is_played_in_real_time_to_the_end_of_the_game(tmp_path: Path) -> None:
+    events = [*e4_events(0.05), Press(t=0.4, side="black"), Lift(t=0.45, square="e7")]
+    source = StreamSource(events)
+    out = io.StringIO()
+    session = Session.new(
+        Start(t=0.0, time_control="1"),
+        JournalWriter(tmp_path / "j.jsonl"),
+        MonotonicClock(speed=2.0),
+        sources=[source],
+        display=Display(out, tty=False),
+    )
+    began = time.monotonic()
+    session.run()
+    took = time.monotonic() - began
+    assert session.game.over and session.game.reason == "time"
+    assert 0.25 <= took < 2.0  # ~1.25 s of play at double speed
+    journal, _ = read_journal(tmp_path / "j.jsonl")
+    assert [e.t for e in journal if e.type != "tick"] == [0.0] + [e.t for e in events]
+    assert "flag" in out.getvalue()
