@@ -38,8 +38,13 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from firmware_bridge.gpio.base import BCM_RANGE, PinConfigError
-from firmware_bridge.gpio.reed_matrix import A1_CORNERS, MAX_PERIOD_S
+from firmware_bridge.gpio.base import BCM_RANGE, PinConfigError, Pins
+from firmware_bridge.gpio.reed_matrix import (
+    A1_CORNERS,
+    MAX_PERIOD_S,
+    ReedMatrix,
+    ReedMatrixSource,
+)
 
 #: the single-line uses, in the order a panel sets them up
 SINGLE_PINS = (
@@ -218,6 +223,30 @@ def matrix_settings_from_config(data: dict[str, Any], source: str = "the config"
     return made
 
 
+def open_matrix_source(
+    pins: Pins,
+    pin_map: PinMap = DEFAULT_PINS,
+    settings: MatrixSettings | None = None,
+    *,
+    origin: float = 0.0,
+) -> ReedMatrixSource:
+    """The reed-switch board of the pin map and `[gpio.matrix]` settings, ready to `step`."""
+    if not pin_map.has_matrix:
+        raise PinConfigError(
+            "a reed-switch board needs 'matrix_rows' and 'matrix_cols' in [gpio.pins]; "
+            "the pin map has none"
+        )
+    s = settings if settings is not None else MatrixSettings()
+    matrix = ReedMatrix(
+        pins,
+        pin_map.matrix_rows,
+        pin_map.matrix_cols,
+        a1_corner=s.a1_corner,
+        idle_rows="high" if s.idle_rows == "high" else "float",
+    )
+    return ReedMatrixSource(matrix, period_s=s.period_s, stable_scans=s.stable_scans, origin=origin)
+
+
 __all__ = [
     "DEFAULT_PINS",
     "HEADER_PINS",
@@ -228,6 +257,7 @@ __all__ = [
     "check_pin_map",
     "load_pin_map",
     "matrix_settings_from_config",
+    "open_matrix_source",
     "pin_map_from_config",
     "pin_map_from_table",
 ]

@@ -15,6 +15,7 @@ from firmware_bridge.gpio.pins import (
     PinMap,
     load_pin_map,
     matrix_settings_from_config,
+    open_matrix_source,
     pin_map_from_table,
 )
 from firmware_bridge.gpio.reed_matrix import ReedMatrix
@@ -113,3 +114,19 @@ def test_matrix_settings_from_config() -> None:
 def test_bad_matrix_settings_name_the_key(table: dict[str, object], message: str) -> None:
     with pytest.raises(PinConfigError, match=r"club.toml \[gpio.matrix\]: " + message):
         matrix_settings_from_config({"gpio": {"matrix": table}}, "club.toml")
+
+
+def test_open_matrix_source_from_config() -> None:
+    settings = matrix_settings_from_config(
+        {"gpio": {"matrix": {"a1_corner": "r7c7", "scan_hz": 100, "stable_scans": 3}}}
+    )
+    source = open_matrix_source(FakePins(), DEFAULT_PINS, settings, origin=5.0)
+    assert source.matrix.a1_corner == "r7c7"
+    assert (source.period_s, source.stable_scans, source.origin) == (0.01, 3, 5.0)
+    assert [p.number for p in source.matrix.rows] == list(DEFAULT_PINS.matrix_rows)
+
+
+def test_open_matrix_source_without_matrix_pins() -> None:
+    no_matrix = pin_map_from_table({"matrix_rows": [], "matrix_cols": []})
+    with pytest.raises(PinConfigError, match="needs 'matrix_rows' and 'matrix_cols'"):
+        open_matrix_source(FakePins(), no_matrix)
