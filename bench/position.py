@@ -3,11 +3,13 @@
 Two sets of positions:
 
 (a) real games: every `--step`-th position of the games in ../shared/data/games/*.pgn;
-(b) constructed unwinnable positions, unwinnable *by construction* (no use of the code under
-    test): bare kings and same-coloured bishops, and pawn walls (every file holds a white pawn
-    blocked head-on by a black pawn, neighbouring files one rank apart) with each king on its
-    own side and only bishops of a colour that can never reach a square where a pawn could
-    capture it. Every (side, position) pair there is unwinnable; a True answer is unsound.
+(b) constructed unwinnable (side, position) pairs, none labelled by the code under test:
+    by construction, bare kings and same-coloured bishops, and pawn walls (every file holds a
+    white pawn blocked head-on by a black pawn, neighbouring files one rank apart) with each
+    king on its own side and only bishops of a colour that can never reach a square where a
+    pawn could capture it; by an independent exhaustive oracle (`enumerate_mates`, plain
+    python-chess), walls with one gap and tiny positions with forced moves. A True answer on
+    any of them is unsound.
 
 For (a) every True answer's helpmate line is replayed with python-chess; a line that is not a
 legal series ending in that side's mate counts as unsound.
@@ -38,6 +40,7 @@ from rules.winnability import (  # noqa: E402
     find_helpmate,
     may_be_dead,
 )
+from rules.winnability_screen import _certified  # noqa: E402
 
 GAMES = ROOT.parent / "shared" / "data" / "games"
 
@@ -141,13 +144,122 @@ def material_position(rng: random.Random) -> chess.Board:
             return board
 
 
-def unwinnable_positions(walls: int, seed: int = 2022) -> Iterator[tuple[str, str]]:
-    """(family, FEN) pairs; both sides unwinnable in every one."""
+def enumerate_mates(board: chess.Board, color: chess.Color, cap: int) -> bool | None:
+    """Independent oracle (plain python-chess, no code under test): True if `color` mates in
+    some line, False once every reachable position was seen without such a mate, None past
+    `cap` positions. Only python-chess's `has_insufficient_material` prunes."""
+    start = board.copy(stack=False)
+    if start.is_checkmate():
+        return start.turn != color
+    seen = {start._transposition_key()}
+    todo = [start]
+    while todo:
+        node = todo.pop()
+        if node.has_insufficient_material(color):
+            continue
+        for move in list(node.legal_moves):
+            node.push(move)
+            key = node._transposition_key()
+            if key not in seen:
+                if node.is_checkmate():
+                    if node.turn != color:
+                        return True
+                else:
+                    seen.add(key)
+                    if len(seen) > cap:
+                        return None
+                    todo.append(node.copy(stack=False))
+            node.pop()
+    return False
+
+
+def wall_with_gap(rng: random.Random) -> chess.Board:
+    """A wall with one file whose pawns do not touch yet, kings on their own sides, maybe a
+    bishop each of any colour: some can be broken, some not (the oracle decides)."""
+    while True:
+        ranks = _wall_ranks(rng)
+        gap = rng.randrange(8)
+        board = chess.Board(None)
+        white_side = black_side = 0
+        for f, r in enumerate(ranks):
+            wr, br = r, r + 1
+            if f == gap:
+                if rng.random() < 0.5 and r >= 2:
+                    wr = r - 1
+                elif r <= 4:
+                    br = r + 2
+            board.set_piece_at(chess.square(f, wr), chess.Piece(chess.PAWN, chess.WHITE))
+            board.set_piece_at(chess.square(f, br), chess.Piece(chess.PAWN, chess.BLACK))
+            for rr in range(wr):
+                white_side |= chess.BB_SQUARES[chess.square(f, rr)]
+            for rr in range(br + 1, 8):
+                black_side |= chess.BB_SQUARES[chess.square(f, rr)]
+        white_pawns = board.pieces_mask(chess.PAWN, chess.WHITE)
+        black_pawns = board.pieces_mask(chess.PAWN, chess.BLACK)
+        white_ok = white_side & ~_pawn_attacks(black_pawns, chess.BLACK)
+        black_ok = black_side & ~_pawn_attacks(white_pawns, chess.WHITE)
+        if not white_ok or not black_ok:
+            continue
+        wk = rng.choice(list(chess.scan_forward(white_ok)))
+        bk = rng.choice(list(chess.scan_forward(black_ok)))
+        board.set_piece_at(wk, chess.Piece(chess.KING, chess.WHITE))
+        board.set_piece_at(bk, chess.Piece(chess.KING, chess.BLACK))
+        for color, side in ((chess.WHITE, white_side), (chess.BLACK, black_side)):
+            free = [s for s in chess.scan_forward(side) if board.piece_at(s) is None]
+            rng.shuffle(free)
+            for sq in free[: rng.randrange(0, 2)]:
+                board.set_piece_at(sq, chess.Piece(chess.BISHOP, color))
+        board.turn = rng.random() < 0.5
+        if board.is_valid():
+            return board
+
+
+def forced_small(rng: random.Random) -> chess.Board:
+    """Kings and one to three units, the side to move having one or two legal moves."""
+    kinds = [chess.PAWN, chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK]
+    while True:
+        board = chess.Board(None)
+        squares = list(chess.SQUARES)
+        rng.shuffle(squares)
+        board.set_piece_at(squares.pop(), chess.Piece(chess.KING, chess.WHITE))
+        board.set_piece_at(squares.pop(), chess.Piece(chess.KING, chess.BLACK))
+        for _ in range(rng.randrange(1, 4)):
+            sq = squares.pop()
+            kind = rng.choice(kinds)
+            if kind == chess.PAWN and chess.square_rank(sq) in (0, 7):
+                continue
+            board.set_piece_at(sq, chess.Piece(kind, rng.random() < 0.5))
+        board.turn = rng.random() < 0.5
+        if board.is_valid() and 1 <= board.legal_moves.count() <= 2:
+            return board
+
+
+def unwinnable_pairs(
+    walls: int, searched: int, seed: int = 2022
+) -> Iterator[tuple[str, str, chess.Color]]:
+    """(family, FEN, side) triples where the side provably cannot mate: by construction for
+    walls and one-coloured bishops, by the independent oracle for the other families (only
+    sides with more than insufficient material are kept there)."""
     rng = random.Random(seed)
     for _ in range(walls):
-        yield "pawn wall", wall_position(rng).fen()
+        fen = wall_position(rng).fen()
+        yield "pawn wall (by construction)", fen, chess.WHITE
+        yield "pawn wall (by construction)", fen, chess.BLACK
     for _ in range(max(1, walls // 5)):
-        yield "bishops of one colour", material_position(rng).fen()
+        fen = material_position(rng).fen()
+        yield "bishops of one colour", fen, chess.WHITE
+        yield "bishops of one colour", fen, chess.BLACK
+    for family, make, cap, count in (
+        ("wall with a gap (oracle)", wall_with_gap, 20_000, searched),
+        ("forced small (oracle)", forced_small, 3_000, searched * 4),
+    ):
+        for _ in range(count):
+            board = make(rng)
+            for color in chess.COLORS:
+                if board.has_insufficient_material(color):
+                    continue
+                if enumerate_mates(board, color, cap) is False:
+                    yield family, board.fen(), color
 
 
 def _line_mates(fen: str, color: chess.Color, budget: int) -> bool:
@@ -187,12 +299,55 @@ def _report(name: str, walls: list[float], cpus: list[float]) -> None:
     )
 
 
+def _bench_screen(games: int) -> None:
+    """may_be_dead as the rules core calls it: after every move of real games, in order, with
+    nothing remembered beforehand, and analyse() run whenever it answers True."""
+    _certified.clear()
+    times: list[float] = []
+    followups: list[float] = []
+    flagged = dead = 0
+    paths = sorted(glob.glob(str(GAMES / "*.pgn")))
+    played = 0
+    for path in paths:
+        with open(path, encoding="utf-8") as handle:
+            while played < games and (game := chess.pgn.read_game(handle)) is not None:
+                played += 1
+                board = game.board()
+                for move in game.mainline_moves():
+                    board.push(move)
+                    t0 = time.process_time()
+                    maybe = may_be_dead(board)
+                    times.append(time.process_time() - t0)
+                    if maybe:
+                        flagged += 1
+                        t0 = time.process_time()
+                        dead += analyse(board).dead is True
+                        followups.append(time.process_time() - t0)
+    times.sort()
+    n = len(times)
+    print(
+        f"    may_be_dead after every move of {played} games ({n} calls, cold start): "
+        f"median {statistics.median(times) * 1e6:.0f} us, mean {statistics.mean(times) * 1e6:.0f}"
+        f" us, p90 {times[int(n * 0.9)] * 1e6:.0f} us, p99 {times[int(n * 0.99)] * 1e3:.1f} ms "
+        f"CPU; True (run analyse) for {flagged} ({100 * flagged / n:.1f} %)"
+    )
+    if followups:
+        print(
+            f"      the analyse() calls that followed: median "
+            f"{statistics.median(followups) * 1e3:.1f} ms CPU; dead positions found {dead}"
+        )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--step", type=int, default=10, help="take every N-th game position")
     parser.add_argument("--limit", type=int, default=3000, help="at most this many of them")
     parser.add_argument("--walls", type=int, default=500, help="constructed wall positions")
+    parser.add_argument(
+        "--searched", type=int, default=60, help="candidates per oracle-labelled family"
+    )
     parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET)
+    parser.add_argument("--games", type=int, default=100, help="games replayed for the screen")
     parser.add_argument("--no-verify", action="store_true", help="skip replaying helpmates")
     args = parser.parse_args(argv)
 
@@ -215,43 +370,37 @@ def main(argv: list[str] | None = None) -> int:
         + (" (not checked)" if args.no_verify else "")
     )
 
-    screen = [chess.Board(f) for f in fens]
-    t0 = time.perf_counter()
-    repeats = 20
-    for _ in range(repeats):
-        flagged = sum(1 for b in screen if may_be_dead(b))
-    per_call = (time.perf_counter() - t0) / (repeats * len(screen))
-    print(
-        f"    may_be_dead: {per_call * 1e6:.2f} us per call (wall), True for {flagged} of "
-        f"{len(screen)} ({100 * flagged / len(screen):.1f} %)"
-    )
+    _bench_screen(args.games)
 
-    pairs = list(unwinnable_positions(args.walls))
-    fens_b = [fen for _, fen in pairs]
+    t0 = time.perf_counter()
+    pairs = list(unwinnable_pairs(args.walls, args.searched))
+    print(f"(b) unwinnable set built in {time.perf_counter() - t0:.0f} s")
+    fens_b = sorted({fen for _, fen, _ in pairs})
     walls_b, cpus_b, answers_b = _timed(fens_b, args.budget)
     _report("(b) unwinnable set", walls_b, cpus_b)
+    answer_of = dict(zip(fens_b, answers_b, strict=True))
     total = proven = wrong = 0
     by_family: dict[str, list[int]] = {}
-    for (family, fen), result in zip(pairs, answers_b, strict=True):
+    for family, fen, color in pairs:
         tally = by_family.setdefault(family, [0, 0])
-        for color in chess.COLORS:
-            value = result.side(color)
-            total += 1
-            tally[0] += 1
-            if value is False:
-                proven += 1
-                tally[1] += 1
-            elif value is True:
-                wrong += 1
-                print(f"  UNSOUND: {fen} side {chess.COLOR_NAMES[color]} answered True")
+        value = answer_of[fen].side(color)
+        total += 1
+        tally[0] += 1
+        if value is False:
+            proven += 1
+            tally[1] += 1
+        elif value is True:
+            wrong += 1
+            print(f"  UNSOUND: {fen} side {chess.COLOR_NAMES[color]} answered True")
     print(
         f"    proven unwinnable: {proven} of {total} (side, position) pairs "
         f"({100 * proven / total:.1f} %); unsound answers {wrong}"
     )
     for family, (n, ok) in by_family.items():
         print(f"      {family}: {ok}/{n}")
-    flagged_b = sum(1 for f in fens_b if may_be_dead(chess.Board(f)))
-    print(f"    may_be_dead True on {flagged_b} of {len(fens_b)} (must be all)")
+    dead_b = [f for f in fens_b if answer_of[f].white is False and answer_of[f].black is False]
+    flagged_b = sum(1 for f in dead_b if may_be_dead(chess.Board(f)))
+    print(f"    may_be_dead True on {flagged_b} of {len(dead_b)} dead ones (must be all)")
     return 0
 
 

@@ -26,7 +26,7 @@ import chess
 from rules.winnability_search import Budget, OutOfBudget, guided_helpmate, position_key
 
 #: positions the fallback search may expand per side before the screen answers True
-SCREEN_BUDGET = 60
+SCREEN_BUDGET = 120
 
 #: how many certified positions are remembered (oldest forgotten first)
 MEMORY = 1 << 16
