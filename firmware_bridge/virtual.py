@@ -181,7 +181,7 @@ class VirtualBoard:
         self.played = 0
         self.skipped: list[Event] = []
         #: bytes the board could not write (nobody reading and the pty full), and the
-        #: (real time, bytes) of the last message written for each played event
+        #: (time.monotonic() just before the write, bytes) of the last write
         self.lost_bytes = 0
         self.last_write: tuple[float, bytes] | None = None
         #: connects so far (1 after `start`, 2 after one reconnect, ...)
@@ -331,6 +331,7 @@ class VirtualBoard:
             if self._master is None:
                 self.lost_bytes += len(data)
                 return
+            began = time.monotonic()
             try:
                 written = os.write(self._master, data)
             except OSError as exc:
@@ -338,7 +339,7 @@ class VirtualBoard:
                     raise
                 written = 0
             self.lost_bytes += len(data) - written
-            self.last_write = (time.monotonic(), data)
+            self.last_write = (began, data)
 
     def act(self, event: Event) -> None:
         """Play `event` on the board now (thread-safe); the stream's events come here.
