@@ -88,6 +88,7 @@ class _Turn:
     obligation: Obligation | None = None
     forced: Obligation | None = None  # a duty that stands whatever is touched (9.5.3, strict)
     reported_illegal: frozenset[tuple[int, str | None]] | None = None
+    refused: frozenset[tuple[int, str | None]] | None = None  # strict: the board shows it
     two_hands: bool = False
 
 
@@ -334,6 +335,14 @@ class Game:
                 return last.side
         return mover
 
+    def _holding_hand(self) -> str:
+        """Whose hand puts a piece down: the other player's, if he still holds one he lifted."""
+        mover = SIDE[self.board.turn]
+        for sq, (_t, letter, hand) in reversed(list(self.recent_lift.items())):
+            if hand != mover and letter is not None and self.sensed[sq] is None:
+                return hand
+        return mover
+
     def _own_in_hand(self) -> int:
         """How many of the mover's pieces are off the board (captures aside).
 
@@ -452,7 +461,7 @@ class Game:
     def _place(self, ev: Place, out: list[Ruling], *, t: float | None = None) -> None:
         t = ev.t if t is None else t
         sq = chess.parse_square(ev.square)
-        hand = self._hand(ev.side)
+        hand = ev.side or self._holding_hand()
         recent = self.recent_lift.pop(sq, None)
         letter = ev.piece
         if recent is not None:
@@ -577,7 +586,7 @@ class Game:
         if self.over or self.pending or self._own_in_hand() > 0:
             return False
         diff = differing(self.board, self.sensed)
-        if not diff:
+        if not diff or self._arrangement(diff) == self.turn.refused:
             return False
         if (
             find_match(
@@ -621,6 +630,8 @@ class Game:
         if not diff:
             self._clear_mismatch()
             return "none"
+        if self._arrangement(diff) == self.turn.refused:
+            return "refused"
         match = find_match(
             self.board,
             self.sensed,
@@ -642,6 +653,8 @@ class Game:
                     first=(i == 0),
                 )
             return "move"
+        if self._made_with_displaced(diff, t, made_at, out):
+            return "move"
         attempt = classify_attempt(self.board, self.sensed, diff)
         if attempt.kind in ("castling_partial", "capture_partial", "not_promoted") and not pressed:
             return "partial"
@@ -656,7 +669,7 @@ class Game:
         self, kind: str, move: chess.Move | None, t: float, diff: set[int], out: list[Ruling]
     ) -> None:
         """7.5.1 / 4.7: released where no legal move takes it; correctable until the press."""
-        key = frozenset((sq, self.sensed[sq]) for sq in diff)
+        key = self._arrangement(diff)
         if self.turn.reported_illegal == key:
             return
         self.turn.reported_illegal = key
@@ -671,6 +684,35 @@ class Game:
         self._rule(
             out, t, "illegal", side=self.turn.side, article="4.7", key="illegal.open", **data
         )
+
+    def _arrangement(self, diff: set[int]) -> frozenset[tuple[int, str | None]]:
+        return frozenset((sq, self.sensed[sq]) for sq in diff)
+
+    def _made_with_displaced(
+        self, diff: set[int], t: float, made_at: float, out: list[Ruling]
+    ) -> bool:
+        """A legal move, with opponent pieces the mover took off and did not capture.
+
+        The move stands (4.7) and the pieces taken off are displaced (7.4): `mismatch`.
+        """
+        them = not self.board.turn
+        off = {sq for sq in diff if self.sensed[sq] is None and self.board.color_at(sq) == them}
+        if not off:
+            return False
+        restored = list(self.sensed)
+        for sq in off:
+            piece = self.board.piece_at(sq)
+            restored[sq] = piece.symbol() if piece else None
+        match = find_match(self.board, restored, max_plies=1, promotion=self._promo())
+        if match is None:
+            return False
+        move = match.moves[0]
+        if move.to_square in off or self.board.is_en_passant(move):
+            return False
+        self._made(move, t, made_at, out)
+        if not self.over:
+            self._mismatch(t, out)
+        return True
 
     def _made(
         self,
@@ -699,6 +741,7 @@ class Game:
                 square=violation["square"],
             )
             if self.strict:
+                self.turn.refused = self._arrangement(differing(self.board, self.sensed))
                 self._reinstate(t, "strict", violation["article"], out)
                 return
         san = self.board.san(move)
@@ -943,6 +986,8 @@ class Game:
         if self.disconnected:
             return  # while a source is disconnected, never a press without a move
         state = self._settle(t, out, made_at=press_t, pressed=True)
+        if state == "refused":
+            return  # strict: the refused move is no move; the player's clock runs on
         if state == "move":
             last = self.records[-1]
             if last.side == side and not last.pressed:
