@@ -17,7 +17,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--corners",
         metavar='"x,y x,y x,y x,y"',
-        help="the board's corners in this picture, when the camera moved since calibration",
+        help="the board's corners in this picture (default: found near the calibration's)",
     )
     parser.add_argument("--json", action="store_true", help="print a JSON object")
 
@@ -28,16 +28,23 @@ def run(args: argparse.Namespace) -> int:
     cv2(), np()  # without the camera extra, say how to install it before anything else
     from vision.calibration import Calibration
     from vision.classify import classify
+    from vision.follow import follow
     from vision.geometry import parse_corners
     from vision.sources import read_image
 
     cal = Calibration.load(args.calibration)
+    frame = read_image(args.image)
+    moved = None
     if args.corners:
         cal = cal.with_corners(parse_corners(args.corners))
-    frame = read_image(args.image)
+    else:
+        cal, moved = follow(frame, cal)  # a camera bumped a little since the calibration
     board, confidence = classify(frame, cal)
+    out: dict[str, object] = {"board": board, "confidence": round(confidence, 4)}
+    if moved is not None:
+        out["moved_px"] = round(moved, 1)
     if args.json:
-        sys.stdout.write(json.dumps({"board": board, "confidence": round(confidence, 4)}) + "\n")
+        sys.stdout.write(json.dumps(out) + "\n")
     else:
         sys.stdout.write(f"{board}  (confidence {confidence:.2f})\n")
     return 0

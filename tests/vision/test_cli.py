@@ -90,3 +90,36 @@ def test_without_opencv_the_camera_commands_say_how_to_install(tmp_path: Path) -
     )
     assert out.returncode == 2
     assert "pip install 'otb-arbiter[camera]'" in out.stderr
+
+
+def test_snapshot_follows_a_small_camera_move(
+    images: dict[str, dict[str, Any]],
+    vision_data: Path,
+    video: dict[str, Any],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Without --corners, a picture from a slightly bumped camera is re-registered."""
+    import cv2
+
+    from vision import synth
+
+    cal = tmp_path / "cal.json"
+    argv = ["calibrate", "--video", str(vision_data / video["file"]), "--corners"]
+    assert main([*argv, _corners(video), "--out", str(cal)]) == 0
+    capsys.readouterr()
+    label = images["pcwawc/scholarsmate_f125.jpg"]
+    img = cv2.imread(str(vision_data / label["file"]))
+    bumped = tmp_path / "bumped.png"
+    cv2.imwrite(str(bumped), synth.rotate(img, 1.5, 7, -5))
+    for path, least, most in ((vision_data / label["file"], 0.0, 1.5), (bumped, 6.0, 20.0)):
+        argv = ["snapshot", "--image", str(path), "--calibration", str(cal), "--json"]
+        assert main(argv) == 0
+        got = json.loads(capsys.readouterr().out)
+        assert got["board"] == to_sensed(label["fen"])
+        assert least <= got["moved_px"] <= most
+
+    far = images["uschess/IMG_4755.jpg"]
+    argv = ["snapshot", "--image", str(vision_data / far["file"]), "--calibration", str(cal)]
+    assert main(argv) == 2
+    assert "--corners" in capsys.readouterr().err
