@@ -66,11 +66,14 @@ def test_errors_are_one_clean_line(tmp_path: Path, capsys: pytest.CaptureFixture
 
 
 def test_other_commands_never_import_opencv() -> None:
+    """Importing any vision module (as the CLI's parser does) loads neither OpenCV nor numpy."""
     code = (
         "import sys, arbiter.cli as c\n"
-        "import vision, vision.errors, vision.placement, vision.cvload\n"
+        "import vision.tracker, vision.stream, vision.sources, vision.detect, vision.follow\n"
+        "import vision.render, vision.synth, vision.preview, arbiter.cmd_calibrate\n"
+        "import arbiter.cmd_snapshot\n"
         "try:\n    c.main(['replay', '--help'])\nexcept SystemExit:\n    pass\n"
-        "print('cv2' in sys.modules)\n"
+        "print('cv2' in sys.modules or 'numpy' in sys.modules)\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False
