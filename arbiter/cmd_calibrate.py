@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 HELP = "calibrate the camera on a picture of a known position (default: the initial one)"
 
@@ -36,13 +38,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _first_still(frames, max_frames: int = 200):  # type: ignore[no-untyped-def]
-    """The first frame that equals the one before it (no hand moving), else the last read."""
+def _first_still(frames: Iterable[tuple[float, Any]], skip: int = 0, max_frames: int = 200) -> Any:
+    """The first frame (after `skip`, a camera's warm-up) that equals the one before it (no
+    hand moving), else the last one read."""
     from vision.cvload import np
 
     prev = None
     frame = None
     for i, (_, frame) in enumerate(frames):
+        if i < skip:
+            continue
         if prev is not None and float(np().mean(np().abs(frame.astype("int16") - prev))) < 2.0:
             return frame
         prev = frame.astype("int16")
@@ -66,7 +71,9 @@ def run(args: argparse.Namespace) -> int:
     if args.image:
         frame = read_image(args.image)
     else:
-        frame = _first_still(open_source(camera=args.camera, video=args.video))
+        # a camera settles its exposure and white balance (then locked) in its first frames
+        skip = 20 if args.camera is not None else 0
+        frame = _first_still(open_source(camera=args.camera, video=args.video), skip=skip)
         if frame is None:
             raise VisionError("the source gave no frame")
     corners = parse_corners(args.corners) if args.corners else None

@@ -18,6 +18,7 @@ from rules.events import Event, Sensor, Snapshot
 from vision import geometry
 from vision.calibration import Calibration
 from vision.classify import classify_board
+from vision.errors import VisionError
 from vision.motion import Masks, arm_across_edge, changed_fraction, normalise, small_grey
 from vision.placement import differences
 from vision.registration import Registrar, board_mask, decode, move_points
@@ -87,6 +88,8 @@ class SnapshotTracker:
 
     def feed(self, frame: Any, t: float) -> list[Event]:
         """Take one frame seen at time `t` (seconds, from the source); return new events."""
+        if self._masks is None:
+            self._check_size(frame)
         small, scale = small_grey(frame)
         if self._masks is None or self._masks.board.shape != small.shape:
             self._masks = Masks.build(self.cal.corners, scale, small.shape)
@@ -113,6 +116,16 @@ class SnapshotTracker:
             return []
         self._next_check = t + self.s.recheck_s
         return self._examine(frame, small, scale, t)
+
+    def _check_size(self, frame: Any) -> None:
+        """Corners are in pixels: frames must have the calibration frame's size."""
+        size = (int(frame.shape[1]), int(frame.shape[0]))
+        if self.base.frame_size[0] and size != tuple(self.base.frame_size):
+            w, h = self.base.frame_size
+            raise VisionError(
+                f"frames are {size[0]}x{size[1]} but the calibration was made at {w}x{h}: "
+                "set the camera to that size or recalibrate"
+            )
 
     # -- the snapshot path --
     def _square_px(self) -> float:

@@ -163,3 +163,13 @@ def test_the_stream_helper_runs_a_video_file(vision_data: Any, video: dict[str, 
     events = list(camera_events(frames, cal, known=to_sensed(video["segments"][1]["fen"])))
     assert [e.board for e in events if isinstance(e, Snapshot)] == _expected(video)[1:]
     assert CAMERA_SETTINGS == {"slide_s": 0.0, "latency_s": 1.0, "max_plies": 4}
+
+
+def test_frames_of_another_size_are_refused(frames: list[Any], video_cal: Any) -> None:
+    import cv2
+
+    from vision.errors import VisionError
+
+    tracker = SnapshotTracker(video_cal)
+    with pytest.raises(VisionError, match="640x480"):
+        tracker.feed(cv2.resize(frames[3], (320, 240)), 0.0)
