@@ -74,10 +74,6 @@ class Calibration:
             rough=self.rough,
         )
 
-    def shifted(self, dx: float, dy: float) -> Calibration:
-        """The same calibration with the board moved by (dx, dy) image pixels."""
-        return self.with_corners([(x + dx, y + dy) for x, y in self.corners])
-
     # -- persistence --
     def to_dict(self) -> dict[str, Any]:
         return {

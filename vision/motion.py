@@ -1,8 +1,9 @@
 """The per-frame path: is anything moving over the board, and is an arm across its edge?
 
-Works on a small grey copy of each frame (`SMALL` wide), so it costs well under a
-millisecond. A global brightness flicker (auto exposure, mains light) shifts every pixel
-alike; it is taken out (the median difference) before counting changed pixels.
+Works on a small grey copy of each frame (`SMALL` wide), so it costs about a millisecond.
+A global change of light (auto exposure flicker, mains light, gamma, pixels saturating) moves
+every level of the board in the same order; matching the two frames' level distributions
+takes it out before changed pixels are counted.
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """Re-registration: has the camera (or the board) moved since the calibration, and by how much?
 
-Phase correlation of the whole frame against the calibration's reference frame gives the
-translation in a few milliseconds; it runs only on still scenes. Small shifts move the
-corners with it; a large one (or a weak correlation) means the camera moved a lot.
+Phase correlation of the frame against the calibration's reference frame (edges only, so a
+change of light does not count) gives the shift from afar in a few milliseconds; ECC, started
+there, adds the small rotation of a bump. It runs only on still scenes; the callers
+(`tracker`, `follow`) decide what a move means: follow it, or say the camera moved a lot.
 """
 
 from __future__ import annotations
@@ -121,8 +122,3 @@ def _high_pass(grey: Any) -> Any:
     c = cv2()
     img = grey.astype("float32")
     return img - c.GaussianBlur(img, (0, 0), 5)
-
-
-def estimate_shift(reference: Any, frame: Any) -> tuple[float, float, float]:
-    """(dx, dy, response) of `frame` against `reference` (see `Registrar.shift`)."""
-    return Registrar(reference).shift(frame)

@@ -1,10 +1,12 @@
 """Still scenes to snapshots: the live path from camera frames to `snapshot` events.
 
 Per frame (cheap): compare a small grey copy with the previous frame; anything moving over
-the board or its edge resets the "still since" time. Once the scene has been still for
-`still_s`, the snapshot path runs (at most every `recheck_s`): re-register the grid against
-the calibration frame, refuse while an arm lies across the board's edge unless the
-classifier is very sure, classify the 64 squares, and emit one `Snapshot` of a new placement.
+the playing area resets the "still since" time. Once the scene has been still for `still_s`,
+the snapshot path runs (at most every `recheck_s` until the scene is settled): re-register
+the grid against the calibration frame, wait while a changed region crosses the board's edge
+(an arm holding still, a shadow across it), classify the 64 squares, and emit one `Snapshot`
+of a placement different from the last one, confidently seen and not changing suspiciously
+many squares (unless that lasts). Its `seen_at` is the first frame of the still scene.
 Vision reports what it sees: it never bends a placement toward a legal move.
 """
 
