@@ -22,7 +22,7 @@ from vision.calibration import Calibration
 from vision.classify import classify_board
 from vision.errors import VisionError
 from vision.motion import Masks, arm_across_edge, changed_fraction, normalise, small_grey
-from vision.placement import differences
+from vision.placement import differences, to_sensed
 from vision.registration import Registrar, board_mask, decode, move_points
 
 REGISTER_MARGIN = 0.15  #: the registration looks this far (share of the board) around it
@@ -56,8 +56,9 @@ class TrackerSettings:
 class SnapshotTracker:
     """Feed frames with their times; get `Snapshot` and `Sensor` events back.
 
-    `known` is the placement already reported (e.g. the calibration position); a still
-    scene equal to it is not emitted again. Without it the first still scene is emitted.
+    `known` is the placement already reported (e.g. the calibration position, piece letters
+    or X/x); a still scene equal to it is not emitted again. Without it the first still scene
+    is emitted.
     """
 
     def __init__(
@@ -70,7 +71,7 @@ class SnapshotTracker:
         self.base = cal
         self.cal = cal
         self.s = settings or TrackerSettings()
-        self.last_board = known
+        self.last_board = to_sensed(known) if known else None
         self.registrar = Registrar(decode(cal.reference)) if cal.reference else None
         self._reg_mask: Any = None
         self.moved = False

@@ -173,3 +173,13 @@ def test_frames_of_another_size_are_refused(frames: list[Any], video_cal: Any) -
     tracker = SnapshotTracker(video_cal)
     with pytest.raises(VisionError, match="640x480"):
         tracker.feed(cv2.resize(frames[3], (320, 240)), 0.0)
+
+
+def test_the_known_position_may_be_given_with_piece_letters(
+    frames: list[Any], video: dict[str, Any], video_cal: Any
+) -> None:
+    """As the live session does (`known=cal.placement`): the start is not reported again."""
+    tracker = SnapshotTracker(video_cal, known=video_cal.placement)
+    events = [e for k in range(1, 30) for e in tracker.feed(frames[k], k / FPS)]
+    assert video_cal.placement == video["segments"][1]["fen"]
+    assert events == []
