@@ -1,10 +1,12 @@
 """`arbiter decode --protocol NAME FILE`: a board capture as contract events (JSON Lines).
 
 A timestamped capture (`eboard-protocols.md` 0.1: JSON Lines with `t` and `rx`/`tx`) keeps its
-times, so the output replays like the live game. A raw file of bare received bytes has no
-times: each byte is stamped with the time it would arrive at the protocol's wire rate (byte
-index x bits per byte / baud rate), so an event carries the time its frame's last byte
-arrived; a note on stderr says such output is for reading, not for replay. Events are written
+times, so the output replays like the live game; its `link` lines (our extension, written by
+the transport when a cable is pulled) come out as `sensor` `disconnected`/`reconnected` events,
+and the codec restarts at a reconnection as the live one did. A raw file of bare received
+bytes has no times: each byte is stamped with the time it would arrive at the protocol's wire
+rate (byte index x bits per byte / baud rate), so an event carries the time its frame's last
+byte arrived; a note on stderr says such output is for reading, not for replay. Events are written
 as they are decoded, so a bad capture line stops the output after everything before it.
 """
 
@@ -88,7 +90,7 @@ def _open(path: str) -> BinaryIO:
 
 
 def run(args: argparse.Namespace) -> int:
-    from firmware_bridge.capture import is_capture, read_capture
+    from firmware_bridge.capture import LinkChange, is_capture, read_capture
     from firmware_bridge.registry import codec_for
 
     codec = codec_for(args.protocol, calibration=args.calibration)
@@ -113,7 +115,11 @@ def run(args: argparse.Namespace) -> int:
             text = io.TextIOWrapper(handle, encoding="utf-8", newline="")
             for chunk in read_capture(text, args.file):
                 last_t = chunk.t
-                if chunk.direction == "rx":
+                if isinstance(chunk, LinkChange):
+                    emit([Sensor(t=chunk.t, status=chunk.status, detail=chunk.detail)])
+                    if chunk.status == "reconnected":
+                        codec.encode_startup()  # the codec forgets what the old link left
+                elif chunk.direction == "rx":
                     emit(codec.feed(chunk.data, chunk.t))
         else:
             if not codec.baudrate:

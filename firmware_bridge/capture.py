@@ -1,7 +1,11 @@
 """Captures: what a board sent and was sent, with the time it happened (`eboard-protocols.md` 0.1).
 
 A capture is JSON Lines, one chunk per line: `{"t": 12.345, "rx": "8e00053400"}` for bytes
-read, `{"t": ..., "tx": "42"}` for bytes written, `t` from the transport's clock. The writer
+read, `{"t": ..., "tx": "42"}` for bytes written, `t` from the transport's clock. Our own
+extension records what happened to the link: `{"t": ..., "link": "disconnected", "detail":
+"..."}` and `{"t": ..., "link": "reconnected"}`, so that a decoded capture carries the same
+`sensor` events as the live session (and the decoder restarts the codec as the transport
+did); readers of plain 0.1 captures never see such lines unless a cable was pulled. The writer
 flushes every line, so a crash or a pulled plug loses at most the line being written. The
 reader yields `Chunk`s and names the line of anything it cannot read, after yielding every
 good line before it (nothing already recorded is lost).
@@ -22,7 +26,7 @@ from typing import Literal, TextIO
 
 from rules.errors import ArbiterError
 
-__all__ = ["CaptureError", "CaptureWriter", "Chunk", "is_capture", "read_capture"]
+__all__ = ["CaptureError", "CaptureWriter", "Chunk", "LinkChange", "is_capture", "read_capture"]
 
 Direction = Literal["rx", "tx"]
 
@@ -44,6 +48,22 @@ class Chunk:
         return json.dumps({"t": round(self.t, 6), self.direction: self.data.hex()})
 
 
+@dataclass(frozen=True, slots=True)
+class LinkChange:
+    """The link went down (`disconnected`) or came back (`reconnected`) at time `t`."""
+
+    t: float
+    status: Literal["disconnected", "reconnected"]
+    detail: str | None = None
+    line: int = 0
+
+    def to_json(self) -> str:
+        obj: dict[str, object] = {"t": round(self.t, 6), "link": self.status}
+        if self.detail:
+            obj["detail"] = self.detail
+        return json.dumps(obj)
+
+
 class CaptureWriter:
     """Append chunks to a capture file, one flushed line each; thread-safe."""
 
@@ -59,7 +79,15 @@ class CaptureWriter:
         """Record `data` read (`rx`) or written (`tx`) at `t`; empty chunks are skipped."""
         if not data:
             return
-        line = Chunk(t, direction, bytes(data)).to_json()
+        self._line(Chunk(t, direction, bytes(data)).to_json())
+
+    def write_link(
+        self, t: float, status: Literal["disconnected", "reconnected"], detail: str | None = None
+    ) -> None:
+        """Record that the link went down or came back at `t` (the extension above)."""
+        self._line(LinkChange(t, status, detail).to_json())
+
+    def _line(self, line: str) -> None:
         with self._lock:
             if self._handle is None:
                 raise CaptureError(f"{self.path}: the capture was closed")
@@ -87,7 +115,7 @@ def is_capture(head: bytes) -> bool:
     return head.lstrip(b" \t\r\n\xef\xbb\xbf").startswith(b"{")
 
 
-def _parse_line(text: str, number: int, name: str) -> Chunk:
+def _parse_line(text: str, number: int, name: str) -> Chunk | LinkChange:
     where = f"{name}: line {number}"
     try:
         obj = json.loads(text)
@@ -98,9 +126,18 @@ def _parse_line(text: str, number: int, name: str) -> Chunk:
     t = obj.get("t")
     if isinstance(t, bool) or not isinstance(t, int | float) or not math.isfinite(t) or t < 0:
         raise CaptureError(f"{where}: 't' must be a number of seconds, 0 or more, not {t!r}")
+    if "link" in obj:
+        status, detail = obj["link"], obj.get("detail")
+        if status not in ("disconnected", "reconnected"):
+            raise CaptureError(
+                f'{where}: \'link\' must be "disconnected" or "reconnected", not {status!r}'
+            )
+        if detail is not None and not isinstance(detail, str):
+            raise CaptureError(f"{where}: 'detail' must be text, not {detail!r}")
+        return LinkChange(float(t), status, detail, number)
     keys = [k for k in ("rx", "tx") if k in obj]
     if len(keys) != 1:
-        raise CaptureError(f"{where}: needs exactly one of 'rx' or 'tx'")
+        raise CaptureError(f"{where}: needs exactly one of 'rx', 'tx' or 'link'")
     direction: Direction = "rx" if keys[0] == "rx" else "tx"
     value = obj[direction]
     try:
@@ -112,8 +149,8 @@ def _parse_line(text: str, number: int, name: str) -> Chunk:
     return Chunk(float(t), direction, data, number)
 
 
-def read_capture(handle: TextIO, name: str = "capture") -> Iterator[Chunk]:
-    """The chunks of a capture, in file order; blank lines are skipped.
+def read_capture(handle: TextIO, name: str = "capture") -> Iterator[Chunk | LinkChange]:
+    """The chunks (and link changes) of a capture, in file order; blank lines are skipped.
 
     Raises:
         CaptureError: naming `name` and the line: bad JSON, a missing or negative `t`, a time

@@ -176,13 +176,14 @@ class SerialTransport:
 
     def open(self) -> None:
         """Open the port and write the start-up; a port that cannot be opened is an error."""
-        self._open()
+        self._startup(self._open())
 
-    def _open(self) -> None:
+    def _open(self) -> float:
+        """Open the port; return the time it opened."""
         self._port = open_port(self.url, self._settings, clear_dtr=self.codec.name == "millennium")
         now = self.clock()
         self._last_rx = self._last_probe = now
-        self._startup(now)
+        return now
 
     def _startup(self, now: float) -> None:
         if hasattr(self.codec, "version"):
@@ -309,6 +310,8 @@ class SerialTransport:
         self._attempts = 0
         self._next_attempt = now + self.backoff_s[0]
         detail = f"{self.url}: {reason}"
+        if self.capture is not None:
+            self.capture.write_link(now, "disconnected", detail)
         return [Sensor(t=now, status="disconnected", detail=detail)]
 
     def _try_reopen(self, timeout: float) -> list[Event]:
@@ -317,23 +320,34 @@ class SerialTransport:
             time.sleep(max(0.0, min(timeout, 0.02)))
             return []
         try:
-            self._open()
+            now = self._open()
         except TransportError as exc:
-            self._attempts += 1
-            wait = self.backoff_s[min(self._attempts, len(self.backoff_s) - 1)]
-            self._next_attempt = self.clock() + wait
-            self.last_error = str(exc)
+            self._retry_later(str(exc))
             time.sleep(max(0.0, min(timeout, 0.02)))
             return []
+        detail = f"{self.url}: reopened"
+        if self.capture is not None:
+            self.capture.write_link(now, "reconnected", detail)
+        try:
+            self._startup(now)
         except OSError as exc:  # the start-up write failed on a half-open port
             self._drop_port()
-            self._attempts += 1
-            wait = self.backoff_s[min(self._attempts, len(self.backoff_s) - 1)]
-            self._next_attempt = self.clock() + wait
-            self.last_error = f"start-up write failed: {exc}"
-            return []
+            self._retry_later(f"start-up write failed: {exc}")
+            disconnected = f"{self.url}: start-up write failed: {exc}"
+            if self.capture is not None:
+                self.capture.write_link(now, "disconnected", disconnected)
+            return [
+                Sensor(t=now, status="reconnected", detail=detail),
+                Sensor(t=now, status="disconnected", detail=disconnected),
+            ]
         self.reconnects += 1
-        return [Sensor(t=self.clock(), status="reconnected", detail=f"{self.url}: reopened")]
+        return [Sensor(t=now, status="reconnected", detail=detail)]
+
+    def _retry_later(self, reason: str) -> None:
+        self._attempts += 1
+        wait = self.backoff_s[min(self._attempts, len(self.backoff_s) - 1)]
+        self._next_attempt = self.clock() + wait
+        self.last_error = reason
 
 
 def detect_protocol(

@@ -195,7 +195,8 @@ def test_a_bad_capture_line_is_named_after_the_events_before_it(tmp_path: Path) 
 @pytest.mark.parametrize(
     ("text", "match"),
     [
-        ('{"t": 1.0}', "exactly one of 'rx' or 'tx'"),
+        ('{"t": 1.0}', "exactly one of 'rx', 'tx' or 'link'"),
+        ('{"t": 1.0, "link": "gone"}', "'link' must be"),
         ('{"rx": "42"}', "'t' must be a number"),
         ('{"t": 1.0, "rx": "42"', "not JSON"),
         ('{"t": 5.0, "rx": "42"}\n{"t": 4.0, "rx": "42"}', "line 2.*backwards"),

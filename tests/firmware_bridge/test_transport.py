@@ -257,3 +257,31 @@ def test_board_source_auto_detects_and_stamps_session_times(tmp_path: Path) -> N
     lines = [json.loads(line) for line in capture.read_text().splitlines()]
     assert any("tx" in line and line["tx"] == "d6b5b6" for line in lines)  # the probe
     assert any("rx" in line for line in lines)
+
+
+def test_sent_commands_reach_the_board_and_are_answered() -> None:
+    board = VirtualBoard("millennium").start()
+    codec = codec_for("millennium")
+    try:
+        with SerialTransport(board.path, codec) as transport:
+            collect(transport, lambda ev: bool(snapshots(ev)), 5)
+            transport.send(codec.encode_leds({"e2": 0xFF, "e4": 0xAA}))
+            collect(transport, lambda ev: codec.acks["l"] == 1, 5)
+            assert board.model.lit_corners() == {40, 41, 42, 43, 49, 50, 51, 52}
+    finally:
+        board.close()
+
+
+def test_the_bridge_modules_do_not_import_pyserial_until_a_port_is_opened() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, firmware_bridge.source, firmware_bridge.transport, firmware_bridge.virtual,"
+        " arbiter.cmd_decode; print(sorted(m for m in sys.modules if m.split('.')[0] == 'serial'))"
+    )
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == "[]"
