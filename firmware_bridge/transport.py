@@ -18,6 +18,9 @@ core reconciles with the game. A board with a version reply (DGT `93`, Millenniu
 sends bytes but no version gets the start-up again every 2 s (picochess does so for DGT); a
 silent one is reopened by the silence rule.
 
+A DGT board also gets `4B` again every 5 s: one whose power blinked comes back in IDLE mode,
+answers the keep-alive, and would otherwise never send a field update again.
+
 `detect_protocol(url)` runs the probes of `registry.PROBES` (DGT `4D`, Millennium `V`, then
 listening for Certabo and Sentio records); it never sends `4E` or `T`.
 
@@ -74,14 +77,20 @@ class LinkPolicy:
     `probe_after_s`: after this long without a byte, the transport sends the codec's version
     request (`encode_version`) to make the board speak (None: the codec keeps the link busy
     itself, or the board streams).
+    `refresh`: a harmless command that keeps the board in its reporting mode, written every
+    `refresh_s` (b"": none).
     """
 
     silence_s: float | None
     probe_after_s: float | None = None
+    refresh: bytes = b""
+    refresh_s: float = 5.0
 
 
 POLICIES: dict[str, LinkPolicy] = {
-    "dgt": LinkPolicy(silence_s=2.0),  # the codec sends 45 every second (1.6)
+    # the codec sends 45 every second (1.6); 4B again every 5 s keeps a board whose power
+    # blinked (back in IDLE, answering 45 but sending no updates) in UPDATE_NICE mode
+    "dgt": LinkPolicy(silence_s=2.0, refresh=bytes([0x4B])),
     "millennium": LinkPolicy(silence_s=2.5, probe_after_s=1.0),
     "certabo": LinkPolicy(silence_s=2.0),  # streams records unasked (3.1)
     "sentio": LinkPolicy(silence_s=2.0),
@@ -158,6 +167,7 @@ class SerialTransport:
         self._outbox_lock = threading.Lock()
         self._last_rx = 0.0
         self._last_probe = 0.0
+        self._last_refresh = 0.0
         self._startup_at = 0.0
         self._next_attempt = 0.0
         self._attempts = 0
@@ -188,7 +198,7 @@ class SerialTransport:
     def _startup(self, now: float) -> None:
         if hasattr(self.codec, "version"):
             self.codec.version = None  # a fresh version reply proves the link (1.6)
-        self._startup_at = now
+        self._startup_at = self._last_refresh = now
         self._write(self.codec.encode_startup(), now)
 
     def close(self) -> None:
@@ -289,6 +299,9 @@ class SerialTransport:
         ):
             out += self.codec.encode_version()
             self._last_probe = now
+        if self.policy.refresh and now - self._last_refresh >= self.policy.refresh_s:
+            out += self.policy.refresh
+            self._last_refresh = now
         with self._outbox_lock:
             out += self._outbox
             self._outbox.clear()

@@ -285,3 +285,24 @@ def test_the_bridge_modules_do_not_import_pyserial_until_a_port_is_opened() -> N
         [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True
     )
     assert out.stdout.strip() == "[]"
+
+
+def test_a_dgt_board_that_fell_back_to_idle_is_put_back_in_update_mode() -> None:
+    board = VirtualBoard("dgt").start()
+    speed = 20.0
+    t0 = time.monotonic()
+    codec = codec_for("dgt")
+    try:
+        with SerialTransport(
+            board.path, codec, clock=lambda: (time.monotonic() - t0) * speed
+        ) as transport:
+            collect(transport, lambda ev: bool(snapshots(ev)), 5)
+            board.model.mode = "idle"  # its power blinked: it answers 45 but reports nothing
+            board.act(Lift(t=1.0, square="e2"))
+            events = collect(transport, lambda ev: board.model.mode == "update_nice", 2)
+            assert not [e for e in events if isinstance(e, Sensor)]  # the link never went
+            board.act(Lift(t=2.0, square="d2"))
+            events = collect(transport, lambda ev: any(isinstance(e, Lift) for e in ev), 2)
+            assert [e.square for e in events if isinstance(e, Lift)] == ["d2"]
+    finally:
+        board.close()
