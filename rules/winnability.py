@@ -87,7 +87,7 @@ def find_helpmate(
 ) -> list[chess.Move] | None:
     """A series of legal moves from `board` ending with `color` mating, or None when none was
     found: either none exists or the budget ran out (use `can_mate` to tell these apart)."""
-    found, line = _decide(board, color, budget)
+    found, line = decide(board, color, budget)
     return line if found else None
 
 
@@ -96,7 +96,7 @@ def can_mate(
 ) -> bool | None:
     """True if `color` can mate by some series of legal moves (6.9, 7.5.5, 5.1.2), False if
     that is proven impossible, None if undecided after `budget` visited positions."""
-    return _decide(board, color, budget)[0]
+    return decide(board, color, budget)[0]
 
 
 def analyse(board: chess.Board, *, budget: int = DEFAULT_BUDGET) -> Winnability:
@@ -107,10 +107,11 @@ def analyse(board: chess.Board, *, budget: int = DEFAULT_BUDGET) -> Winnability:
     )
 
 
-def _decide(
-    board: chess.Board, color: chess.Color, budget: int
+def decide(
+    board: chess.Board, color: chess.Color, budget: int = DEFAULT_BUDGET
 ) -> tuple[bool | None, list[chess.Move] | None]:
-    """The answer for `color`, with the helpmate line when the answer is True."""
+    """The answer of `can_mate` together with the helpmate line when the answer is True (the
+    line is what makes True trustworthy: replay it to check)."""
     if board.is_checkmate():
         return (True, []) if board.turn != color else (False, None)
     if board.has_insufficient_material(color):

@@ -24,8 +24,11 @@ W_PIECE = 0.5  # per step of a winner's piece beyond distance 1 from the loser's
 W_PAWN = 0.3  # per step of a winner's pawn from promotion
 W_FOE = 0.25  # per step of a loser's unit from its own king (it may block a flight square)
 MATERIAL = 6.0  # bonus per winner's piece or pawn on the board
+STRENGTH_ROOK = 1.5  # further bonus per winner's rook
+STRENGTH_QUEEN = 3.0  # further bonus per winner's queen
 W_KING_HEAVY = 0.3  # W_KING when the winner has a queen or a rook
 W_PAWN_HEAVY = 0.1  # W_PAWN when the winner has a queen or a rook
+HEAVY_BLOCKERS = 4  # loser's units from which the two weights above apply
 W_CHECK = 2.0  # bonus for a winner's move that gives check directly
 
 
@@ -54,6 +57,8 @@ def _tables() -> tuple[list[list[float]], list[list[float]]]:
 
 
 _PIECE_TERM, _FOE_TERM = _tables()
+#: extra bonus of strong winner's pieces, so that promoting to them looks like progress
+_STRENGTH = [0.0, 0.0, 0.0, 0.0, STRENGTH_ROOK, STRENGTH_QUEEN, 0.0]
 
 
 class Guide:
@@ -81,8 +86,11 @@ class Guide:
             elif not foes & chess.BB_LIGHT_SQUARES:
                 corners = _LIGHT_CORNERS
         self.corner = [min(_DIST[sq][c] for c in corners) for sq in chess.SQUARES]
-        # With a queen or a rook the winner mates without its king or new queens.
+        # With a queen or a rook, and loser's units to block its own king, the winner mates
+        # without the help of its king or of new queens.
         heavy = own & (board.queens | board.rooks)
+        blockers = chess.popcount(board.occupied_co[not winner] & ~board.kings)
+        heavy = bool(heavy) and blockers >= HEAVY_BLOCKERS
         self.w_king = W_KING_HEAVY if heavy else W_KING
         w_pawn = W_PAWN_HEAVY if heavy else W_PAWN
         self.pawn_term = [
@@ -95,7 +103,7 @@ class Guide:
         if color == self.winner:
             if piece == chess.PAWN:
                 return self.pawn_term[sq]
-            return _PIECE_TERM[loser_king][sq]
+            return _PIECE_TERM[loser_king][sq] - _STRENGTH[piece]
         return _FOE_TERM[loser_king][sq]
 
     def _units(self, board: chess.Board) -> dict[int, tuple[chess.Color, int]]:

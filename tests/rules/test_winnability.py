@@ -22,9 +22,11 @@ from rules.winnability import (
     analyse,
     board_from_fen,
     can_mate,
+    decide,
     find_helpmate,
     may_be_dead,
 )
+from rules.winnability_screen import _certified, is_certified
 
 BUDGET = 20_000  # generous, so that the cases below are decided, not undecided
 
@@ -259,6 +261,30 @@ def test_may_be_dead_true_when_forced() -> None:
     assert may_be_dead(chess.Board("8/8/8/8/8/5k2/7p/7K w - - 0 1"))
 
 
+def test_may_be_dead_false_by_triangulation_after_a_quiet_move() -> None:
+    # The position before the quiet move is certified by analyse(); the screen then reaches
+    # it back (opponent's quiet move, knight back, opponent back) without any search.
+    _certified.clear()
+    board = chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+    assert analyse(board).dead is False
+    board.push_san("Nc3")
+    before = (board.fen(), list(board.move_stack))
+    assert not is_certified(board)
+    assert may_be_dead(board) is False
+    assert (board.fen(), list(board.move_stack)) == before  # the board is left as it was
+    assert is_certified(board)
+
+
+def test_may_be_dead_true_for_every_dead_case_here() -> None:
+    _certified.clear()
+    for fen in (
+        "8/8/4k3/8/8/3K4/8/8 w - - 0 1",
+        f"4k3/8/8/{WALL}/8/4K3 w - - 0 1",
+        "7k/5K2/6Q1/8/8/8/8/8 b - - 0 1",  # stalemate
+    ):
+        assert may_be_dead(chess.Board(fen)), fen
+
+
 # ---------------------------------------------------------------- random soundness checks
 
 
@@ -305,10 +331,15 @@ def test_random_positions_false_means_no_short_helpmate(seed: int, endgame: bool
     board = _random_material_position(rng) if endgame else _random_game_position(rng)
     plies = 4 if endgame else 2
     for color in (WHITE, BLACK):
-        answer = can_mate(board, color, budget=3000)
+        answer, line = decide(board, color, budget=1500)
         if answer is False:
             assert not brute_force_mates(board.copy(), color, plies), board.fen()
         elif answer is True:
-            assert_mates(board.fen(), color, budget=3000)
+            assert line is not None
+            replay = board.copy()
+            for move in line:
+                assert move in replay.legal_moves
+                replay.push(move)
+            assert replay.is_checkmate() and replay.turn != color
     if may_be_dead(board) is False:
-        assert analyse(board, budget=3000).dead is not True, board.fen()
+        assert analyse(board, budget=1500).dead is not True, board.fen()
