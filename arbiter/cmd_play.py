@@ -190,7 +190,7 @@ def new_game(settings: Settings, journal_path: Path) -> Session:
     sources, stream_start = open_sources(settings, clock)
     start = start_of(settings, sources, stream_start)
     display = make_display(settings, start, sources)
-    return Session.new(start, JournalWriter(journal_path), clock, sources=sources, display=display)
+    return Session.new(start, journal_path, clock, sources=sources, display=display)
 
 
 def load_unfinished(path: Path) -> tuple[list[Event], list[str]] | None:

@@ -106,9 +106,14 @@ class Session:
     # ------------------------------------------------------------------ construction
 
     @classmethod
-    def new(cls, start: Start, journal: JournalWriter | None, clock: Clock, **kw: Any) -> Session:
-        """A new game from `start` (checked by the rules, then journaled first of all)."""
+    def new(
+        cls, start: Start, journal: JournalWriter | Path | None, clock: Clock, **kw: Any
+    ) -> Session:
+        """A new game from `start`: checked by the rules first (a bad FEN, time control or
+        profile leaves no journal behind), then journaled first of all."""
         game = Game(start)
+        if isinstance(journal, Path):
+            journal = JournalWriter(journal)
         if journal is not None:
             journal.append(start)
         return cls(game, journal, clock, events=[start], **kw)

@@ -1,0 +1,96 @@
+"""The terminal display: clock faces, the board, plain lines for logs, a screen on a TTY."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from arbiter.display import Display, board_lines, format_clock, moves_text, ruling_text
+from rules.events import Lift, Place, Press, Start
+from rules.game import Game
+from rules.rulings import Ruling
+
+
+@pytest.mark.parametrize(
+    ("seconds", "face"),
+    [
+        (3725.0, "1:02:05"),
+        (178.9, "2:58"),
+        (10.0, "0:10"),
+        (9.99, "0:09.9"),  # tenths under 10 s, never rounded up
+        (0.05, "0:00.0"),
+        (-1.0, "0:00.0"),
+    ],
+)
+def test_clock_faces(seconds: float, face: str) -> None:
+    assert format_clock(seconds) == face
+
+
+def played_game() -> Game:
+    game = Game(Start(t=0.0, time_control="180", white="Ann", black="Bob"))
+    for event in (
+        Lift(t=1.0, square="e2", piece="P"),
+        Place(t=1.2, square="e4", piece="P"),
+        Press(t=1.5, side="white"),
+    ):
+        game.handle(event)
+    return game
+
+
+def test_board_and_moves() -> None:
+    game = played_game()
+    lines = board_lines(game.board)
+    assert lines[0] == " 8 ♜ ♞ ♝ ♛ ♚ ♝ ♞ ♜"
+    assert lines[4] == " 4 · · · · ♙ · · ·"
+    assert lines[-1] == "   a b c d e f g h"
+    assert moves_text(game) == "1. e4"
+
+
+def test_plain_lines_one_a_ruling_with_the_article() -> None:
+    out = io.StringIO()
+    display = Display(out, tty=False, title="Ann v Bob")
+    display.attach(played_game())
+    display.show(
+        [
+            Ruling(t=2.0, type="obligation", side="black", article="4.3.1",
+                   message="Black touched the piece on g8 and must move it (Art. 4.3.1)."),
+            Ruling(t=2.5, type="clock", data={"white": 178.5, "black": 9.25,
+                                              "running": "black", "paused": False}),
+        ],
+        2.5,
+    )  # fmt: skip
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "Ann v Bob"
+    assert lines[1].endswith("Black touched the piece on g8 and must move it (Art. 4.3.1).")
+    assert "White 2:58  Black 0:09.2  (black running)" in lines[2]
+    display.refresh(3.0)  # plain mode never redraws
+    assert len(out.getvalue().splitlines()) == 3
+
+
+def test_a_ruling_without_the_article_in_its_message_gets_it() -> None:
+    r = Ruling(t=1.0, type="penalty", side="white", article="A.4.2", message="Two minutes.")
+    assert ruling_text(r).endswith("Two minutes. (Art. A.4.2)")
+
+
+def test_the_screen_shows_clocks_whose_move_and_rulings_and_redraws_only_on_change() -> None:
+    out = io.StringIO()
+    display = Display(out, tty=True, title="Ann v Bob", footer="keys: space press")
+    game = played_game()
+    display.attach(game)
+    display.show([Ruling(t=1.5, type="move", message="White played e4.")], 1.5)
+    screen = display.render(1.5)
+    assert "Black to move" in screen
+    assert "White      2:58" in screen and "Black      3:00 ◀   Bob" in screen
+    assert "White played e4." in screen and "Moves: 1. e4" in screen
+    assert "keys: space press" in screen
+    display.refresh(1.6)  # Black's clock shows 2:59 now
+    written = len(out.getvalue())
+    display.refresh(1.9)  # the same second on both clocks: nothing to write
+    assert len(out.getvalue()) == written
+    display.refresh(2.6)
+    assert len(out.getvalue()) > written
+    assert "Black      2:58 ◀" in display.render(2.6)
+    assert out.getvalue().startswith("\x1b[?25l\x1b[2J\x1b[H")
+    display.close(2.6)
+    assert out.getvalue().endswith("\x1b[?25h")

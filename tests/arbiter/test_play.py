@@ -1,0 +1,212 @@
+"""`arbiter play` and `arbiter resume` as a user runs them: subprocesses, fake GPIO, a script."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import chess
+import pytest
+
+from arbiter.journal import read_journal
+from rules.replay import replay
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def arbiter(*args: str, **kw) -> subprocess.CompletedProcess[str]:  # type: ignore[no-untyped-def]
+    return subprocess.run(
+        [sys.executable, "-m", "arbiter.cli", *args],
+        capture_output=True,
+        text=True,
+        cwd=kw.pop("cwd", ROOT),
+        timeout=kw.pop("timeout", 60),
+        stdin=subprocess.DEVNULL,
+        **kw,
+    )
+
+
+def script(path: Path, moves: str, step: float = 0.45, end: str = "resign") -> Path:
+    """A scripted stream: each move lifted, placed and pressed within `step` seconds."""
+    board = chess.Board()
+    t = 0.0
+    out: list[dict] = [
+        {"t": 0.0, "type": "start", "time_control": "60+1", "white": "A", "black": "B"}
+    ]
+    for uci in moves.split():
+        move = chess.Move.from_uci(uci)
+        side = "white" if board.turn else "black"
+        piece = board.piece_at(move.from_square).symbol()  # type: ignore[union-attr]
+        hand = [(move.from_square, move.to_square, piece)]
+        if board.is_castling(move):
+            rook_from, rook_to = {
+                chess.G1: (chess.H1, chess.F1),
+                chess.G8: (chess.H8, chess.F8),
+            }[move.to_square]
+            rook = board.piece_at(rook_from).symbol()  # type: ignore[union-attr]
+            hand.append((rook_from, rook_to, rook))
+        dt = 0.1
+        for frm, to, letter in hand:
+            for kind, square, at in (("lift", frm, dt), ("place", to, dt + 0.08)):
+                name = chess.square_name(square)
+                out.append({"t": round(t + at, 3), "type": kind, "square": name, "piece": letter})
+            dt += 0.12
+        out.append({"t": round(t + step - 0.05, 3), "type": "press", "side": side})
+        board.push(move)
+        t += step
+    if end == "resign":
+        loser = "white" if board.turn else "black"
+        out.append({"t": round(t + 0.2, 3), "type": "resign", "side": loser})
+    path.write_text("".join(json.dumps(o) + "\n" for o in out), encoding="utf-8")
+    return path
+
+
+MOVES = "e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 d2d3 f8c5 c2c3 d7d6 e1g1 e8g8"
+
+
+def rulings_of(journal: Path) -> list[dict]:
+    events, _ = read_journal(journal)
+    return [r.to_dict() for r in replay(events, finish=False)]
+
+
+def wait_for_lines(path: Path, n: int, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if path.exists() and len(path.read_text(encoding="utf-8").splitlines()) >= n:
+            return
+        time.sleep(0.02)
+    raise AssertionError(f"{path} did not reach {n} lines")
+
+
+def test_killed_mid_game_then_resumed_gives_the_same_game(tmp_path: Path) -> None:
+    stream = script(tmp_path / "script.jsonl", MOVES)
+    common = ["--gpio", "fake", "--events", str(stream), "--display", "plain"]
+    full_journal, full_pgn = tmp_path / "full.jsonl", tmp_path / "full.pgn"
+    whole = subprocess.Popen(
+        [sys.executable, "-m", "arbiter.cli", "play", *common,
+         "--journal", str(full_journal), "--pgn", str(full_pgn)],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+        text=True,
+    )  # fmt: skip
+    part_journal, part_pgn = tmp_path / "part.jsonl", tmp_path / "part.pgn"
+    killed = subprocess.Popen(
+        [sys.executable, "-m", "arbiter.cli", "play", *common,
+         "--journal", str(part_journal), "--pgn", str(part_pgn)],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    wait_for_lines(part_journal, 14)  # start + four plies and a bit
+    os.kill(killed.pid, signal.SIGKILL)
+    killed.wait(timeout=10)
+    assert killed.returncode == -signal.SIGKILL
+    assert not part_pgn.exists()
+    before, _ = read_journal(part_journal)
+    assert before[-1].type != "resign"  # killed in the middle of the game
+
+    resumed = arbiter("resume", str(part_journal), "--pgn", str(part_pgn), "--display", "plain")
+    _, err = whole.communicate(timeout=60)
+    assert whole.returncode == 0, err
+    assert resumed.returncode == 0, resumed.stderr
+    assert "Traceback" not in resumed.stderr + err
+    assert "game over: 0-1 (resignation)" in resumed.stdout
+
+    after, _ = read_journal(part_journal)
+    restarts = [e for e in after if e.type == "restart"]
+    assert len(restarts) == 1
+    assert restarts[0].to_dict() == {"t": before[-1].t, "type": "restart", "counted": False}
+    assert restarts[0].t == before[-1].t  # the clocks stood as at the last event
+    assert rulings_of(part_journal) == rulings_of(full_journal)
+    assert part_pgn.read_text(encoding="utf-8") == full_pgn.read_text(encoding="utf-8")
+    assert "O-O" in full_pgn.read_text(encoding="utf-8")
+
+
+def test_play_on_an_unfinished_journal_resumes_it(tmp_path: Path) -> None:
+    stream = script(tmp_path / "script.jsonl", "e2e4 e7e5 g1f3 b8c6", step=0.5)
+    journal = tmp_path / "j.jsonl"
+    args = ["--gpio", "fake", "--events", str(stream), "--journal", str(journal)]
+    first = subprocess.Popen(
+        [sys.executable, "-m", "arbiter.cli", "play", *args, "--display", "plain"],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    wait_for_lines(journal, 5)
+    os.kill(first.pid, signal.SIGKILL)
+    first.wait(timeout=10)
+    again = arbiter("play", *args, "--display", "plain")
+    assert again.returncode == 0, again.stderr
+    assert "resumed the game" in again.stdout
+    events, _ = read_journal(journal)
+    assert [e.type for e in events].count("start") == 1
+    assert [e.type for e in events].count("restart") == 1
+    assert events[-1].type == "resign"
+    # and once the game is over, the next `play` moves its journal aside for a new game
+    third = arbiter("play", "--tc", "1", "--journal", str(journal), "--display", "plain")
+    assert third.returncode == 0, third.stderr
+    assert (tmp_path / "j.1.jsonl").exists()
+    assert "game over: 0-1 (time)" in third.stdout
+
+
+def test_plain_lines_without_a_terminal(tmp_path: Path) -> None:
+    done = arbiter("play", "--tc", "0.5", "--white", "Ann", "--journal", str(tmp_path / "j"))
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("Ann v Black")
+    assert any("flag" in line and "6.9" in line for line in lines)
+    assert "\x1b[" not in done.stdout  # no screen control codes in a log
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--tc", "5+"], "--tc: time control '5+'"),
+        (["--rules", "martian"], "--rules: unknown rules profile 'martian'"),
+        (["--set", "noise_s=-1"], "--set noise_s: 'noise_s' must not be negative"),
+        (["--set", "colour=red"], "--set colour: 'colour' is not a setting"),
+        (["--gpio", "pi"], "--gpio: the GPIO back-end must be one of rpi, fake, none"),
+        (["--events", "no-such-file.jsonl"], "no-such-file.jsonl: no such file"),
+        (["--set", "fen=not a fen"], "the FEN 'not a fen' cannot be read"),
+    ],
+)
+def test_bad_options_give_one_clear_line(tmp_path: Path, args: list[str], message: str) -> None:
+    done = arbiter("play", *args, "--journal", str(tmp_path / "j.jsonl"))
+    assert done.returncode == 2, done.stderr
+    assert message in done.stderr
+    assert "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "j.jsonl").exists()  # nothing was played: no journal
+
+
+def test_a_bad_config_key_names_the_file(tmp_path: Path) -> None:
+    config = tmp_path / "arbiter.toml"
+    config.write_text('[play]\ntc = "300"\nbuzz = true\n', encoding="utf-8")
+    done = arbiter("play", "--config", str(config), "--journal", str(tmp_path / "j"))
+    assert done.returncode == 2
+    assert f"config {config} [play] buzz: unknown setting" in done.stderr
+
+
+def test_resume_of_an_unreadable_journal_says_so(tmp_path: Path) -> None:
+    missing = arbiter("resume", str(tmp_path / "nope.jsonl"))
+    assert missing.returncode == 2 and "cannot be read" in missing.stderr
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"t": 0, "type": "lift", "square": "e2"}\n', encoding="utf-8")
+    done = arbiter("resume", str(bad))
+    assert done.returncode == 2 and "does not begin with a 'start'" in done.stderr
+    assert "Traceback" not in missing.stderr + done.stderr
+
+
+def test_the_config_file_gives_the_settings(tmp_path: Path) -> None:
+    config = tmp_path / "arbiter.toml"
+    config.write_text(
+        '[play]\ntc = "0.4"\nwhite = "Config White"\ngpio = "fake"\n'
+        "[start]\nnoise_s = 0.3\n[gpio.pins]\nled_white = 14\n",
+        encoding="utf-8",
+    )
+    journal = tmp_path / "j.jsonl"
+    done = arbiter("play", "--config", str(config), "--white", "Cli", "--journal", str(journal))
+    assert done.returncode == 0, done.stderr
+    start = read_journal(journal)[0][0].to_dict()
+    assert start["time_control"] == "0.4" and start["white"] == "Cli" and start["noise_s"] == 0.3
+    assert start["sources"] == ["gpio:fake"]
