@@ -55,7 +55,7 @@ def test_calibration_is_fast(frames: list[Any], video: dict[str, Any]) -> None:
 def test_errors_name_the_problem(frames: list[Any], video: dict[str, Any], tmp_path: Path) -> None:
     corners = [tuple(p) for p in video["corners"]]
     with pytest.raises(CalibrationError, match="corners"):
-        calibrate(frames[3])
+        calibrate(frames[3][:, :200])  # no board in this strip
     with pytest.raises(CalibrationError, match="white piece"):
         calibrate(frames[3], corners, "right", "8/8/8/8/8/8/8/8")
     with pytest.raises(CalibrationError, match="several sides"):
