@@ -12,7 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from arbiter.demo import DemoError, default_speed, demo_events
+from arbiter.demo import DemoError, default_speed, demo_events, demo_game
 from arbiter.display import Display
 from arbiter.journal import JournalWriter
 from arbiter.session import Session
@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
         display=display,
     )
     session.run()
-    session.write_pgn(pgn_path)
+    session.write_pgn(pgn_path, date=demo_game().headers.get("Date", "????.??.??"))
     game = session.game
     result = f"{game.result} ({game.reason})" if game.over else "unfinished"
     sys.stdout.write(

@@ -33,7 +33,7 @@ from arbiter.display import Display
 from arbiter.journal import JournalWriter, read_journal
 from arbiter.session import Session, SessionError, rebuild
 from arbiter.sources import (
-    KEYS,
+    KEYS_HELP,
     BoardAdapter,
     CameraSource,
     Clock,
@@ -176,12 +176,8 @@ def make_display(settings: Settings, start: Start, sources: Sequence[Source]) ->
     control = start.time_control or "no clock"
     extras = [start.rules or "fide-2023"] + (["strict"] if start.strict else [])
     title = f"{names}   {control}   {', '.join(extras)}"
-    footer = ""
-    if any(isinstance(s, KeyboardSource) for s in sources):
-        footer = "keys: " + "  ".join(
-            f"{'space' if k == ' ' else k} {v.split(' (')[0]}" for k, v in KEYS.items()
-        )
-    return Display(tty=tty, title=title, footer=footer[:200])
+    keyboard = any(isinstance(s, KeyboardSource) for s in sources)
+    return Display(tty=tty, title=title, footer=KEYS_HELP if keyboard else "")
 
 
 def new_game(settings: Settings, journal_path: Path) -> Session:
@@ -263,7 +259,7 @@ def run_session(session: Session, pgn: str | None) -> tuple[str, Path | None]:
         session.run()
     finally:
         signal.signal(signal.SIGTERM, previous)
-    written = session.write_pgn(pgn) if pgn else None
+    written = session.write_pgn(pgn, date=f"{datetime.now():%Y.%m.%d}") if pgn else None
     game = session.game
     if game.over:
         return f"game over: {game.result} ({game.reason})", written

@@ -329,9 +329,15 @@ class Session:
 
     # ------------------------------------------------------------------ files
 
-    def write_pgn(self, path: str | Path) -> Path:
-        """Write the game's PGN to `path` (see `pgn_text`)."""
-        text = pgn_text(self.events, self.rulings, self.game)
+    def write_pgn(self, path: str | Path, date: str = "????.??.??") -> Path:
+        """Write the game's record (Article 8; `arbiter.pgn_export`) to `path`.
+
+        The record comes from the rulings, so a resumed game gives the same PGN as one that
+        never stopped. `date` is the PGN Date tag (YYYY.MM.DD), for the record only.
+        """
+        from arbiter.pgn_export import pgn_from_rulings
+
+        text = pgn_from_rulings(self.game.start, self.rulings, date=date)
         p = Path(path)
         try:
             p.parent.mkdir(parents=True, exist_ok=True)
@@ -352,36 +358,4 @@ def rebuild(history: Sequence[Event]) -> tuple[Game, list[Ruling]]:
     return game, rulings
 
 
-def pgn_text(events: Sequence[Event], rulings: Sequence[Ruling], game: Game) -> str:
-    """The PGN of a stream: the project's `arbiter.pgn_export.game_to_pgn` (clock comments,
-    rulings as comments) where this build has it, else the moves and result of `game`."""
-    try:
-        from arbiter.pgn_export import game_to_pgn
-    except ImportError:
-        return _plain_pgn(game)
-    return str(game_to_pgn(list(events), list(rulings)))
-
-
-def _plain_pgn(game: Game) -> str:
-    """The moves that stand, the players and the result (PGN export standard, 8.1)."""
-    import chess.pgn
-
-    start = game.start
-    pgn = chess.pgn.Game.from_board(game.board)
-    for tag, value in (
-        ("Event", start.event),
-        ("Site", start.site),
-        ("Round", start.round),
-        ("White", start.white),
-        ("Black", start.black),
-        ("TimeControl", start.time_control),
-    ):
-        if value:
-            pgn.headers[tag] = value
-    pgn.headers["Result"] = game.result or "*"
-    if game.reason:
-        pgn.headers["Termination"] = game.reason
-    return str(pgn) + "\n"
-
-
-__all__ = ["ADD_TIME_S", "Session", "SessionError", "pgn_text", "rebuild"]
+__all__ = ["ADD_TIME_S", "Session", "SessionError", "rebuild"]

@@ -154,6 +154,9 @@ KEYS: dict[str, str] = {
     "q": "stop; the journal stays, `arbiter resume` continues the game",
 }
 
+#: the keys in a line a screen can show
+KEYS_HELP = "keys: space press  p pause/resume  c claim  w/b +60 s  q stop"
+
 Emit = Callable[[Any], None]
 
 
@@ -513,6 +516,7 @@ def _shifted(event: Event, offset: float) -> Event:
 __all__ = [
     "CAMERA_SETTINGS",
     "KEYS",
+    "KEYS_HELP",
     "BoardAdapter",
     "CameraSource",
     "Clock",

@@ -15,6 +15,7 @@ from arbiter.session import Session, SessionError, rebuild
 from arbiter.sources import (
     FakeClock,
     GpioSource,
+    KeyboardSource,
     KeyCommand,
     MonotonicClock,
     SourceDone,
@@ -313,3 +314,27 @@ def test_a_stream_is_played_in_real_time_to_the_end_of_the_game(tmp_path: Path) 
     journal, _ = read_journal(tmp_path / "j.jsonl")
     assert [e.t for e in journal if e.type != "tick"] == [0.0] + [e.t for e in events]
     assert "flag" in out.getvalue()
+
+
+def test_keys_typed_on_a_terminal_reach_the_session_and_the_terminal_is_restored() -> None:
+    import os
+    import termios
+
+    master, slave = os.openpty()
+    with os.fdopen(slave, "r", closefd=False) as tty_in:
+        before = termios.tcgetattr(slave)
+        keyboard = KeyboardSource(tty_in)
+        assert KeyboardSource.usable(tty_in)
+        got: list = []
+        keyboard.start(got.append, FakeClock(4.0))
+        assert not termios.tcgetattr(slave)[3] & termios.ICANON  # single keys, no Enter
+        os.write(master, b" pxC")
+        deadline = time.monotonic() + 2
+        while len(got) < 3 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        keyboard.close()
+        assert got == [KeyCommand(4.0, " "), KeyCommand(4.0, "p"), KeyCommand(4.0, "c")]
+        assert termios.tcgetattr(slave) == before
+    os.close(master)
+    os.close(slave)
+    assert not KeyboardSource.usable(io.StringIO())
