@@ -214,6 +214,29 @@ def wall_with_gap(rng: random.Random) -> chess.Board:
             return board
 
 
+def bishop_behind_enemy_lines(rng: random.Random) -> chess.Board:
+    """A closed wall, and a white bishop on Black's side of it: it can give check; whether it
+    can ever mate is for the oracle to say."""
+    while True:
+        board = wall_position(rng)
+        for sq in chess.scan_forward(board.bishops):
+            board.remove_piece_at(sq)
+        black_pawns = board.pieces_mask(chess.PAWN, chess.BLACK)
+        black_king = board.king(chess.BLACK)
+        assert black_king is not None
+        top = max(chess.square_rank(sq) for sq in chess.scan_forward(black_pawns))
+        free = [
+            sq
+            for sq in chess.SQUARES
+            if board.piece_at(sq) is None
+            and chess.square_rank(sq) > chess.square_rank(black_king) - 2
+            and chess.square_rank(sq) >= top - 1
+        ]
+        board.set_piece_at(rng.choice(free), chess.Piece(chess.BISHOP, chess.WHITE))
+        if board.is_valid():
+            return board
+
+
 def forced_small(rng: random.Random) -> chess.Board:
     """Kings and one to three units, the side to move having one or two legal moves."""
     kinds = [chess.PAWN, chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK]
@@ -251,6 +274,7 @@ def unwinnable_pairs(
         yield "bishops of one colour", fen, chess.BLACK
     for family, make, cap, count in (
         ("wall with a gap (oracle)", wall_with_gap, 20_000, searched),
+        ("bishop behind enemy lines (oracle)", bishop_behind_enemy_lines, 30_000, searched),
         ("forced small (oracle)", forced_small, 3_000, searched * 4),
     ):
         for _ in range(count):

@@ -20,7 +20,7 @@ import chess
 from rules.errors import PositionError
 from rules.winnability_screen import remember_line, screen
 from rules.winnability_search import Budget, OutOfBudget, guided_helpmate
-from rules.winnability_static import cannot_check, rams
+from rules.winnability_static import cannot_mate, rams
 
 #: positions a search may visit per side; keeps the median well under 20 ms and caps the worst
 #: case near half a second on a desktop core (see bench/position.py)
@@ -116,7 +116,7 @@ def decide(
         return (True, []) if board.turn != color else (False, None)
     if board.has_insufficient_material(color):
         return False, None
-    if rams(board) and cannot_check(board, color):
+    if rams(board) and cannot_mate(board, color):
         return False, None
     try:
         line = guided_helpmate(board, color, Budget(budget))

@@ -19,7 +19,7 @@ from collections.abc import Hashable
 import chess
 
 from rules.winnability_guide import Guide
-from rules.winnability_static import cannot_check, rams
+from rules.winnability_static import cannot_mate, rams
 
 #: below this many rammed pawn pairs the static proof is not tried inside the search (it is
 #: always tried at the root); walls need several, and the proof costs a hundred microseconds
@@ -112,7 +112,7 @@ def guided_helpmate(
             continue
         if node.has_insufficient_material(winner):
             continue
-        if irreversible and rams(node) >= MIN_RAMS and cannot_check(node, winner):
+        if irreversible and rams(node) >= MIN_RAMS and cannot_mate(node, winner):
             continue
         expand(node, key, depth)
     return None

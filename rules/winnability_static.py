@@ -12,7 +12,9 @@ check). A pawn of S stays while (a) the square ahead holds a pawn of S, (b) no e
 ever stand on one of its two capture squares (nor pass over one, for en passant), and (c) no
 enemy unit can ever move to its square. S is the greatest set satisfying (a)-(c) against its
 own regions, so the first change to S can never happen. If, moreover, no unit of colour C can
-ever attack a square of the enemy king's region, C never gives check, so C cannot mate.
+ever attack a square of the enemy king's region, C never gives check, so C cannot mate;
+and if every square where that king could be checked keeps a flight square that nothing can
+ever block or attack, C cannot mate either (`cannot_mate`).
 """
 
 from __future__ import annotations
@@ -184,6 +186,25 @@ def cannot_check(board: chess.Board, color: chess.Color) -> bool:
     _, white, black = fixed_pawns(board)
     mine, theirs = (white, black) if color == chess.WHITE else (black, white)
     return not (mine.others_hits & theirs.king)
+
+
+def cannot_mate(board: chess.Board, color: chess.Color) -> bool:
+    """True when `color` provably can never mate: no check is possible (`cannot_check`), or
+    every square where the enemy king could ever be checked keeps a flight square for sure.
+
+    A neighbour f of such a square is a sure flight when the enemy king may stand on f (it is
+    in its region: not a fixed pawn, not attacked by a fixed pawn of ours), no enemy unit can
+    ever stand on f to block it, and no unit of ours can ever attack f (a unit of ours on f
+    unprotected is simply taken). Fixed pawns never move nor fall, so they block for good;
+    everything else is over-approximated by the regions. False means "not proven".
+    """
+    _, white, black = fixed_pawns(board)
+    mine, theirs = (white, black) if color == chess.WHITE else (black, white)
+    checks = mine.others_hits & theirs.king
+    if not checks:
+        return True
+    sure_flights = theirs.king & ~theirs.others & ~mine.others_hits & ~mine.king_hits
+    return all(king_step(chess.BB_SQUARES[sq]) & sure_flights for sq in chess.scan_forward(checks))
 
 
 def rams(board: chess.Board) -> int:

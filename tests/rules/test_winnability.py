@@ -186,6 +186,24 @@ def test_walls_with_a_way_through_are_not_dead(fen: str) -> None:
             assert_mates(fen, color)
 
 
+@pytest.mark.parametrize(
+    "fen",
+    [
+        # A white bishop shut in behind the black pawns: it can check the black king, but
+        # every square where it could do so keeps a flight square nothing can ever cover.
+        # (Each was confirmed by an exhaustive walk of all reachable positions.)
+        "8/p2k4/Pp3pBp/1Pp1pPpP/2PpP1P1/3P4/5K2/8 w - - 0 1",
+        "Bk6/6p1/5pPp/4pP1P/1p1pP3/pPpP2K1/P1P5/8 b - - 0 1",
+        "k7/2p1pBp1/1pPpPpPp/pP1P1P1P/P7/8/8/4K3 b - - 0 1",
+    ],
+)
+def test_bishop_that_checks_but_never_mates(fen: str) -> None:
+    board = chess.Board(fen)
+    assert brute_force_mates(board.copy(), WHITE, 3) is False
+    assert can_mate(board, WHITE) is False
+    assert analyse(board).dead is True
+
+
 def test_forced_capture_into_bare_kings_is_dead() -> None:
     # White's only legal move is Kxh2: K v K. Nobody can mate.
     board = chess.Board("8/8/8/8/8/5k2/7p/7K w - - 0 1")
