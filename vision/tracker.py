@@ -20,10 +20,11 @@ from rules.events import Event, Sensor, Snapshot
 from vision import geometry
 from vision.calibration import Calibration
 from vision.classify import classify_board
-from vision.errors import VisionError
+from vision.detect import find_corners
+from vision.errors import CalibrationError, VisionError
 from vision.motion import Masks, arm_across_edge, changed_fraction, normalise, small_grey
 from vision.placement import differences, to_sensed
-from vision.registration import Registrar, board_mask, decode, move_points
+from vision.registration import Registrar, board_mask, decode, move_points, reference_image
 
 REGISTER_MARGIN = 0.15  #: the registration looks this far (share of the board) around it
 
@@ -49,8 +50,10 @@ class TrackerSettings:
     patience_s: float = 1.0  #: ... unless the scene stays so for this long
     min_shift_sq: float = 0.04  #: a corner move (in squares) below this is noise
     moved_sq: float = 0.1  #: a move above this is reported as `camera_moved`
-    max_shift_sq: float = 1.0  #: above this the grid is not followed (recalibrate)
+    max_shift_sq: float = 1.0  #: a move above this is followed only with a sure fit ...
+    sure_correlation: float = 0.85  #: ... this good (a clean 75 px shift fits at ~0.9)
     min_correlation: float = 0.6  #: weakest registration fit trusted (an emptied board: ~0.78)
+    relocate_changes: int = 0  #: a board found again by detection must show the last report
 
 
 class SnapshotTracker:
@@ -151,7 +154,11 @@ class SnapshotTracker:
         sq = self._square_px()
         corners = move_points(found[0], self.base.corners) if found else None
         total = _max_move(corners, self.base.corners) / sq if corners else math.inf
-        if found is None or found[1] < self.s.min_correlation or total > self.s.max_shift_sq:
+        trusted = found is not None and (
+            found[1] >= self.s.sure_correlation
+            or (found[1] >= self.s.min_correlation and total <= self.s.max_shift_sq)
+        )
+        if not trusted:
             events: list[Event] = []
             if not self.moved:
                 cc = f"{found[1]:.2f}" if found else "none"
@@ -161,12 +168,22 @@ class SnapshotTracker:
                         status="camera_moved",
                         detail=(
                             f"the board moved by about {total:.1f} squares (fit {cc}); "
-                            "no snapshots until it is back or recalibrated ('arbiter calibrate')"
+                            "no snapshots until it is found again or recalibrated"
                         ),
                     )
                 )
             self.moved = True
             self._run_done = True
+            if self._relocate(frame, scale):
+                events.append(
+                    Sensor(
+                        t=t,
+                        status="recalibrated",
+                        detail="board found again by its squares; the grid follows it from here",
+                    )
+                )
+                self.moved = False
+                return events, True
             return events, False
         assert corners is not None
         change = _max_move(corners, self.cal.corners) / sq
@@ -195,6 +212,39 @@ class SnapshotTracker:
             )
         self.moved = False
         return events, True
+
+    def _relocate(self, frame: Any, scale: float) -> bool:
+        """After a large move: find the board again (`detect`) and check it by the squares.
+
+        Of the four ways to name the found corners, the one whose classification differs
+        least from the last reported placement is taken, and only if it differs by at most
+        `relocate_changes` squares (by default it must show exactly the last report: a grid
+        found again is trusted only when it sees what was there). The frame becomes the new
+        registration reference. Without a reported placement nothing can be checked.
+        """
+        if self.last_board is None:
+            return False
+        try:
+            corners = find_corners(frame)
+        except CalibrationError:
+            return False
+        best: tuple[int, Calibration] | None = None
+        for k in range(4):
+            cal = self.base.with_corners(corners[k:] + corners[:k])
+            placement, confidence, _ = classify_board(geometry.warp(frame, cal.homography()), cal)
+            changed = len(differences(placement, self.last_board))
+            if confidence >= self.s.min_confidence and (best is None or changed < best[0]):
+                best = (changed, cal)
+        if best is None or best[0] > self.s.relocate_changes:
+            return False
+        self.base = best[1]
+        self.cal = best[1]
+        self.registrar = Registrar(reference_image(frame))
+        self._reg_mask = None
+        self._masks = Masks.build(self.cal.corners, scale, self._prev.shape)
+        self._edge_refs = []
+        self._run_done = False
+        return True
 
     def _examine(self, frame: Any, small: Any, scale: float, t: float) -> list[Event]:
         assert self._still_since is not None and self._masks is not None

@@ -107,20 +107,36 @@ def test_a_camera_bump_is_reported_and_re_registered(
     assert all(bump <= k <= bump + FPS for k, _ in sensors)  # within 1 s
 
 
-def test_a_big_camera_move_stops_snapshots(
+def test_a_big_camera_move_is_followed_when_the_fit_is_sure(
     frames: list[Any], video: dict[str, Any], video_cal: Any
 ) -> None:
     bump = 120
 
     def change(k: int, frame: Any) -> Any:
-        return synth.shift(frame, 60, 45) if k >= bump else frame
+        return synth.shift(frame, 60, 45) if k >= bump else frame  # 75 px, 1.6 squares
+
+    events = _run(frames, video_cal, change)
+    _check(events, video)
+    sensors = [(k, e) for k, e in events if isinstance(e, Sensor)]
+    assert [e.status for _, e in sensors] == ["camera_moved", "recalibrated"]
+    assert all(bump <= k <= bump + FPS for k, _ in sensors)
+
+
+def test_a_move_that_cannot_be_followed_stops_snapshots(
+    frames: list[Any], video: dict[str, Any], video_cal: Any
+) -> None:
+    """Turned by 8 degrees and moved by 50 px: said at once, and no false move after it."""
+    bump = 120
+
+    def change(k: int, frame: Any) -> Any:
+        return synth.rotate(frame, 8.0, 40, -30) if k >= bump else frame
 
     events = _run(frames, video_cal, change)
     sensors = [(k, e) for k, e in events if isinstance(e, Sensor)]
     assert [e.status for _, e in sensors] == ["camera_moved"]
     assert bump <= sensors[0][0] <= bump + FPS
     snaps = [e.board for k, e in events if isinstance(e, Snapshot)]
-    assert snaps == _expected(video)[:4]  # nothing after the move: no false move
+    assert snaps == _expected(video)[:4]
 
 
 def test_pasted_shadows_emit_nothing(frames: list[Any], video_cal: Any) -> None:
