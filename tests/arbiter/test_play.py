@@ -210,3 +210,39 @@ def test_the_config_file_gives_the_settings(tmp_path: Path) -> None:
     start = read_journal(journal)[0][0].to_dict()
     assert start["time_control"] == "0.4" and start["white"] == "Cli" and start["noise_s"] == 0.3
     assert start["sources"] == ["gpio:fake"]
+
+
+def test_an_e_board_on_a_virtual_dgt_feeds_the_live_session() -> None:
+    """`--board dgt:DEVICE`: the real serial path to a simulated DGT board behind a pty."""
+    import io
+    import threading
+
+    from arbiter.display import Display
+    from arbiter.session import Session
+    from arbiter.sources import BoardAdapter, MonotonicClock
+    from firmware_bridge.virtual import VirtualBoard
+    from rules.events import Start
+
+    moves = [chess.Move.from_uci(u) for u in ["e2e4", "e7e5", "g1f3"]]
+    virtual = VirtualBoard("dgt", moves)
+    try:
+        clock = MonotonicClock()
+        board = BoardAdapter(f"dgt:{virtual.path}", clock)
+        settings = board.start_settings()
+        assert settings["noise_s"] == 0.3  # the board's own sensor settings go into `start`
+        start = Start(t=0.0, time_control="60", auto_press=True, sources=[board.name], **settings)
+        out = io.StringIO()
+        session = Session.new(start, None, clock, sources=[board], display=Display(out, tty=False))
+        virtual.start()
+        runner = threading.Thread(target=session.run)
+        runner.start()
+        assert virtual.wait_done(20)
+        deadline = time.monotonic() + 5
+        while session.game.ply < 3 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        session.stop()
+        runner.join(5)
+    finally:
+        virtual.close()
+    assert [r.data["san"] for r in session.rulings if r.type == "move"] == ["e4", "e5", "Nf3"]
+    assert "White played Nf3." in out.getvalue()

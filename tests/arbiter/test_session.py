@@ -338,3 +338,37 @@ def test_keys_typed_on_a_terminal_reach_the_session_and_the_terminal_is_restored
     os.close(master)
     os.close(slave)
     assert not KeyboardSource.usable(io.StringIO())
+
+
+def test_the_per_move_cap_of_900m60_is_a_flag() -> None:
+    session = Session.new(Start(t=0.0, time_control="900m60"), None, FakeClock())
+    assert session.game.next_deadline() == pytest.approx(60.0)
+    rulings = session.advance(60.001)
+    flag = [r for r in rulings if r.type == "flag"]
+    assert flag and flag[0].side == "white" and flag[0].data["at"] == pytest.approx(60.0)
+    assert session.game.clock.remaining("white", 60.0) > 800  # the total was not used up
+
+
+def test_a_mate_released_just_after_the_flag_but_made_before_it_counts() -> None:
+    """events.md: a flag waits for a pending placement; a mate made before it ends the game."""
+    session = Session.new(Start(t=0.0, time_control="10", slide_s=0.25), None, FakeClock())
+    t = 0.0
+    for uci in ("f2f3", "e7e5", "g2g4"):
+        frm, to = uci[:2], uci[2:]
+        side = "white" if session.game.board.turn else "black"
+        session.submit(Lift(t=t + 0.1, square=frm))
+        session.submit(Place(t=t + 0.2, square=to))
+        session.submit(Press(t=t + 0.3, side=side))
+        t += 0.3
+    side, flag_at = session.game.clock.flag_at()  # type: ignore[misc]
+    assert side == "black"
+    # Black: Qh4# put down 0.1 s before the flag; released (slide_s) after it; no press
+    session.submit(Lift(t=flag_at - 0.2, square="d8"))
+    session.submit(Place(t=flag_at - 0.1, square="h4"))
+    assert session.game.next_deadline() == pytest.approx(flag_at)
+    assert session.advance(flag_at + 0.05) == []  # the flag waits for the placement
+    assert session.game.next_deadline() == pytest.approx(flag_at + 0.15)
+    rulings = session.advance(flag_at + 0.16)
+    over = [r for r in rulings if r.type == "game_over"]
+    assert over and over[0].data["reason"] == "checkmate" and over[0].data["result"] == "0-1"
+    assert not any(r.type == "flag" for r in rulings)
