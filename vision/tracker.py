@@ -54,6 +54,7 @@ class TrackerSettings:
     sure_correlation: float = 0.85  #: ... this good (a clean 75 px shift fits at ~0.9)
     min_correlation: float = 0.6  #: weakest registration fit trusted (an emptied board: ~0.78)
     relocate_changes: int = 0  #: a board found again by detection must show the last report
+    relocate_every_s: float = 5.0  #: detection (up to ~1 s of CPU) is tried this seldom
 
 
 class SnapshotTracker:
@@ -77,6 +78,7 @@ class SnapshotTracker:
         self.last_board = to_sensed(known) if known else None
         self.registrar = Registrar(decode(cal.reference)) if cal.reference else None
         self._reg_mask: Any = None
+        self._next_relocate = 0.0
         self.moved = False
         self._masks: Masks | None = None
         self._prev: Any = None
@@ -174,7 +176,7 @@ class SnapshotTracker:
                 )
             self.moved = True
             self._run_done = True
-            if self._relocate(frame, scale):
+            if t >= self._next_relocate and self._relocate(frame, scale):
                 events.append(
                     Sensor(
                         t=t,
@@ -184,6 +186,7 @@ class SnapshotTracker:
                 )
                 self.moved = False
                 return events, True
+            self._next_relocate = max(self._next_relocate, t + self.s.relocate_every_s)
             return events, False
         assert corners is not None
         change = _max_move(corners, self.cal.corners) / sq
