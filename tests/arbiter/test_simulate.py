@@ -597,3 +597,98 @@ def test_the_command_prints_contract_json_lines(shared: Path, sensor: str) -> No
     assert all(json.loads(line)["t"] == e.t for line, e in zip(lines, events, strict=True))
     game = read_game(path, 3)
     assert [e.to_json() for e in simulate_game(game, sensor, seed=5)] == lines
+
+
+# ------------------------------------------------------------------ replayed by the rules core
+
+
+def replay(events: list[Event]) -> list[dict]:
+    """All rulings of the stream, as the contract's dicts."""
+    from rules.game import Game
+
+    game = Game(events[0])
+    rulings: list[dict] = []
+    for event in events[1:]:
+        rulings += [r.to_dict() for r in game.handle(event)]
+    rulings += [r.to_dict() for r in game.finish()]
+    return rulings
+
+
+def clocks_after_presses(events: list[Event], rulings: list[dict]) -> list[dict | None]:
+    """For each press, the first `clock` ruling at or after it that stopped the mover's clock
+    (a late sensor's press is ruled when the move is reported: latency_s, the camera's scene)."""
+    clocks = [r for r in rulings if r["type"] == "clock"]
+    out: list[dict | None] = []
+    for press in (e for e in events if isinstance(e, Press)):
+        out.append(
+            next(
+                (c for c in clocks if c["t"] >= press.t and c["running"] != press.side),
+                None,
+            )
+        )
+    return out
+
+
+def disagreements(game: chess.pgn.Game, sensor: str, seed: int) -> list[str]:
+    """What the rules core rules differently from the game score, in words."""
+    events = simulate_game(game, sensor, seed=seed)
+    rulings = replay(events)
+    found = []
+    moves = [r["uci"] for r in rulings if r["type"] == "move"]
+    wanted = [m.uci() for m in game.mainline_moves()]
+    if moves != wanted:
+        ply = next(
+            (i for i, (a, b) in enumerate(zip(moves, wanted, strict=False)) if a != b), len(moves)
+        )
+        found.append(
+            f"moves differ from ply {ply + 1}: {moves[ply : ply + 2]} v {wanted[ply : ply + 2]}"
+        )
+    over = [(r["result"], r["reason"]) for r in rulings if r["type"] == "game_over"]
+    if [result for result, _ in over] != [game.headers["Result"]]:
+        found.append(
+            f"game_over {over}, PGN {game.headers['Result']} ({game.headers.get('Termination')})"
+        )
+    wrong = [r for r in rulings if r["type"] in ("violation", "illegal", "mismatch")]
+    if wrong:
+        found.append(f"{wrong[0]['type']} at t={wrong[0]['t']}: {wrong[0].get('message')}")
+    clocks = [node.clock() for node in game.mainline()]
+    if all(c is not None for c in clocks):
+        shown = clocks_after_presses(events, rulings)
+        nodes = list(game.mainline())
+        if game.end().board().is_game_over():  # the move ended the game: its clock stopped
+            nodes, shown = nodes[:-1], shown[:-1]  # at once, no increment (5.1.1, 5.2)
+        for ply, (node, clock) in enumerate(zip(nodes, shown, strict=True), 1):
+            mover = side(not node.board().turn)
+            if clock is None or abs(clock[mover] - node.clock()) > 0.1:
+                found.append(f"ply {ply}: clock {clock} v [%clk] {node.clock()}")
+                break
+    return found
+
+
+CORE_BLIND_CAPTURES = pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "rules core: the sensed board keeps '?' where a piece-blind board put a piece down, after "
+        "the move stands; a later capture on that square (lift own, lift taken, place) then looks "
+        "unchanged and another '?' square is captured instead (clocked-games.pgn game 12, ply 78: "
+        "Rxd2 is ruled Rxg4+ with a touch_move violation)"
+    ),
+)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "sensor",
+    [pytest.param(s, marks=CORE_BLIND_CAPTURES) if s == "occupancy" else s for s in SENSORS],
+)
+@pytest.mark.parametrize(("name", "count"), [("real-games.pgn", 100), ("clocked-games.pgn", 50)])
+def test_the_rules_core_rules_each_stream_to_the_game_score(
+    shared: Path, name: str, count: int, sensor: str
+) -> None:
+    """Moves, result, clocks (within 0.1 s of [%clk]) and no violation, illegal or mismatch."""
+    failures = []
+    for number, game in enumerate(games_of(shared / "data/games" / name, count), 1):
+        found = disagreements(game, sensor, seed=number)
+        if found:
+            failures.append(f"{name} game {number}: {'; '.join(found)}")
+    assert not failures, f"{len(failures)} games:\n" + "\n".join(failures[:10])
