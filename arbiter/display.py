@@ -17,6 +17,7 @@ module besides the `cmd_*` commands that writes to the terminal.
 from __future__ import annotations
 
 import sys
+import textwrap
 from collections import deque
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, TextIO
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
 #: how often the terminal screen is redrawn, in real seconds (10 Hz)
 REFRESH_S = 0.1
 #: how many rulings the screen keeps
-RULINGS_SHOWN = 8
+RULINGS_SHOWN = 6
 #: how many lines of moves the screen keeps (the latest)
 MOVE_LINES = 3
 WIDTH = 78
@@ -164,7 +165,15 @@ class Display:
         lines.extend(self._move_lines(game))
         lines.append("")
         lines.append("Rulings:")
-        lines.extend(f"{r.t:8.1f}  {r.message or r.type}"[:WIDTH] for r in self.recent)
+        for r in self.recent:  # long messages wrap, so the article at their end stays seen
+            lines.extend(
+                textwrap.wrap(
+                    r.message or r.type,
+                    WIDTH,
+                    initial_indent=f"{r.t:8.1f}  ",
+                    subsequent_indent=" " * 10,
+                )
+            )
         lines.extend(f"  {n}"[:WIDTH] for n in self.notes)
         if self.footer:
             lines.append("")

@@ -351,26 +351,33 @@ class GpioSource(Source):
         self.name = f"gpio:{backend}"
         self.pin_map = pin_map
         self.mode = mode
-        self.pins = pins
-        self.panel: ClockPanel | None = None
-        self._clock: Clock | None = None
+        if pins is None:  # now, so that a Pi without RPi.GPIO fails before a game begins
+            from firmware_bridge.gpio.base import open_pins
 
-    def start(self, emit: Emit, clock: Clock) -> None:
-        from firmware_bridge.gpio.base import open_pins
+            pins = open_pins(backend)
+        self.pins: Pins = pins
         from firmware_bridge.gpio.indications import DEFAULT_MODE
         from firmware_bridge.gpio.panel import ClockPanel
         from firmware_bridge.gpio.pins import DEFAULT_PINS
 
-        if self.pins is None:
-            self.pins = open_pins(self.backend)
-        self._clock = clock
-        self.panel = ClockPanel(
-            self.pins,
-            emit,
-            self.pin_map or DEFAULT_PINS,
-            mode=self.mode or DEFAULT_MODE,
-            origin=clock.mono(0.0),
+        # the pins are claimed now too: a GPIO given twice fails before a game begins
+        self.panel: ClockPanel | None = ClockPanel(
+            pins, self._forward, pin_map or DEFAULT_PINS, mode=mode or DEFAULT_MODE
         )
+        self._emit: Emit | None = None
+        self._clock: Clock | None = None
+
+    def _forward(self, item: Any) -> None:
+        emit = self._emit
+        if emit is not None:  # a press before the game began is nobody's move
+            emit(item)
+
+    def start(self, emit: Emit, clock: Clock) -> None:
+        self._clock = clock
+        if self.panel is not None:
+            for button in self.panel.buttons:
+                button.origin = clock.mono(0.0)  # edge times minus it are stream times
+        self._emit = emit
 
     def follow(self, rulings: list[Ruling], t: float) -> None:
         if self.panel is not None and self._clock is not None:
@@ -404,8 +411,7 @@ class GpioSource(Source):
     def close(self) -> None:
         if self.panel is not None and self._clock is not None:
             self.panel.close(self._clock.mono(self._clock.now()))
-        if self.pins is not None:
-            self.pins.close()
+        self.pins.close()
 
 
 class BoardAdapter(Source):

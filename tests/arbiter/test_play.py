@@ -246,3 +246,14 @@ def test_an_e_board_on_a_virtual_dgt_feeds_the_live_session() -> None:
         virtual.close()
     assert [r.data["san"] for r in session.rulings if r.type == "move"] == ["e4", "e5", "Nf3"]
     assert "White played Nf3." in out.getvalue()
+
+
+@pytest.mark.skipif(
+    __import__("importlib.util").util.find_spec("RPi") is not None,
+    reason="RPi.GPIO is installed here",
+)
+def test_gpio_rpi_without_rpi_gpio_says_how_to_install_it(tmp_path: Path) -> None:
+    done = arbiter("play", "--gpio", "rpi", "--journal", str(tmp_path / "j.jsonl"))
+    assert done.returncode == 2
+    assert "RPi.GPIO is not installed" in done.stderr and "Traceback" not in done.stderr
+    assert not (tmp_path / "j.jsonl").exists()

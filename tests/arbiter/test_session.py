@@ -372,3 +372,24 @@ def test_a_mate_released_just_after_the_flag_but_made_before_it_counts() -> None
     over = [r for r in rulings if r.type == "game_over"]
     assert over and over[0].data["reason"] == "checkmate" and over[0].data["result"] == "0-1"
     assert not any(r.type == "flag" for r in rulings)
+
+
+def test_a_completed_illegal_move_beeps_an_open_one_does_not() -> None:
+    session, pins = panel_session()
+    buzzer = pins[DEFAULT_PINS.buzzer]
+    session.submit(Lift(t=0.5, square="e2", piece="P"))
+    session.submit(Place(t=0.7, square="e5", piece="P"))  # no legal move: open, correctable
+    session.advance(1.0)
+    assert any(r.type == "illegal" and not r.data["completed"] for r in session.rulings)
+    assert buzzer.history[-1][1] == 0 and len(buzzer.history) == 1  # silent (12.6)
+    session.submit(Press(t=1.2, side="white"))  # now it is completed: ruled in public
+    assert any(r.type == "illegal" and r.data["completed"] for r in session.rulings)
+    assert buzzer.read() == 1
+
+
+def test_a_simple_delay_holds_the_flag_back_by_the_delay() -> None:
+    session = Session.new(Start(t=0.0, time_control="5d2"), None, FakeClock())
+    assert session.game.next_deadline() == pytest.approx(7.0)  # 2 s of delay, then 5 s
+    assert session.game.clock.remaining("white", 1.9) == pytest.approx(5.0)  # not yet running
+    assert session.advance(6.99) == []
+    assert [r.type for r in session.advance(7.001)][:1] == ["flag"]
