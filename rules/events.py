@@ -429,6 +429,7 @@ def _is_uci(text: object) -> bool:
         and len(text) in (4, 5)
         and text[:2] in SQUARE_NAMES
         and text[2:4] in SQUARE_NAMES
+        and text[:2] != text[2:4]
         and (len(text) == 4 or text[4] in "nbrq")
     )
 

@@ -58,6 +58,8 @@ from rules.timecontrol import TimeControl
 from rules.touch import Obligation, castling_rook, declared, obligation_for
 
 SIDE = {chess.WHITE: "white", chess.BLACK: "black"}
+#: work allowed for the dead-position check after a move (winnability budget units)
+DEAD_POSITION_BUDGET = 500
 COLOR = {"white": chess.WHITE, "black": chess.BLACK}
 PROMOTION_TYPES = {"q": chess.QUEEN, "r": chess.ROOK, "b": chess.BISHOP, "n": chess.KNIGHT}
 DEFECT_ARTICLE = {
@@ -887,14 +889,20 @@ class Game:
             self._game_over(t, "1/2-1/2", "profile", "5.2.2", out)
 
     def _dead_position(self) -> bool:
-        """5.2.2: no series of legal moves can end in mate (proven, never guessed)."""
+        """5.2.2: no series of legal moves can end in mate (proven, never guessed).
+
+        Checked after every move, so it must be cheap: python-chess's insufficient material
+        first, then the full analysis only where every pawn is locked (a position where some
+        pawn can still move is left to play on: at worst a dead position goes undetected,
+        never a live one declared dead). Queens are left out: a queen locked behind a wall
+        is a curiosity, and positions with queens and locked pawns are common in play.
+        """
         board = self.board
         if board.is_insufficient_material():
             return True
-        screen = getattr(winnability, "may_be_dead", None)
-        if screen is None or not screen(board):
+        if board.queens or not _pawns_locked(board):
             return False
-        return winnability.analyse(board).dead is True
+        return winnability.analyse(board, budget=DEAD_POSITION_BUDGET).dead is True
 
     def _cannot_mate(self, side: str) -> bool:
         """6.9, 5.1.2, 7.5.5: `side` cannot mate by any series of legal moves (proven)."""
@@ -1635,6 +1643,21 @@ class Game:
             )
         else:
             self._emit_obligation(new, t, out)
+
+
+def _pawns_locked(board: chess.Board) -> bool:
+    """Every pawn stands blocked by an enemy pawn and none can capture: a locked structure."""
+    pawns = board.pawns
+    if not pawns:
+        return False
+    white, black = pawns & board.occupied_co[chess.WHITE], pawns & board.occupied_co[chess.BLACK]
+    if (white << 8) & ~black & chess.BB_ALL or (black >> 8) & ~white:
+        return False
+    for color, own in ((chess.WHITE, white), (chess.BLACK, black)):
+        for sq in chess.scan_forward(own):
+            if board.attacks_mask(sq) & board.occupied_co[not color]:
+                return False
+    return True
 
 
 def _minor_pieces_only(board: chess.Board) -> bool:

@@ -142,7 +142,11 @@ def find_match(
     if not diff:
         return None
     singles = []
-    for move in board.legal_moves:
+    # the moving piece's square is always among the differences: it is empty now
+    from_mask = 0
+    for sq in diff:
+        from_mask |= chess.BB_SQUARES[sq]
+    for move in board.generate_legal_moves(from_mask=from_mask):
         changed = changed_squares(board, move)
         if not diff.issubset(changed):
             continue

@@ -65,8 +65,28 @@ def obligation_for(
     """
     if not touches:
         return None
-    moves = list(board.legal_moves) if legal is None else list(legal)
     us = board.turn
+    if legal is None:
+        # only moves from the touched own pieces (and the king, for 4.4) or onto touched
+        # opponent pieces (and the en passant square) can matter
+        own_mask = chess.BB_EMPTY
+        opp_mask = chess.BB_EMPTY
+        for sq in touches:
+            if board.color_at(sq) == us:
+                own_mask |= chess.BB_SQUARES[sq]
+            elif board.color_at(sq) is not None:
+                opp_mask |= chess.BB_SQUARES[sq]
+        if board.ep_square is not None:
+            opp_mask |= chess.BB_SQUARES[board.ep_square]
+        moves = list(board.generate_legal_moves(from_mask=own_mask))
+        if opp_mask:
+            moves += [
+                m
+                for m in board.generate_legal_moves(to_mask=opp_mask)
+                if not own_mask & chess.BB_SQUARES[m.from_square]
+            ]
+    else:
+        moves = list(legal)
     own: list[int] = []
     opp: list[int] = []
     for sq in touches:
