@@ -36,7 +36,6 @@ from arbiter.sources import (
     SourceDone,
     SourceError,
     SourceFailed,
-    StreamSource,
 )
 from rules.errors import ArbiterError
 from rules.events import ArbiterAction, Claim, Event, Press, Start, Tick
@@ -260,7 +259,7 @@ class Session:
     def finished_inputs(self) -> bool:
         """Every source has ended and nothing more can happen by time alone."""
         if not self.sources or any(
-            not isinstance(s, StreamSource) or s.name not in self.done for s in self.sources
+            not getattr(s, "finite", False) or s.name not in self.done for s in self.sources
         ):
             return False
         return self.game.next_deadline() is None

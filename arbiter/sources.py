@@ -168,6 +168,8 @@ class Source(ABC):
 
     #: how the journal's `start.sources` names it (so `arbiter resume` can reopen it)
     name: str = ""
+    #: it can come to an end (a file), after which it emits `SourceDone(name)`
+    finite: bool = False
 
     @abstractmethod
     def start(self, emit: Emit, clock: Clock) -> None:
@@ -185,6 +187,8 @@ class StreamSource(Source):
     `tick` events are skipped (the live session's timer decides what time decides).
     On a resume, `skip_through(t, seen)` drops what the journal already holds.
     """
+
+    finite = True
 
     def __init__(self, events: Iterable[Event], name: str = "events:-") -> None:
         self.name = name
@@ -468,10 +472,12 @@ class CameraSource(Source):
             f"camera:{camera}" if camera is not None else f"video:{os.path.abspath(video or '')}"
         )
         self.camera, self.video, self.calibration = camera, video, calibration
+        self.finite = video is not None
         from vision.calibration import Calibration
 
         self.cal = Calibration.load(calibration)
         self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
 
     def start_settings(self) -> dict[str, Any]:
         return dict(CAMERA_SETTINGS)
@@ -480,9 +486,10 @@ class CameraSource(Source):
         from vision.sources import open_source
 
         frames = open_source(camera=self.camera, video=self.video)
-        threading.Thread(
+        self._thread = threading.Thread(
             target=self._run, args=(frames, emit, clock), name=self.name, daemon=True
-        ).start()
+        )
+        self._thread.start()
 
     def _run(self, frames: Iterator[tuple[float, Any]], emit: Emit, clock: Clock) -> None:
         from vision.tracker import SnapshotTracker
@@ -503,9 +510,15 @@ class CameraSource(Source):
             emit(SourceDone(self.name))
         except ArbiterError as exc:
             emit(SourceFailed(f"{self.name}: {exc}"))
+        finally:
+            close = getattr(frames, "close", None)
+            if callable(close):
+                close()  # releases the capture in this thread, before the program ends
 
     def close(self) -> None:
         self._stop.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout=5.0)  # OpenCV must not be torn down mid-frame
 
 
 def _shifted(event: Event, offset: float) -> Event:
