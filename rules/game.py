@@ -687,6 +687,17 @@ class Game:
             out, t, "illegal", side=self.turn.side, article="4.7", key="illegal.open", **data
         )
 
+    def _name_sensed_pieces(self) -> None:
+        """Once a move stands, pieces a blind sensor showed as X, x or ? are known."""
+        board = self.board
+        sensed = self.sensed
+        for sq in range(64):
+            letter = sensed[sq]
+            if letter in ("?", "X", "x"):
+                piece = board.piece_at(sq)
+                if piece is not None and compatible(letter, piece):
+                    sensed[sq] = piece.symbol()
+
     def _arrangement(self, diff: set[int]) -> frozenset[tuple[int, str | None]]:
         return frozenset((sq, self.sensed[sq]) for sq in diff)
 
@@ -750,6 +761,7 @@ class Game:
         touches = list(turn.touches)
         self.board.push(move)
         self._count_position()
+        self._name_sensed_pieces()
         record = _MoveRecord(self.ply, side, move, made_at, touches, violation)
         self.records.append(record)
         self._rule(
