@@ -24,8 +24,7 @@ RULING_TYPES = (
     "flag",
     "draw_offer",
     "game_over",
-    # project extensions (docs/events.md)
-    "warning",
+    # project extension (docs/events.md)
     "note",
 )
 
