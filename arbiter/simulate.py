@@ -113,7 +113,6 @@ def _start(game: chess.pgn.Game, board: chess.Board, control: str, kind: SensorK
 def _emit_move(
     stream: _Stream,
     board: chess.Board,
-    move: chess.Move,
     plan: MovePlan,
     started_ms: int,
     kind: SensorKind,
@@ -124,10 +123,11 @@ def _emit_move(
     """The events of one move from `board`, whose mover's clock started at `started_ms`."""
     side = side_name(board.turn)
     sensed = board.piece_map()
-    last_place = max(a.at_ms for a in plan.actions if a.kind == "place") + started_ms
-    for action in plan.actions:
+    final = max(i for i, a in enumerate(plan.actions) if a.kind == "place")
+    last_place = started_ms + plan.actions[final].at_ms
+    for index, action in enumerate(plan.actions):
         at = started_ms + action.at_ms
-        if plan.promote is not None and at == last_place and action.kind == "place":
+        if plan.promote is not None and index == final:  # named as the new piece comes down
             letter = chess.Piece(plan.promote, board.turn).symbol()
             stream.add(at, Promote, side=side, piece=letter)
         if action.kind == "lift":
@@ -234,7 +234,6 @@ def simulate_game(
         _emit_move(
             stream,
             board,
-            move,
             plan,
             started,
             kind,
