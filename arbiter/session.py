@@ -215,6 +215,9 @@ class Session:
         due = self._deadline()
         if due is None or now < due:
             return []
+        horizon = self._horizon()
+        if horizon is not None and due >= horizon:
+            return []  # a scripted event comes first: take it, then decide
         if due + TICK_EPSILON <= self.last_t:
             self._stuck = due  # already ticked past it: the rules keep it; never spin on it
             return []
@@ -231,6 +234,12 @@ class Session:
     def _deadline(self) -> float | None:
         due = self.game.next_deadline()
         return None if due is not None and due == self._stuck else due
+
+    def _horizon(self) -> float | None:
+        """The earliest `t` a scripted source is about to send (see `StreamSource.horizon`)."""
+        times = [getattr(s, "horizon", None) for s in self.sources]
+        pending = [t for t in times if t is not None]
+        return min(pending) if pending else None
 
     def _deliver(self, rulings: list[Ruling], t: float) -> None:
         self.rulings.extend(rulings)
@@ -249,7 +258,11 @@ class Session:
 
     def wake_at(self, now: float) -> float | None:
         """The next stream time the loop has work without input: deadline, redraw, blink."""
-        times = [self._deadline()]
+        due = self._deadline()
+        horizon = self._horizon()
+        if due is not None and horizon is not None and due >= horizon:
+            due = None  # the scripted event wakes the loop first
+        times = [due]
         if self.display is not None and getattr(self.display, "tty", False):
             times.append(self._next_refresh)
         times += [panel.next_due(now) for panel in self.panels]

@@ -192,6 +192,10 @@ class StreamSource(Source):
 
     def __init__(self, events: Iterable[Event], name: str = "events:-") -> None:
         self.name = name
+        #: the `t` of the next event it will send (None once it has ended): the session
+        #: decides nothing by time at or after it before the event is in, so a script is
+        #: ruled the same however the threads are scheduled
+        self.horizon: float | None = 0.0
         self._events: Iterator[Event] = iter(events)
         self._first: Event | None = None
         self._skip_t: float | None = None
@@ -246,6 +250,7 @@ class StreamSource(Source):
                     raise SourceError(f"{self.name}: a second 'start' event at t={event.t}")
                 if isinstance(event, Tick) or self._skipped(event):
                     continue
+                self.horizon = event.t
                 while not self._stop.is_set():
                     wait = clock.real_delay(event.t - clock.now())
                     if wait <= 0:
@@ -254,6 +259,7 @@ class StreamSource(Source):
                 if self._stop.is_set():
                     return
                 emit(event)
+            self.horizon = None
             emit(SourceDone(self.name))
         except ArbiterError as exc:
             emit(SourceFailed(str(exc)))
