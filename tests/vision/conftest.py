@@ -60,6 +60,8 @@ def failures_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = ROOT / "out" / "vision-failures"
     try:
         out.mkdir(parents=True, exist_ok=True)
+        for old in [*out.glob("*.png"), out / "accuracy.json"]:  # from an earlier run
+            old.unlink(missing_ok=True)
     except OSError:
         out = tmp_path_factory.mktemp("vision-failures")
     return out
