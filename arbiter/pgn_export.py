@@ -55,9 +55,20 @@ def pgn_from_rulings(start: Start, rulings: Iterable[Ruling], *, date: str = "??
     result = "*"
     termination = "unterminated"
     waiting_clock: _Ply | None = None
+    before_move: list[str] = []  # a violation is ruled just before the move it concerns
+
+    def note(text: str) -> None:
+        (plies[-1].comments if plies else preamble).append(text)
+
     for r in rulings:
+        if r.type != "move" and before_move and r.type != "violation":
+            for text in before_move:
+                note(text)
+            before_move.clear()
         if r.type == "move":
             ply = _Ply(chess.Move.from_uci(r.data["uci"]), r.side or "")
+            ply.comments.extend(before_move)
+            before_move.clear()
             plies.append(ply)
             waiting_clock = ply
         elif r.type == "reinstate":
@@ -70,10 +81,13 @@ def pgn_from_rulings(start: Start, rulings: Iterable[Ruling], *, date: str = "??
         elif r.type == "game_over":
             result = r.data["result"]
             termination = TERMINATION.get(r.data.get("reason", ""), "normal")
-            target = plies[-1].comments if plies else preamble
-            target.append(r.message or "")
-        if r.type in COMMENTED and r.message:
-            (plies[-1].comments if plies else preamble).append(r.message)
+            note(r.message or "")
+        if r.type == "violation" and r.message:
+            before_move.append(r.message)
+        elif r.type in COMMENTED and r.message:
+            note(r.message)
+    for text in before_move:
+        note(text)
     return _write(start, plies, preamble, result, termination, date)
 
 

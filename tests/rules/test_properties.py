@@ -6,6 +6,7 @@ Only the project's own errors may come out, and a ruling once emitted is never t
 
 from __future__ import annotations
 
+import contextlib
 import json
 
 import chess
@@ -241,10 +242,8 @@ def test_garbage_lines_give_event_errors(text: str) -> None:
     )
 )
 def test_random_objects_give_event_errors(obj: dict) -> None:
-    try:
+    with contextlib.suppress(ArbiterError):
         parse_line(json.dumps(obj), line=1)
-    except ArbiterError:
-        pass
 
 
 def test_all_event_classes_are_exercised() -> None:
