@@ -79,7 +79,7 @@ def open_sources(settings: Settings, clock: Clock) -> tuple[list[Source], Start 
         mode = _panel_mode(
             bool(settings.start_fields().get("strict")), settings.get("feedback", False)
         )
-        sources.append(GpioSource(gpio, settings.pin_map(), mode))
+        sources.append(GpioSource(gpio, settings.pin_map(), mode, matrix=settings.matrix()))
     board = settings.get("board")
     if board is not None:
         sources.append(_board(board, clock, settings.get("calibration")))
@@ -128,7 +128,13 @@ def reopen_sources(names: Sequence[str], settings: Settings, clock: Clock) -> li
             sources.append(stream)
         elif kind == "gpio":
             mode = _panel_mode(strict, settings.get("feedback", False))
-            sources.append(GpioSource(rest, settings.pin_map(), mode))
+            backend, _, extra = rest.partition("+")
+            matrix = settings.matrix() if extra == "matrix" else None
+            if extra == "matrix" and matrix is None:
+                from firmware_bridge.gpio.pins import MatrixSettings
+
+                matrix = MatrixSettings()  # the journal's game had a reed board: keep it
+            sources.append(GpioSource(backend, settings.pin_map(), mode, matrix=matrix))
         elif kind == "board":
             sources.append(_board(rest, clock, settings.get("calibration")))
         elif kind in ("camera", "video"):

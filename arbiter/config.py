@@ -87,6 +87,17 @@ class Settings:
         out.update(self.start)
         return out
 
+    def matrix(self) -> Any:
+        """The `[gpio.matrix]` settings when the config has that table (a reed-switch board
+        is fitted), else None: without it the matrix lines are never scanned."""
+        if "matrix" not in self.gpio_table:
+            return None
+        from firmware_bridge.gpio.pins import matrix_settings_from_config
+
+        return matrix_settings_from_config(
+            {"gpio": self.gpio_table}, self.config_path or "the config"
+        )
+
     def pin_map(self) -> Any:
         """The `[gpio.pins]` pin map (defaults where the config has none)."""
         from firmware_bridge.gpio.pins import pin_map_from_config
@@ -124,7 +135,8 @@ def load_config(path: str | Path) -> Settings:
         settings.where[key] = f"config {p} [start] {key}"
     settings.gpio_table = dict(data.get("gpio", {}))
     if settings.gpio_table:
-        settings.pin_map()  # checks [gpio.pins] now, naming the file
+        settings.pin_map()  # checks [gpio.pins] and [gpio.matrix] now, naming the file
+        settings.matrix()
     return settings
 
 

@@ -32,7 +32,8 @@ if TYPE_CHECKING:
     from firmware_bridge.gpio.base import Pins
     from firmware_bridge.gpio.indications import PanelMode
     from firmware_bridge.gpio.panel import ClockPanel
-    from firmware_bridge.gpio.pins import PinMap
+    from firmware_bridge.gpio.pins import MatrixSettings, PinMap
+    from firmware_bridge.gpio.reed_matrix import ReedMatrixSource
     from rules.rulings import Ruling
 
 
@@ -356,9 +357,10 @@ class GpioSource(Source):
         pin_map: PinMap | None = None,
         mode: PanelMode | None = None,
         pins: Pins | None = None,
+        matrix: MatrixSettings | None = None,
     ) -> None:
         self.backend = backend
-        self.name = f"gpio:{backend}"
+        self.name = f"gpio:{backend}" + ("+matrix" if matrix is not None else "")
         self.pin_map = pin_map
         self.mode = mode
         if pins is None:  # now, so that a Pi without RPi.GPIO fails before a game begins
@@ -376,6 +378,18 @@ class GpioSource(Source):
         )
         self._emit: Emit | None = None
         self._clock: Clock | None = None
+        # a reed-switch board on the same pins, only when the config has [gpio.matrix]
+        self.reed: ReedMatrixSource | None = None
+        if matrix is not None:
+            from firmware_bridge.gpio.pins import open_matrix_source
+
+            self.reed = open_matrix_source(pins, pin_map or DEFAULT_PINS, matrix)
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start_settings(self) -> dict[str, float]:
+        """The reed board's sensor settings for the `start` (none without a board)."""
+        return dict(self.reed.sensor_settings) if self.reed is not None else {}
 
     def _forward(self, item: Any) -> None:
         emit = self._emit
@@ -388,6 +402,26 @@ class GpioSource(Source):
             for button in self.panel.buttons:
                 button.origin = clock.mono(0.0)  # edge times minus it are stream times
         self._emit = emit
+        if self.reed is not None:
+            self.reed.origin = clock.mono(0.0)
+            self._thread = threading.Thread(
+                target=self._scan, args=(clock,), name="reed-matrix", daemon=True
+            )
+            self._thread.start()
+
+    def _scan(self, clock: Clock) -> None:
+        """Scan the reed board at its rate (50 Hz) and send what the scans confirm."""
+        reed = self.reed
+        assert reed is not None
+        try:
+            while not self._stop.is_set():
+                now = clock.mono(clock.now())
+                for event in reed.step(now):
+                    self._forward(event)
+                due = reed.next_due if reed.next_due is not None else now
+                self._stop.wait(max(0.0, clock.real_delay(clock.stream(due) - clock.now())))
+        except ArbiterError as exc:
+            self._forward(SourceFailed(f"{self.name}: the reed-switch board: {exc}"))
 
     def follow(self, rulings: list[Ruling], t: float) -> None:
         if self.panel is not None and self._clock is not None:
@@ -419,6 +453,9 @@ class GpioSource(Source):
         return None if due is None else max(t, self._clock.stream(due))
 
     def close(self) -> None:
+        self._stop.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout=1.0)
         if self.panel is not None and self._clock is not None:
             self.panel.close(self._clock.mono(self._clock.now()))
         self.pins.close()

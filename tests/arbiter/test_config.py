@@ -52,6 +52,7 @@ def test_the_command_line_wins_over_the_file(tmp_path: Path) -> None:
         ("[start]\nsources = []\n", "'sources' is not a setting of the 'start' event"),
         ("[gpio.pins]\nled_whit = 3\n", "unknown pin name 'led_whit'"),
         ("tc = \n", "not valid TOML"),
+        ("[gpio.matrix]\nscan_hz = 10\n", "[gpio.matrix]: 'scan_hz' = 10"),
     ],
 )
 def test_bad_config_names_the_file_and_key(tmp_path: Path, text: str, message: str) -> None:
@@ -83,5 +84,11 @@ def test_set_values_are_read_as_toml_then_checked() -> None:
             parse_set(bad)
 
 
-def test_empty_settings_give_no_start_fields() -> None:
+def test_empty_settings_give_no_start_fields_and_no_reed_board() -> None:
     assert Settings().start_fields() == {}
+    assert Settings().matrix() is None  # the matrix lines are scanned only when asked
+
+
+def test_a_gpio_matrix_table_turns_the_reed_board_on(tmp_path: Path) -> None:
+    s = load_config(write(tmp_path, '[gpio.matrix]\na1_corner = "r7c7"\n'))
+    assert s.matrix().a1_corner == "r7c7"

@@ -393,3 +393,40 @@ def test_a_simple_delay_holds_the_flag_back_by_the_delay() -> None:
     assert session.game.clock.remaining("white", 1.9) == pytest.approx(5.0)  # not yet running
     assert session.advance(6.99) == []
     assert [r.type for r in session.advance(7.001)][:1] == ["flag"]
+
+
+def test_a_reed_switch_board_on_the_fake_pins_is_scanned_into_moves() -> None:
+    """[gpio.matrix] in the config: the matrix lines are scanned at 50 Hz, on the panel's pins."""
+    import chess
+
+    from firmware_bridge.gpio.fake import FakeReedBoard
+    from firmware_bridge.gpio.pins import MatrixSettings
+
+    pins = FakePins()
+    reed = FakeReedBoard(pins, DEFAULT_PINS.matrix_rows, DEFAULT_PINS.matrix_cols)
+    occupied = set(
+        chess.SquareSet(chess.BB_RANK_1 | chess.BB_RANK_2 | chess.BB_RANK_7 | chess.BB_RANK_8)
+    )
+    reed.set_squares(occupied)
+    gpio = GpioSource("fake", DEFAULT_PINS, PanelMode(), pins=pins, matrix=MatrixSettings())
+    assert gpio.name == "gpio:fake+matrix"
+    settings = gpio.start_settings()
+    assert settings["noise_s"] == 0.05
+    start = Start(t=0.0, time_control="60", auto_press=True, **settings)
+    session = Session.new(start, None, MonotonicClock(), sources=[gpio])
+    runner = threading.Thread(target=session.run)
+    runner.start()
+    try:
+        time.sleep(0.3)
+        reed.set_squares(occupied - {chess.E2})
+        time.sleep(0.3)
+        reed.set_squares((occupied - {chess.E2}) | {chess.E4})
+        deadline = time.monotonic() + 3
+        while session.game.ply < 1 and time.monotonic() < deadline:
+            time.sleep(0.02)
+    finally:
+        session.stop()
+        runner.join(3)
+    assert [r.data["san"] for r in session.rulings if r.type == "move"] == ["e4"]
+    types = [e.type for e in session.events]
+    assert types[:2] == ["start", "snapshot"] and "lift" in types and "place" in types
