@@ -495,6 +495,37 @@ def test_a_repetition_one_move_away_is_claimed_with_the_intended_move() -> None:
     assert (claim.side, claim.kind, claim.move) == ("black", "threefold", "f6g8")
 
 
+@pytest.mark.parametrize(("halfmoves", "intended"), [(99, False), (98, True)])
+def test_fifty_moves_are_claimed_done_or_with_the_intended_move(
+    halfmoves: int, intended: bool
+) -> None:
+    """9.3.2: the 100 plies stand on the board; 9.3.1: the intended move completes them."""
+    game = pgn(
+        '[Result "1/2-1/2"]\n[Termination "Normal"]\n[SetUp "1"]\n'
+        f'[FEN "8/8/8/4k3/8/8/8/R3K3 w - - {halfmoves} 80"]\n\n80. Ra2 1/2-1/2\n'
+    )
+    claim = simulate_game(game, "identity")[-1]
+    assert isinstance(claim, Claim)
+    assert (claim.side, claim.kind) == ("black", "fifty")
+    if not intended:
+        assert claim.move is None
+    else:
+        board = game.end().board()
+        assert claim.move is not None
+        board.push_uci(claim.move)
+        assert board.halfmove_clock == 100
+
+
+def test_a_game_from_a_position_starts_there_with_the_side_to_move() -> None:
+    fen = "4k3/8/8/8/8/8/4P3/4K3 b - - 0 1"
+    game = pgn(f'[SetUp "1"]\n[FEN "{fen}"]\n[Result "*"]\n\n1... Kd7 2. e4 *\n')
+    events = simulate_game(game, "identity")
+    start = events[0]
+    assert isinstance(start, Start) and start.fen == fen
+    assert [e.side for e in events if isinstance(e, Press)] == ["black", "white"]
+    assert hand(events)[0] == ("lift", "e8", "k")
+
+
 def test_a_platform_draw_without_a_claim_becomes_an_agreement() -> None:
     game = pgn('[Result "1/2-1/2"]\n[Termination "Normal"]\n\n1. e4 e5 2. Nf3 Nc6 1/2-1/2\n')
     events = simulate_game(game, "identity")
