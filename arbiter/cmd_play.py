@@ -65,8 +65,15 @@ def _panel_mode(strict: bool, feedback: bool) -> Any:
     return PanelMode(strict=strict, feedback=feedback)
 
 
-def open_sources(settings: Settings, clock: Clock) -> tuple[list[Source], Start | None]:
-    """The sources the settings name, and the `start` of an `--events` stream if it has one."""
+def open_sources(
+    settings: Settings, clock: Clock, strict: bool | None = None
+) -> tuple[list[Source], Start | None]:
+    """The sources the settings name, and the `start` of an `--events` stream if it has one.
+
+    `strict` (the resumed game's own) decides what the panel may show; else the settings.
+    """
+    if strict is None:
+        strict = bool(settings.start_fields().get("strict"))
     sources: list[Source] = []
     stream_start: Start | None = None
     events = settings.get("events")
@@ -76,9 +83,7 @@ def open_sources(settings: Settings, clock: Clock) -> tuple[list[Source], Start 
         sources.append(stream)
     gpio = settings.get("gpio", "none")
     if gpio != "none":
-        mode = _panel_mode(
-            bool(settings.start_fields().get("strict")), settings.get("feedback", False)
-        )
+        mode = _panel_mode(strict, settings.get("feedback", False))
         sources.append(GpioSource(gpio, settings.pin_map(), mode, matrix=settings.matrix()))
     board = settings.get("board")
     if board is not None:
@@ -116,10 +121,12 @@ def _camera(calibration: str | None, camera: int | None, video: str | None) -> S
     return source
 
 
-def reopen_sources(names: Sequence[str], settings: Settings, clock: Clock) -> list[Source]:
-    """The sources a journal's `start.sources` named (see `Source.name`)."""
+def reopen_sources(
+    names: Sequence[str], settings: Settings, clock: Clock, strict: bool = False
+) -> list[Source]:
+    """The sources a journal's `start.sources` named (see `Source.name`); `strict` is the
+    game's own, for what the panel may show."""
     sources: list[Source] = []
-    strict = bool(settings.start_fields().get("strict"))
     for name in names:
         kind, _, rest = name.partition(":")
         if kind == "events":
@@ -236,9 +243,9 @@ def resume_game(
     t0 = last_t + (gap_s if counted and gap_s is not None else 0.0)
     clock = MonotonicClock(t0)
     if names_a_source(settings):
-        sources, _ = open_sources(settings, clock)
+        sources, _ = open_sources(settings, clock, strict=start.strict)
     else:
-        sources = reopen_sources(start.sources or [], settings, clock)
+        sources = reopen_sources(start.sources or [], settings, clock, strict=start.strict)
     for source in sources:
         if isinstance(source, StreamSource):
             source.skip_through(last_t, history)
@@ -277,6 +284,11 @@ HELP = "play a live game: clock, GPIO buttons and LEDs, keyboard, scripted strea
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_common_arguments(parser)
+    parser.add_argument(
+        "--journal",
+        metavar="PATH",
+        help="the journal (JSON Lines); one that holds a game still going on is resumed",
+    )
     g = parser.add_argument_group("the game")
     g.add_argument("--tc", help="time control, e.g. 300+2, 5400+30, 900m60, 5400d5, 40/5400:1800")
     g.add_argument("--mode", help="standard, rapid or blitz (default: from the time control)")
@@ -307,7 +319,6 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
         help="do not read keys from the terminal",
     )  # fmt: skip
     o = parser.add_argument_group("outputs")
-    o.add_argument("--journal", metavar="PATH", help="the journal (JSON Lines)")
     o.add_argument("--pgn", metavar="PATH", help="write the game's PGN here at the end")
     o.add_argument(
         "--feedback", action="store_true", default=None,
