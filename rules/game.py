@@ -145,6 +145,7 @@ class Game:
         self.offer: str | None = None
         self.promotion: dict[str, int] = {}
         self.disconnected = False
+        self.reconciling = False
         self.snapshots_seen = False
         self.repetitions: dict[object, int] = {}
         self._count_position()
@@ -194,9 +195,9 @@ class Game:
             return None
         times = [self._release_due(sq) for sq in self.pending]
         times += [self._press_due(t) for _, t in self.presses if self._press_due(t) is not None]
-        flag = self.clock.flag_at() if self.timed else None
-        if flag is not None and not self.flag_wait:
-            times.append(flag[1])
+        flag = self._flag_due()
+        if flag is not None:
+            times.append(flag[1] + self.start.latency_s)
         return min(times) if times else None  # type: ignore[type-var]
 
     def finish(self) -> list[Ruling]:
@@ -225,12 +226,13 @@ class Game:
         return t + self.start.slide_s
 
     def _press_due(self, t: float) -> float | None:
-        if self._still_scene_source():
+        if self._still_scene_source() or self.disconnected:
             return None  # resolved by the next still scene, however late
         return t + self.start.latency_s
 
     def _still_scene_source(self) -> bool:
-        return self.snapshots_seen and self.start.slide_s == 0 and self.start.latency_s > 0
+        """A camera: it reports only still scenes, late (events.md: slide_s 0, latency_s > 0)."""
+        return self.start.slide_s == 0 and self.start.latency_s > 0
 
     def _advance(self, until: float, out: list[Ruling], *, strict_before: bool) -> None:
         """Decide, in time order, what fell due before `until` (releases, presses, flags)."""
@@ -249,7 +251,8 @@ class Game:
                     break  # presses resolve in order
             flag = self._flag_due()
             if flag is not None:
-                candidates.append((flag[1], 2, flag[0]))
+                # a late sensor may still report a game-ending move made before the flag
+                candidates.append((flag[1] + self.start.latency_s, 2, flag))
             candidates = [c for c in candidates if due(c[0])]
             if not candidates:
                 return
@@ -260,7 +263,8 @@ class Game:
                 side, t = self.presses.pop(what)  # type: ignore[call-overload]
                 self._resolve_press(side, t, when, out)
             else:
-                self._flag(what, when, when, out)  # type: ignore[arg-type]
+                fside, at = what  # type: ignore[misc]
+                self._flag(fside, at, when, out)
 
     def _flag_due(self) -> tuple[str, float] | None:
         if not self.timed or self.flag_wait is not None:
@@ -520,6 +524,9 @@ class Game:
         place_t = ev.seen_at if ev.seen_at is not None and ev.seen_at <= ev.t else ev.t
         us = self.board.turn
         changed = [sq for sq in range(64) if seen[sq] != self.sensed[sq]]
+        if self.reconciling:
+            self._reconcile(seen, place_t, ev.t, out)
+            return
         if self.disconnected:
             self.disconnected = False
         lifts = [sq for sq in changed if self.sensed[sq] is not None]
@@ -550,7 +557,48 @@ class Game:
             ]
             if self.start.slide_s == 0:
                 self._release_all(ev.t, out)
+                if self._still_scene_source() and not self.over and not self.pending:
+                    self._settle(ev.t, out, made_at=place_t)
             self._resolve_waiting_presses(ev.t, out)
+
+    def _reconcile(self, seen: Sensed, seen_at: float, t: float, out: list[Ruling]) -> None:
+        """The first full report after a reconnection: a move (or up to `max_plies`) made
+        while the cable was out is recognised; anything else is a `mismatch` (events.md)."""
+        self.reconciling = False
+        self.disconnected = False
+        self.pending.clear()
+        self.recent_lift.clear()
+        self.sensed = [
+            s
+            if s is not None and seen[i] is not None and compatible(seen[i], self._piece_of(s))
+            else seen[i]
+            for i, s in enumerate(self.sensed)
+        ]
+        diff = differing(self.board, self.sensed)
+        if diff:
+            match = find_match(
+                self.board,
+                self.sensed,
+                max_plies=self.start.max_plies,
+                promotion=self._promo(),
+                diff=diff,
+            )
+            if match is None:
+                self._mismatch(t, out, diff)
+            else:
+                for i, move in enumerate(match.moves):
+                    if self.over:
+                        break
+                    self._made(
+                        move,
+                        t,
+                        seen_at,
+                        out,
+                        inferred=match.inferred,
+                        multi=len(match.moves) > 1,
+                        first=i == 0,
+                    )
+        self._resolve_waiting_presses(t, out)
 
     def _lift_order(self, lifts: list[int], seen: Sensed) -> list[int]:
         """Lifts in the order that explains a legal move: the moving piece (the king when
@@ -1435,6 +1483,7 @@ class Game:
             self.disconnected = True
         elif ev.status == "reconnected":
             self.disconnected = True  # until the next full report reconciles the board
+            self.reconciling = True
 
     def _restart(self, ev: Restart, out: list[Ruling]) -> None:
         """A crash or power loss: the clocks stand as they were unless the gap is counted."""
