@@ -89,16 +89,16 @@ def guided_helpmate(
         line.reverse()
         return line
 
-    def expand(node: chess.Board, key: Hashable, depth: int) -> None:
+    def expand(node: chess.Board, key: Hashable) -> None:
         nonlocal counter
         budget.spend()
         for f, move in guide.children(node):
             counter -= 1  # ties: newest first, so plateaus are walked in depth
-            heapq.heappush(heap, (f + depth_weight * depth, counter, depth + 1, node, move, key))
+            heapq.heappush(heap, (f, counter, node, move, key))
 
-    expand(root, root_key, 0)
+    expand(root, root_key)
     while heap:
-        _, _, depth, parent, move, parent_key = heapq.heappop(heap)
+        _, _, parent, move, parent_key = heapq.heappop(heap)
         irreversible = _irreversible(parent, move)
         node = parent.copy(stack=False)
         node.push(move)
@@ -114,5 +114,5 @@ def guided_helpmate(
             continue
         if irreversible and rams(node) >= MIN_RAMS and cannot_mate(node, winner):
             continue
-        expand(node, key, depth)
+        expand(node, key)
     return None
