@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
         raise DemoError(f"--speed must be above 0 and at most 10000, not {args.speed}")
     start = events[0]
     assert isinstance(start, Start)
-    out_dir = Path(args.out)
+    out_dir = Path(args.out).resolve()
     journal_path = out_dir / JOURNAL_NAME
     pgn_path = out_dir / PGN_NAME
     try:
