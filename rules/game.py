@@ -1117,7 +1117,6 @@ class Game:
         if move is not None:
             data["move"] = move.uci()
         self._rule(out, t, "illegal", side=side, article=article, key="illegal.completed", **data)
-        opponent = other(side)
         credit = 0.0
         if defect != "no_move" and self.timed:
             credit = self.clock.press(side, self._clock_time(press_t), completed_move=True)
@@ -1146,8 +1145,28 @@ class Game:
         elif defect != "no_move" and self.timed:
             self.clock.uncount_move(side)
             self.clock.start(side, self._clock_time(press_t))
+        if not self._illegal_penalties(side, count, credit, t, out):
+            return
+        if defect not in ("no_move", "not_promoted"):
+            self._reinstate(t, "illegal_move", "7.5.1", out, clock=False)
+        elif defect == "not_promoted":
+            self._mismatch(t, out)
+        self._clock_ruling(out, t)
+        if defect == "not_promoted":
+            self._endings(t, out, press_t)
+
+    def _illegal_penalties(
+        self, side: str, count: int, credit: float, t: float, out: list[Ruling]
+    ) -> bool:
+        """7.5.5: the press's increment back, then time to the opponent or the game lost.
+
+        Returns False when the game is over (a second illegal move, or the Czech text's
+        fast-play rule), True when play goes on.
+        """
+        opponent = other(side)
         if credit > 0:
-            self.clock.add(side, -credit, self._clock_time(t))
+            if self.timed:
+                self.clock.add(side, -credit, self._clock_time(t))
             self._rule(
                 out,
                 t,
@@ -1158,8 +1177,7 @@ class Game:
                 kind="increment_removed",
                 seconds=round(credit, 6),
             )
-        lost_now = count >= 2 or self._illegal_loses_at_once()
-        if lost_now:
+        if count >= 2 or self._illegal_loses_at_once():
             if self._cannot_mate(opponent):
                 self._game_over(t, "1/2-1/2", "illegal_moves_dead_position", "7.5.5", out)
             else:
@@ -1172,10 +1190,9 @@ class Game:
                     key="penalty.game_lost",
                     kind="game_lost",
                 )
-                self._game_over(
-                    t, "1-0" if opponent == "white" else "0-1", "illegal_moves", "7.5.5", out
-                )
-            return
+                result = "1-0" if opponent == "white" else "0-1"
+                self._game_over(t, result, "illegal_moves", "7.5.5", out)
+            return False
         seconds = penalty_seconds(self.mode)
         if self.timed:
             self.clock.add(opponent, seconds, self._clock_time(t))
@@ -1189,13 +1206,7 @@ class Game:
             kind="time_added",
             seconds=seconds,
         )
-        if defect not in ("no_move", "not_promoted"):
-            self._reinstate(t, "illegal_move", "7.5.1", out, clock=False)
-        elif defect == "not_promoted":
-            self._mismatch(t, out)
-        self._clock_ruling(out, t)
-        if defect == "not_promoted":
-            self._endings(t, out, press_t)
+        return True
 
     def _illegal_loses_at_once(self) -> bool:
         """Czech text: in games under 15 minutes a completed illegal move loses at once."""
@@ -1638,50 +1649,8 @@ class Game:
                 count=count,
                 move=last.move.uci(),
             )
-            if last.credit > 0 and self.timed:
-                self.clock.add(side, -last.credit, self._clock_time(t))
-                self._rule(
-                    out,
-                    t,
-                    "penalty",
-                    side=side,
-                    article="7.5.5",
-                    key="penalty.increment_removed",
-                    kind="increment_removed",
-                    seconds=round(last.credit, 6),
-                )
-            opponent = other(side)
-            if count >= 2 or self._illegal_loses_at_once():
-                if self._cannot_mate(opponent):
-                    self._game_over(t, "1/2-1/2", "illegal_moves_dead_position", "7.5.5", out)
-                else:
-                    self._rule(
-                        out,
-                        t,
-                        "penalty",
-                        side=side,
-                        article="7.5.5",
-                        key="penalty.game_lost",
-                        kind="game_lost",
-                    )
-                    self._game_over(
-                        t, "1-0" if opponent == "white" else "0-1", "illegal_moves", "7.5.5", out
-                    )
-                return
-            seconds = penalty_seconds(self.mode)
-            if self.timed:
-                self.clock.add(opponent, seconds, self._clock_time(t))
-            self._rule(
-                out,
-                t,
-                "penalty",
-                side=side,
-                article=penalty_article(self.mode, "7.5.5"),
-                key="penalty.time_added",
-                kind="time_added",
-                seconds=seconds,
-            )
-            self._reinstate(t, "illegal_move", "7.5.4", out)
+            if self._illegal_penalties(side, count, last.credit, t, out):
+                self._reinstate(t, "illegal_move", "7.5.4", out)
             return
         if side == SIDE[self.board.turn]:
             self.turn.two_hands = True
