@@ -257,3 +257,21 @@ def test_gpio_rpi_without_rpi_gpio_says_how_to_install_it(tmp_path: Path) -> Non
     assert done.returncode == 2
     assert "RPi.GPIO is not installed" in done.stderr and "Traceback" not in done.stderr
     assert not (tmp_path / "j.jsonl").exists()
+
+
+def test_a_bad_line_in_the_stream_stops_with_its_line_and_keeps_what_was_read(
+    tmp_path: Path,
+) -> None:
+    stream = tmp_path / "bad.jsonl"
+    stream.write_text(
+        '{"t": 0, "type": "start", "time_control": "60"}\n'
+        '{"t": 0.1, "type": "lift", "square": "e2", "piece": "P"}\n'
+        '{"t": 0.2, "type": "place", "square": "e9"}\n',
+        encoding="utf-8",
+    )
+    journal = tmp_path / "j.jsonl"
+    done = arbiter("play", "--events", str(stream), "--journal", str(journal))
+    assert done.returncode == 2
+    assert "line 3" in done.stderr and "e9" in done.stderr and "Traceback" not in done.stderr
+    events, _ = read_journal(journal)
+    assert [e.type for e in events] == ["start", "lift"]  # nothing already read is lost
