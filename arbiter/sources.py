@@ -8,6 +8,12 @@ into events, because they depend on the game's state (the keyboard's "the player
 runs presses", the pause button's toggle). A source that fails emits `SourceFailed`, so the
 session stops with a clear message and never a traceback from a thread.
 
+The sources here: `StreamSource` (a scripted stream file or stdin, played in real time),
+`KeyboardSource` (single keys on a terminal, `KEYS`), `GpioSource` (the clock panel's
+buttons, LEDs and buzzer, and a reed-switch board when the config has `[gpio.matrix]`),
+`BoardAdapter` (an e-board, `firmware_bridge.source`) and `CameraSource` (a camera or a
+video with its calibration, `vision`). GPIO, serial and OpenCV are imported lazily.
+
 Time: live code never reads the wall clock. `MonotonicClock` maps `time.monotonic()` to the
 stream's `t` (seconds since the game's `start`, events.md), optionally sped up (the demo);
 tests inject a `FakeClock`.
