@@ -18,10 +18,10 @@ _ALL_CORNERS = (chess.A1, chess.H1, chess.A8, chess.H8)
 _LIGHT_CORNERS = (chess.A8, chess.H1)
 _DARK_CORNERS = (chess.A1, chess.H8)
 
-W_CORNER = 2.0  # per step of the loser's king from its corner
+W_CORNER = 3.0  # per step of the loser's king from its corner
 W_KING = 1.0  # per step of the winner's king beyond distance 2 from the loser's king
 W_PIECE = 0.5  # per step of a winner's piece beyond distance 1 from the loser's king
-W_PAWN = 0.3  # per step of a winner's pawn from promotion
+W_PAWN = 1.0  # per step of a winner's pawn from promotion
 W_FOE = 0.25  # per step of a loser's unit from its own king (it may block a flight square)
 MATERIAL = 6.0  # bonus per winner's piece or pawn on the board
 STRENGTH_ROOK = 1.5  # further bonus per winner's rook
