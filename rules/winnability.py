@@ -3,12 +3,18 @@
 "Cannot checkmate the opponent by any series of legal moves" decides flag falls (6.9), a second
 illegal move (7.5.5), resignations (5.1.2) and, for both sides at once, dead positions (5.2.2).
 The answers here are *sound*: `False` is only ever returned with a proof (insufficient material,
-a static proof that the side can never give check, or an exhaustive walk of every reachable
-position); `True` only with a helpmate line in hand; `None` when the node budget ran out first.
+a static proof that the side can never mate behind pawns that can never move, or an exhaustive
+walk of every reachable position); `True` only with a helpmate line in hand (`decide` returns
+it); `None` when the node budget ran out first.
 
 The method follows the Chess Unwinnability Analyzer (Ambrona, 2022): a static look at pawns that
-can never move, then a guided best-first helpmate search that, given the budget, walks every
+can never move (`winnability_static`), then a guided best-first helpmate search
+(`winnability_search`, guided by `winnability_guide`) that, given the budget, walks every
 reachable position, pruning whatever the static proof or the material already settles.
+
+Lines ignore the 75-move and fivefold-repetition rules (9.6): they only ever remove lines, so a
+False answer stays proven; a True answer may, in theory, need more quiet moves than the
+halfmove clock still allows.
 """
 
 from __future__ import annotations
@@ -22,9 +28,10 @@ from rules.winnability_screen import remember_line, screen
 from rules.winnability_search import Budget, OutOfBudget, guided_helpmate
 from rules.winnability_static import cannot_mate, rams
 
-#: positions a search may visit per side; keeps the median well under 20 ms and caps the worst
-#: case near half a second on a desktop core (see bench/position.py)
-DEFAULT_BUDGET = 2000
+#: positions the search may expand per side (about 0.1 ms each): the median game position
+#: needs a few dozen (about 5 ms for both sides); an undecided side costs about 0.2 s, so a
+#: position stays under about half a second on a desktop core (see bench/position.py)
+DEFAULT_BUDGET = 2500
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +107,8 @@ def can_mate(
 
 
 def analyse(board: chess.Board, *, budget: int = DEFAULT_BUDGET) -> Winnability:
-    """Both sides' answers; `.dead` is the 5.2.2 verdict. `budget` applies to each side."""
+    """Both sides' answers; `.dead` is the 5.2.2 verdict. `budget` applies to each side
+    (positions expanded by the search)."""
     return Winnability(
         white=can_mate(board, chess.WHITE, budget=budget),
         black=can_mate(board, chess.BLACK, budget=budget),

@@ -27,6 +27,7 @@ from rules.winnability import (
     may_be_dead,
 )
 from rules.winnability_screen import _certified, is_certified
+from rules.winnability_static import cannot_mate, fixed_pawns
 
 BUDGET = 20_000  # generous, so that the cases below are decided, not undecided
 
@@ -202,6 +203,28 @@ def test_bishop_that_checks_but_never_mates(fen: str) -> None:
     assert brute_force_mates(board.copy(), WHITE, 3) is False
     assert can_mate(board, WHITE) is False
     assert analyse(board).dead is True
+
+
+def test_fixed_pawns_of_a_closed_wall_are_all_of_them() -> None:
+    board = chess.Board(f"4k3/8/4b3/{WALL}/8/2B1K3 w - - 0 1")
+    fixed, _, _ = fixed_pawns(board)
+    assert fixed == board.pawns
+
+
+def test_a_bishop_that_can_be_sacrificed_unfixes_the_wall() -> None:
+    # The light bishop can go to b3/d3/f3/h3, where a black pawn may take it.
+    board = chess.Board(f"4k3/8/4b3/{WALL}/8/3BK3 w - - 0 1")
+    fixed, _, _ = fixed_pawns(board)
+    assert fixed != board.pawns
+    assert not cannot_mate(board, WHITE)
+    assert not cannot_mate(board, BLACK)
+
+
+def test_static_proof_never_claims_a_side_that_can_check() -> None:
+    # Open board: the queen checks at once; nothing may be proven.
+    board = chess.Board("4k3/8/8/8/8/8/8/3QK3 w - - 0 1")
+    assert not cannot_mate(board, WHITE)
+    assert cannot_mate(board, BLACK)  # a bare king never gives check
 
 
 def test_forced_capture_into_bare_kings_is_dead() -> None:
