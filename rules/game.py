@@ -197,7 +197,7 @@ class Game:
         times += [self._press_due(t) for _, t in self.presses if self._press_due(t) is not None]
         flag = self._flag_due()
         if flag is not None:
-            times.append(flag[1] + self.start.latency_s)
+            times.append(flag[1] + self._flag_grace())
         return min(times) if times else None  # type: ignore[type-var]
 
     def finish(self) -> list[Ruling]:
@@ -251,8 +251,7 @@ class Game:
                     break  # presses resolve in order
             flag = self._flag_due()
             if flag is not None:
-                # a late sensor may still report a game-ending move made before the flag
-                candidates.append((flag[1] + self.start.latency_s, 2, flag))
+                candidates.append((flag[1] + self._flag_grace(), 2, flag))
             candidates = [c for c in candidates if due(c[0])]
             if not candidates:
                 return
@@ -265,6 +264,15 @@ class Game:
             else:
                 fside, at = what  # type: ignore[misc]
                 self._flag(fside, at, when, out)
+
+    def _flag_grace(self) -> float:
+        """How long a flag waits for a late report of a move made before it.
+
+        A camera reports still scenes up to `latency_s` late, so a mate released just in time
+        may not be known yet; boards that report every change need no wait (a placement
+        still within `slide_s` holds the flag by itself, see `_flag`).
+        """
+        return self.start.latency_s if self._still_scene_source() else 0.0
 
     def _flag_due(self) -> tuple[str, float] | None:
         if not self.timed or self.flag_wait is not None:
