@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import ClassVar, Literal, NamedTuple
 
 import chess
@@ -38,6 +38,7 @@ from firmware_bridge.codecs.certabo_calibration import (
     majority,
     normalise,
 )
+from firmware_bridge.codecs.placement import cells_to_placement
 from rules.events import Event, Sensor, Snapshot
 
 Orientation = Literal["auto", "normal", "rotated"]
@@ -50,26 +51,6 @@ INITIAL_CELLS = "rnbqkbnr" + "p" * 8 + "." * 32 + "P" * 8 + "RNBQKBNR"
 TURNED_CELLS = INITIAL_CELLS[::-1]
 _FLAGS = {b"L": "single", b"D": "rgb"}
 _DIGITS = b"0123456789"
-
-
-def cells_to_placement(cells: Sequence[str]) -> str:
-    """64 cells, a8 ... h8, a7 ... h1, '.' empty -> the FEN piece-placement field."""
-    ranks = []
-    for r in range(8):
-        out: list[str] = []
-        run = 0
-        for ch in cells[8 * r : 8 * r + 8]:
-            if ch == ".":
-                run += 1
-                continue
-            if run:
-                out.append(str(run))
-                run = 0
-            out.append(ch)
-        if run:
-            out.append(str(run))
-        ranks.append("".join(out))
-    return "/".join(ranks)
 
 
 def square_index(square: str | int) -> int:

@@ -35,6 +35,7 @@ from typing import ClassVar, Literal
 import chess
 
 from firmware_bridge.codecs.base import Codec, CodecUsageError
+from firmware_bridge.codecs.placement import cells_to_placement
 from rules.events import Event, Sensor, Snapshot
 
 Orientation = Literal["auto", "normal", "rotated"]
@@ -52,26 +53,6 @@ _PAIRS = [
     (CODES[b & 0x0F] + CODES[b >> 4]) if b & 0x0F <= 0x0C and b >> 4 <= 0x0C else ""
     for b in range(256)
 ]
-
-
-def cells_to_placement(cells: str) -> str:
-    """64 cells, a8 ... h8, a7 ... h1, '.' empty -> the FEN piece-placement field."""
-    ranks = []
-    for r in range(8):
-        out: list[str] = []
-        run = 0
-        for ch in cells[8 * r : 8 * r + 8]:
-            if ch == ".":
-                run += 1
-                continue
-            if run:
-                out.append(str(run))
-                run = 0
-            out.append(ch)
-        if run:
-            out.append(str(run))
-        ranks.append("".join(out))
-    return "/".join(ranks)
 
 
 def position_cells(board_bytes: bytes) -> str:

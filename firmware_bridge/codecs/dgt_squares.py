@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import chess
 
+from firmware_bridge.codecs.placement import cells_to_placement
+
 #: piece code → FEN letter (1.5). Order is R, N, B, K, Q: 05/0B are kings, 06/0C queens.
 #: 0D–0F are the "magic pieces" (draw, white wins, black wins): tokens, reported as "?".
 CODE_TO_LETTER: dict[int, str] = {
@@ -59,20 +61,9 @@ def placement_from_codes(codes: bytes | list[int], rotated: bool) -> str:
     for index, code in enumerate(codes):
         if code != EMPTY:
             board[index_to_square(index, rotated)] = CODE_TO_LETTER[code]
-    ranks = []
-    for rank in range(7, -1, -1):
-        text, run = "", 0
-        for file in range(8):
-            letter = board[chess.square(file, rank)]
-            if letter == ".":
-                run += 1
-                continue
-            if run:
-                text += str(run)
-                run = 0
-            text += letter
-        ranks.append(text + (str(run) if run else ""))
-    return "/".join(ranks)
+    return cells_to_placement(
+        [board[chess.square(f, r)] for r in range(7, -1, -1) for f in range(8)]
+    )
 
 
 def codes_from_placement(placement: str, rotated: bool) -> bytes:

@@ -28,6 +28,7 @@ from typing import ClassVar, Literal
 import chess
 
 from firmware_bridge.codecs.base import Codec, CodecUsageError
+from firmware_bridge.codecs.placement import cells_to_placement
 from rules.events import Event, Sensor, Snapshot
 
 Orientation = Literal["auto", "normal", "rotated"]
@@ -62,26 +63,6 @@ def to_wire(text: str) -> bytes:
     """Frame `text` (append its check) and set the odd-parity bit of every byte."""
     framed = text + check_digits(text)
     return bytes(with_parity(ord(ch)) for ch in framed)
-
-
-def cells_to_placement(cells: Sequence[str]) -> str:
-    """64 cells, a8 ... h8, a7 ... h1, '.' empty -> the FEN piece-placement field."""
-    ranks = []
-    for r in range(8):
-        out: list[str] = []
-        run = 0
-        for ch in cells[8 * r : 8 * r + 8]:
-            if ch == ".":
-                run += 1
-                continue
-            if run:
-                out.append(str(run))
-                run = 0
-            out.append(ch)
-        if run:
-            out.append(str(run))
-        ranks.append("".join(out))
-    return "/".join(ranks)
 
 
 _START_BYTES = frozenset(with_parity(ord(letter)) for letter in REPLY_LENGTHS)
