@@ -35,6 +35,8 @@ class BoardSource:
 
     Args:
         spec: `PROTOCOL:DEVICE`, e.g. `dgt:/dev/ttyACM0`, `auto:/dev/ttyUSB0`, `dgt:loop://`.
+            `auto:` runs the detection here, in the constructor (up to about 5 s on a port
+            where no board answers, then `DetectionError`).
         calibration: Certabo: the calibration file.
         capture_path: where to record every byte read and written (JSON Lines, 0.1).
         clock: the monotonic clock (injected for tests).

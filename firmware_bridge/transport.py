@@ -171,7 +171,6 @@ class SerialTransport:
         self._startup_at = 0.0
         self._next_attempt = 0.0
         self._attempts = 0
-        self._pending: list[Event] = []
         self._closed = False
         #: number of reconnections so far
         self.reconnects = 0
@@ -238,14 +237,13 @@ class SerialTransport:
         """
         if self._closed:
             raise TransportError(f"the transport of {self.url} was closed")
-        events, self._pending = self._pending, []
         if self._port is None:
-            events += self._try_reopen(timeout)
-            return events
+            return self._try_reopen(timeout)
+        events: list[Event] = []
         try:
             data = self._read(timeout)
         except OSError as exc:  # pyserial's SerialException is an OSError
-            return events + self._disconnect(f"read failed: {exc}")
+            return self._disconnect(f"read failed: {exc}")
         now = self.clock()
         if data:
             self._last_rx = now
@@ -273,7 +271,8 @@ class SerialTransport:
     def _read(self, timeout: float) -> bytes:
         port = self._port
         assert port is not None  # step checked it
-        port.timeout = timeout
+        if port.timeout != timeout:
+            port.timeout = timeout  # pyserial reconfigures the port on every assignment
         data: bytes = port.read(1)
         if data:
             waiting = port.in_waiting

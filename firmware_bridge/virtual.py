@@ -10,7 +10,11 @@ stream into board messages at the stream's times divided by `speed`:
   send on a change (`8E` field update, `s` status report); Certabo and Sentio boards stream a
   record of the whole board every `record_s` (stream seconds), changed or not;
 - `snapshot` sets the whole placement (DGT: as field updates of the squares that changed);
-- other events (presses, claims, ...) are not the board's business and are skipped.
+- other events (presses, claims, ...) are not the board's business: each is kept in `others`
+  with the real time it fell due, for the caller to pass on as a clock beside the board would.
+
+The stream keeps its gaps rather than its clock: when the thread is held up, the rest of the
+stream waits (`lag`), so a busy machine makes the game longer, never the hands faster.
 
 A game (`chess.pgn.Game`, or a list of moves) is first turned into such a stream by
 `moves_to_events`: captured piece lifted, moving piece lifted and put down, castling's rook.
@@ -45,7 +49,7 @@ import chess
 import chess.pgn
 
 from rules.errors import ArbiterError
-from rules.events import Event, Lift, Place, Snapshot
+from rules.events import Event, Lift, Place, Snapshot, Start
 
 __all__ = [
     "VIRTUAL_PROTOCOLS",
@@ -145,6 +149,9 @@ class VirtualBoard:
         record_s: Certabo/Sentio: a record every this many stream seconds.
         placement: the position on the board before the stream (default: the initial one).
         rotated: the board is seated the other way round.
+        max_late_s: when the thread finds an event overdue by more than this (stream
+            seconds; a busy machine held it up), the stream waits instead (`lag` grows), so
+            the gaps between a player's hand movements are never squeezed.
     """
 
     def __init__(
@@ -157,6 +164,7 @@ class VirtualBoard:
         record_s: float = 0.1,
         placement: str = chess.STARTING_BOARD_FEN,
         rotated: bool = False,
+        max_late_s: float = 0.05,
     ) -> None:
         if not speed > 0:
             raise VirtualBoardError(f"speed must be more than 0, not {speed!r}")
@@ -177,6 +185,9 @@ class VirtualBoard:
         self._hand: list[str] = []
         #: real time (time.monotonic) at which the stream's t = 0 was played
         self.started_at: float | None = None
+        #: real seconds the stream waited because this thread was late (see `max_late_s`)
+        self.lag = 0.0
+        self.max_late_s = max_late_s
         #: events played so far, and those the board could not apply (e.g. lifting nothing)
         self.played = 0
         self.skipped: list[Event] = []
@@ -184,6 +195,9 @@ class VirtualBoard:
         #: (time.monotonic() just before the write, bytes) of the last write
         self.lost_bytes = 0
         self.last_write: tuple[float, bytes] | None = None
+        #: the stream's other events (presses, claims, ...), with the real time
+        #: (time.monotonic) each fell due: what a clock beside the board would report
+        self.others: list[tuple[float, Event]] = []
         #: connects so far (1 after `start`, 2 after one reconnect, ...)
         self.connects = 0
         self._open_pty()
@@ -195,7 +209,7 @@ class VirtualBoard:
         items = list(source)
         if items and isinstance(items[0], chess.Move):
             return moves_to_events(items)
-        return [e for e in items if isinstance(e, Lift | Place | Snapshot)]
+        return [e for e in items if not isinstance(e, Start)]
 
     # -- the pty ------------------------------------------------------------------------
 
@@ -268,10 +282,11 @@ class VirtualBoard:
         self.close()
 
     def stream_time(self) -> float:
-        """The stream time now (0 before `start`)."""
+        """The stream time now (0 before `start`): real time since `start`, less `lag`,
+        times `speed`."""
         if self.started_at is None:
             return 0.0
-        return (time.monotonic() - self.started_at) * self.speed
+        return (time.monotonic() - self.started_at - self.lag) * self.speed
 
     def _run(self) -> None:
         streaming = self.protocol in ("certabo", "sentio")
@@ -281,6 +296,11 @@ class VirtualBoard:
         outages.sort()
         while not self._stop.is_set():
             now = self.stream_time()
+            if index < len(self.events) and now - self.events[index].t > self.max_late_s:
+                # this thread was held up (a busy machine): let the stream wait rather than
+                # play the overdue events all at once, which would squeeze hands together
+                self.lag += (now - self.events[index].t) / self.speed
+                now = self.events[index].t
             while outages and outages[0][0] <= now:
                 _, what = outages.pop(0)
                 self.disconnect() if what == "off" else self.reconnect()
@@ -363,9 +383,11 @@ class VirtualBoard:
                 if event.piece and piece in self._hand:
                     self._hand.remove(piece)
                 out = model.place(event.square, piece)
-            else:
-                assert isinstance(event, Snapshot)  # _stream keeps only these
+            elif isinstance(event, Snapshot):
                 out = self._set_placement(event.board)
+            else:
+                self.others.append((time.monotonic(), event))
+                return
         except (ArbiterError, ValueError):
             self.skipped.append(event)
             return
