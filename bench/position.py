@@ -368,7 +368,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=3000, help="at most this many of them")
     parser.add_argument("--walls", type=int, default=500, help="constructed wall positions")
     parser.add_argument(
-        "--searched", type=int, default=60, help="candidates per oracle-labelled family"
+        "--searched", type=int, default=30, help="candidates per oracle-labelled family"
     )
     parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET)
     parser.add_argument("--games", type=int, default=100, help="games replayed for the screen")

@@ -303,12 +303,23 @@ def test_may_be_dead_true_when_forced() -> None:
 
 
 def test_may_be_dead_false_by_triangulation_after_a_quiet_move() -> None:
-    # The position before the quiet move is certified by analyse(); the screen then reaches
+    # The position before the quiet move is certified by decide(); the screen then reaches
     # it back (opponent's quiet move, knight back, opponent back) without any search.
     _certified.clear()
     board = chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
-    assert analyse(board).dead is False
-    board.push_san("Nc3")
+    firsts = set()
+    for color in (WHITE, BLACK):
+        answer, line = decide(board, color)
+        assert answer is True and line
+        firsts.add(line[0])
+    quiet = next(
+        m
+        for m in board.legal_moves
+        if board.piece_type_at(m.from_square) == chess.KNIGHT
+        and not board.is_capture(m)
+        and m not in firsts
+    )
+    board.push(quiet)
     before = (board.fen(), list(board.move_stack))
     assert not is_certified(board)
     assert may_be_dead(board) is False
