@@ -129,8 +129,7 @@ class _Shaper:
         options = [(f"{name}-off-first", before), (f"{name}-taken-first", first)]
         self.rng.shuffle(options)
         if not self.onto_seen:  # the square must be seen empty; `onto` only as a last resort
-            quick = [_Step(s.kind, s.square, s.piece, s.min_ms, s.min_ms, s.max_ms) for s in before]
-            return [*options[:1], (f"{name}-off-first", quick), (f"{name}-onto", onto)]
+            return [*options[:1], (f"{name}-onto", onto)]
         if self.rng.random() < 1 / 3:
             return [(f"{name}-onto", onto)]
         return [*options[:1], (f"{name}-onto", onto)]
