@@ -131,6 +131,7 @@ class Game:
         self.timed = not self.control.untimed
         self.clock = GameClock(self.control, t=start.t, running=SIDE[self.board.turn])
         self.sensed: Sensed = sensed_from_board(self.board)
+        self._expected: Sensed = list(self.sensed)  # the position's letters, kept in step
         self.t = start.t
         self.over = False
         self.result: str | None = None
@@ -582,7 +583,7 @@ class Game:
             else seen[i]
             for i, s in enumerate(self.sensed)
         ]
-        diff = differing(self.board, self.sensed)
+        diff = self._diff()
         if diff:
             match = find_match(
                 self.board,
@@ -635,7 +636,7 @@ class Game:
         """The other player's hand is at work: the mover has let go of what he put down."""
         if self._own_in_hand() > 0:
             return
-        diff = differing(self.board, self.sensed)
+        diff = self._diff()
         if diff and find_match(self.board, self.sensed, promotion=self._promo(), diff=diff):
             self._release_all(t, out)
 
@@ -643,7 +644,7 @@ class Game:
         """Make the move the board shows, if it shows one; rule nothing otherwise."""
         if self.over or self.pending or self._own_in_hand() > 0:
             return False
-        diff = differing(self.board, self.sensed)
+        diff = self._diff()
         if not diff or self._arrangement(diff) == self.turn.refused:
             return False
         if (
@@ -684,7 +685,7 @@ class Game:
         Returns 'none' (board = position), 'move', 'partial' (castling or promotion under way),
         'illegal' (the mover's pieces stand where no legal move puts them) or 'mismatch'.
         """
-        diff = differing(self.board, self.sensed)
+        diff = self._diff()
         if not diff:
             self._clear_mismatch()
             return "none"
@@ -754,6 +755,13 @@ class Game:
                 if piece is not None and compatible(letter, piece):
                     sensed[sq] = piece.symbol()
 
+    def _board_changed(self) -> None:
+        self._expected = sensed_from_board(self.board)
+
+    def _diff(self) -> set[int]:
+        """Squares where the board as sensed differs from the game's position."""
+        return differing(self.board, self.sensed, self._expected)
+
     def _arrangement(self, diff: set[int]) -> frozenset[tuple[int, str | None]]:
         return frozenset((sq, self.sensed[sq]) for sq in diff)
 
@@ -810,12 +818,13 @@ class Game:
                 square=violation["square"],
             )
             if self.strict:
-                self.turn.refused = self._arrangement(differing(self.board, self.sensed))
+                self.turn.refused = self._arrangement(self._diff())
                 self._reinstate(t, "strict", violation["article"], out)
                 return
         san = self.board.san(move)
         touches = list(turn.touches)
         self.board.push(move)
+        self._board_changed()
         self._count_position()
         self._name_sensed_pieces()
         record = _MoveRecord(self.ply, side, move, made_at, touches, violation)
@@ -973,8 +982,20 @@ class Game:
         return winnability.analyse(board, budget=DEAD_POSITION_BUDGET).dead is True
 
     def _cannot_mate(self, side: str) -> bool:
-        """6.9, 5.1.2, 7.5.5: `side` cannot mate by any series of legal moves (proven)."""
-        return winnability.can_mate(self.board, COLOR[side]) is False
+        """6.9, 5.1.2, 7.5.5: `side` cannot mate by any series of legal moves (proven).
+
+        python-chess's insufficient material first; the full analysis where unwinnability is
+        possible beyond it (locked pawns, or a few minor pieces and no pawns). Elsewhere the
+        answer is "not proven", as a search out of budget would give: the flag or the
+        resignation then counts as a loss, which is right whenever a mate exists.
+        """
+        board = self.board
+        color = COLOR[side]
+        if board.has_insufficient_material(color):
+            return True
+        if not (_pawns_locked(board) or _few_minor_pieces(board, color)):
+            return False
+        return winnability.can_mate(board, color) is False
 
     def _game_over(
         self, t: float, result: str, reason: str, article: str | None, out: list[Ruling]
@@ -1069,7 +1090,7 @@ class Game:
             if last.side == side and not last.pressed:
                 self._complete(last, self._clock_time(press_t), out, ruling_t=t)
             return
-        diff = differing(self.board, self.sensed)
+        diff = self._diff()
         if state == "none" and not diff:
             self._illegal_completed(side, "no_move", None, t, out, press_t=press_t)
             return
@@ -1132,6 +1153,7 @@ class Game:
             # 7.5.2: the pawn becomes a queen of its colour; the move stands
             queen = chess.Move(move.from_square, move.to_square, chess.QUEEN)
             self.board.push(queen)
+            self._board_changed()
             self._count_position()
             record = _MoveRecord(
                 self.ply, side, queen, press_t, list(self.turn.touches), pressed=True, credit=credit
@@ -1258,7 +1280,7 @@ class Game:
     def _mismatch(self, t: float, out: list[Ruling], diff: set[int] | None = None) -> None:
         """7.4, 7.6: what to put back where, once per distinct difference."""
         if diff is None:
-            diff = differing(self.board, self.sensed)
+            diff = self._diff()
         if not diff:
             return
         missing, extra = [], []
@@ -1302,6 +1324,7 @@ class Game:
             record = self.records.pop()
             self._uncount_position()
             self.board.pop()
+            self._board_changed()
             if record.pressed and self.timed:
                 self.clock.uncount_move(record.side)
             undone.append(record)
@@ -1540,6 +1563,7 @@ class Game:
                     f"set_position: the FEN {ev.fen!r} cannot be read ({exc})"
                 ) from None
             self.board = board
+            self._board_changed()
             self.records.clear()
             self.repetitions.clear()
             self._count_position()
@@ -1696,6 +1720,14 @@ def _pawns_locked(board: chess.Board) -> bool:
             if board.attacks_mask(sq) & board.occupied_co[not color]:
                 return False
     return True
+
+
+def _few_minor_pieces(board: chess.Board, color: chess.Color) -> bool:
+    """`color` has no pawn, queen or rook, and at most two minor pieces."""
+    own = board.occupied_co[color]
+    if own & (board.pawns | board.queens | board.rooks):
+        return False
+    return chess.popcount(own & (board.knights | board.bishops)) <= 2
 
 
 def _minor_pieces_only(board: chess.Board) -> bool:

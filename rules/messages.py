@@ -7,7 +7,6 @@ key or field never breaks a ruling: the English text, then the bare key, stand i
 
 from __future__ import annotations
 
-from string import Formatter
 from typing import Any
 
 EN: dict[str, str] = {
@@ -132,8 +131,8 @@ def message(key: str, language: str = "en", **fields: Any) -> str:
     if template is None:
         return key
     try:
-        return Formatter().vformat(template, (), _Defaulting(fields))
-    except (ValueError, TypeError):
+        return template.format_map(_Defaulting(fields))
+    except (ValueError, TypeError, KeyError, IndexError):
         return template
 
 

@@ -90,9 +90,36 @@ def letter_color(letter: str | None) -> bool | None:
     return _COLOR_OF_LETTER[letter]
 
 
-def differing(board: chess.Board, sensed: Sensed) -> set[int]:
-    """Squares where the sensors cannot be showing the game's position."""
-    return {sq for sq in range(64) if not compatible(sensed[sq], board.piece_at(sq))}
+def differing(board: chess.Board, sensed: Sensed, expected: Sensed | None = None) -> set[int]:
+    """Squares where the sensors cannot be showing the game's position.
+
+    `expected` is `sensed_from_board(board)` when the caller keeps it at hand (it is the
+    hot path of the rules core: comparing letters is much cheaper than asking the board).
+    """
+    if expected is None:
+        expected = sensed_from_board(board)
+    out = set()
+    for sq in range(64):
+        have = sensed[sq]
+        want = expected[sq]
+        if have != want and not letters_compatible(have, want):
+            out.add(sq)
+    return out
+
+
+def letters_compatible(have: str | None, want: str | None) -> bool:
+    """Whether a sensed letter can show the piece letter `want` (None: empty)."""
+    if have == want:
+        return True
+    if have is None or want is None:
+        return False
+    if have == "?":
+        return True
+    if have == "X":
+        return want.isupper()
+    if have == "x":
+        return want.islower()
+    return False
 
 
 def changed_squares(board: chess.Board, move: chess.Move) -> tuple[int, ...]:

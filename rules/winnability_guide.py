@@ -127,14 +127,6 @@ class Guide:
             h += term(color, piece, sq, kl)
         return h
 
-    def score(self, board: chess.Board) -> float:
-        """The score of `board` (lower: closer to a mate by the winner)."""
-        kl = board.king(not self.winner)
-        kw = board.king(self.winner)
-        if kl is None or kw is None:
-            return 0.0
-        return self._total(self._units(board), kl, kw)
-
     def children(self, board: chess.Board) -> list[tuple[float, chess.Move]]:
         """(score after the move, move) for every legal move of `board`, without a push: each
         score is the parent's corrected for the moved unit and the captured one."""
