@@ -237,6 +237,29 @@ def bishop_behind_enemy_lines(rng: random.Random) -> chess.Board:
             return board
 
 
+def forced_capture(rng: random.Random) -> chess.Board:
+    """A king whose only legal move takes the opponent's last unit (a queen, rook or pawn, so
+    that the material alone proves nothing), leaving bare kings."""
+    while True:
+        board = chess.Board(None)
+        squares = list(chess.SQUARES)
+        rng.shuffle(squares)
+        lone = rng.random() < 0.5
+        board.set_piece_at(squares.pop(), chess.Piece(chess.KING, lone))
+        board.set_piece_at(squares.pop(), chess.Piece(chess.KING, not lone))
+        sq = squares.pop()
+        kind = rng.choice((chess.QUEEN, chess.ROOK, chess.PAWN))
+        if kind == chess.PAWN and chess.square_rank(sq) in (0, 7):
+            continue
+        board.set_piece_at(sq, chess.Piece(kind, not lone))
+        board.turn = lone
+        if not board.is_valid():
+            continue
+        moves = list(board.legal_moves)
+        if len(moves) == 1 and board.is_capture(moves[0]):
+            return board
+
+
 def forced_small(rng: random.Random) -> chess.Board:
     """Kings and one to three units, the side to move having one or two legal moves."""
     kinds = [chess.PAWN, chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK]
@@ -276,6 +299,7 @@ def unwinnable_pairs(
         ("wall with a gap (oracle)", wall_with_gap, 20_000, searched),
         ("bishop behind enemy lines (oracle)", bishop_behind_enemy_lines, 30_000, searched),
         ("forced small (oracle)", forced_small, 3_000, searched * 4),
+        ("forced capture into bare kings (oracle)", forced_capture, 3_000, searched),
     ):
         for _ in range(count):
             board = make(rng)
