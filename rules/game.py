@@ -171,7 +171,8 @@ class Game:
                 f" (t={self.t}): times must not run backwards"
             )
         out: list[Ruling] = []
-        self._advance(event.t, out, strict_before=True)
+        # a tick says that time reached t: what falls due at t itself is decided too
+        self._advance(event.t, out, strict_before=not isinstance(event, Tick))
         self.t = event.t
         if self.over:
             if isinstance(event, ArbiterAction):
