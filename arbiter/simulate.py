@@ -49,7 +49,8 @@ __all__ = ["simulate_game"]
 
 #: after the last press: how long before a resignation, a claim, an acceptance (ms)
 AFTERTHOUGHT_MS = (500, 4000)
-#: how long after the flag falls the stream says that time passed (ms)
+#: how long after the flag falls the stream says that time passed (ms); a camera's flag is
+#: ruled only once its `latency_s` has passed without a late still scene, so it waits that too
 TICK_AFTER_FLAG_MS = 1000
 #: a camera reports a still scene this long after the hand left, at most its latency (ms)
 CAMERA_MIN_MS = 300
@@ -154,7 +155,7 @@ def _emit_move(
 
 
 def _ending_events(
-    ending: Ending, timeline: Timeline, board: chess.Board, rng: random.Random
+    ending: Ending, timeline: Timeline, board: chess.Board, kind: SensorKind, rng: random.Random
 ) -> tuple[list[tuple[int, type[Event], dict[str, object]]], int | None]:
     """The events after the last press, and the time by which a camera must have reported the
     last move (ms; None when nothing follows)."""
@@ -172,7 +173,10 @@ def _ending_events(
     if ending.kind == "flag":
         flag = timeline.flag_ms()
         assert flag is not None
-        return [(flag + TICK_AFTER_FLAG_MS, Tick, {})], (press + flag) // 2
+        wait = TICK_AFTER_FLAG_MS
+        if kind.reports == "still":
+            wait += int(kind.latency_s * 1000)
+        return [(flag + wait, Tick, {})], (press + flag) // 2
     return [], None
 
 
@@ -223,7 +227,9 @@ def simulate_game(
         started += think
     stream = _Stream([])
     stream.items.append((0, -1, _start(game, board, control_text, kind)))
-    closing, first_after = _ending_events(ending, timeline, final, random.Random(f"{seed}:end"))
+    closing, first_after = _ending_events(
+        ending, timeline, final, kind, random.Random(f"{seed}:end")
+    )
     for i, (move, (started, plan)) in enumerate(zip(moves, plans, strict=True)):
         last = i + 1 == len(moves)
         if last:

@@ -437,6 +437,15 @@ def test_a_loss_on_time_lets_the_losers_clock_run_out(shared: Path) -> None:
     assert found >= 5
 
 
+def test_a_camera_loss_on_time_ticks_after_its_latency_too(shared: Path) -> None:
+    """A camera's flag waits `latency_s` for a late still scene: the tick comes after that."""
+    game = read_game(shared / "data/games/real-games.pgn", 3)  # lost on time
+    identity = simulate_game(game, "identity", seed=2)
+    camera = simulate_game(game, "snapshot-colour", seed=2)
+    assert isinstance(identity[-1], Tick) and isinstance(camera[-1], Tick)
+    assert camera[-1].t == pytest.approx(identity[-1].t + 1.0)
+
+
 def test_a_clocked_loss_on_time_ticks_one_second_after_the_flag(shared: Path) -> None:
     for game in games_of(shared / "data/games/clocked-games.pgn", 120):
         if "won on time" in game.headers["Termination"]:
@@ -702,22 +711,8 @@ def disagreements(game: chess.pgn.Game, sensor: str, seed: int) -> list[str]:
     return found
 
 
-CORE_BLIND_CAPTURES = pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "rules core: the sensed board keeps '?' where a piece-blind board put a piece down, after "
-        "the move stands; a later capture on that square (lift own, lift taken, place) then looks "
-        "unchanged and another '?' square is captured instead (clocked-games.pgn game 12, ply 78: "
-        "Rxd2 is ruled Rxg4+ with a touch_move violation)"
-    ),
-)
-
-
 @pytest.mark.slow
-@pytest.mark.parametrize(
-    "sensor",
-    [pytest.param(s, marks=CORE_BLIND_CAPTURES) if s == "occupancy" else s for s in SENSORS],
-)
+@pytest.mark.parametrize("sensor", SENSORS)
 @pytest.mark.parametrize(("name", "count"), [("real-games.pgn", 100), ("clocked-games.pgn", 50)])
 def test_the_rules_core_rules_each_stream_to_the_game_score(
     shared: Path, name: str, count: int, sensor: str
