@@ -29,7 +29,7 @@ from rules.winnability_search import Budget, OutOfBudget, guided_helpmate, posit
 SCREEN_BUDGET = 120
 
 #: how many certified positions are remembered (oldest forgotten first)
-MEMORY = 1 << 16
+MEMORY = 1 << 14
 
 _certified: dict[Hashable, None] = {}
 
