@@ -258,6 +258,17 @@ def test_stalemate_is_not_a_mate_for_anyone() -> None:
     assert analyse(board) == Winnability(white=False, black=False)
 
 
+def test_stalemate_trap_is_not_dead() -> None:
+    # 1.a7 stalemates at once, but other lines let the pawn queen and mate (Black helping).
+    fen = "k7/8/PK6/8/8/8/8/8 w - - 0 1"
+    board = chess.Board(fen)
+    trap = board.copy()
+    trap.push_san("a7")
+    assert trap.is_stalemate()
+    assert analyse(board) == Winnability(white=True, black=False)
+    assert_mates(fen, WHITE)
+
+
 def test_checkmate_on_the_board() -> None:
     board = chess.Board("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1")
     assert board.is_checkmate()
