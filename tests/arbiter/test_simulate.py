@@ -713,7 +713,7 @@ def disagreements(game: chess.pgn.Game, sensor: str, seed: int) -> list[str]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("sensor", SENSORS)
-@pytest.mark.parametrize(("name", "count"), [("real-games.pgn", 100), ("clocked-games.pgn", 50)])
+@pytest.mark.parametrize(("name", "count"), [("real-games.pgn", 1083), ("clocked-games.pgn", 310)])
 def test_the_rules_core_rules_each_stream_to_the_game_score(
     shared: Path, name: str, count: int, sensor: str
 ) -> None:
