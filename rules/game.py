@@ -41,6 +41,7 @@ from rules.events import (
     Tick,
     Touch,
 )
+from rules.material import few_minor_pieces, minor_pieces_only, pawns_locked
 from rules.messages import REASONS, message
 from rules.profiles import get_profile, penalty_article, penalty_seconds
 from rules.rulings import Ruling
@@ -963,7 +964,7 @@ class Game:
         ):
             self._game_over(t, "1/2-1/2", "profile", "9.2, 9.3, 5.2.2", out)
             return
-        if self.profile.minor_pieces_drawn and _minor_pieces_only(board):
+        if self.profile.minor_pieces_drawn and minor_pieces_only(board):
             self._game_over(t, "1/2-1/2", "profile", "5.2.2", out)
 
     def _dead_position(self) -> bool:
@@ -978,7 +979,7 @@ class Game:
         board = self.board
         if board.is_insufficient_material():
             return True
-        if board.queens or not _pawns_locked(board):
+        if board.queens or not pawns_locked(board):
             return False
         return winnability.analyse(board, budget=DEAD_POSITION_BUDGET).dead is True
 
@@ -994,7 +995,7 @@ class Game:
         color = COLOR[side]
         if board.has_insufficient_material(color):
             return True
-        if not (_pawns_locked(board) or _few_minor_pieces(board, color)):
+        if not (pawns_locked(board) or few_minor_pieces(board, color)):
             return False
         return winnability.can_mate(board, color) is False
 
@@ -1706,38 +1707,6 @@ class Game:
             )
         else:
             self._emit_obligation(new, t, out)
-
-
-def _pawns_locked(board: chess.Board) -> bool:
-    """Every pawn stands blocked by an enemy pawn and none can capture: a locked structure."""
-    pawns = board.pawns
-    if not pawns:
-        return False
-    white, black = pawns & board.occupied_co[chess.WHITE], pawns & board.occupied_co[chess.BLACK]
-    if (white << 8) & ~black & chess.BB_ALL or (black >> 8) & ~white:
-        return False
-    for color, own in ((chess.WHITE, white), (chess.BLACK, black)):
-        for sq in chess.scan_forward(own):
-            if board.attacks_mask(sq) & board.occupied_co[not color]:
-                return False
-    return True
-
-
-def _few_minor_pieces(board: chess.Board, color: chess.Color) -> bool:
-    """`color` has no pawn, queen or rook, and at most two minor pieces."""
-    own = board.occupied_co[color]
-    if own & (board.pawns | board.queens | board.rooks):
-        return False
-    return chess.popcount(own & (board.knights | board.bishops)) <= 2
-
-
-def _minor_pieces_only(board: chess.Board) -> bool:
-    """K+N v K+N, K+B v K+N, K+B v K+B (any bishops): the Czech text's insufficient material."""
-    if board.pawns or board.rooks or board.queens:
-        return False
-    white = chess.popcount(board.occupied_co[chess.WHITE]) - 1
-    black = chess.popcount(board.occupied_co[chess.BLACK]) - 1
-    return white <= 1 and black <= 1
 
 
 _REASONS = frozenset(REASONS)
