@@ -1036,7 +1036,9 @@ class Game:
 
     def _press(self, ev: Press, out: list[Ruling]) -> None:
         side = ev.side
-        if self.pending:
+        if self.pending and (self.start.latency_s == 0 or self._pending_makes_move()):
+            # the press releases what is down (4.7); with a late sensor, only when it already
+            # shows a move: the rest of the move may still be on its way (latency_s)
             self._release_all(ev.t, out)
             if self.over:
                 return
@@ -1062,6 +1064,21 @@ class Game:
                 self.presses.pop()
                 self._resolve_press(side, ev.t, ev.t, out)
 
+    def _pending_makes_move(self) -> bool:
+        if self._own_in_hand() > 0:
+            return False
+        diff = self._diff()
+        return bool(diff) and (
+            find_match(
+                self.board,
+                self.sensed,
+                max_plies=self.start.max_plies,
+                promotion=self._promo(),
+                diff=diff,
+            )
+            is not None
+        )
+
     def _resolve_waiting_presses(self, t: float, out: list[Ruling]) -> None:
         """A still scene arrived: presses that waited for it are matched now."""
         while self.presses and not self.over:
@@ -1084,7 +1101,12 @@ class Game:
             return  # pressing when one's clock is not running changes nothing
         if self.disconnected:
             return  # while a source is disconnected, never a press without a move
-        state = self._settle(t, out, made_at=press_t, pressed=True)
+        made_at = press_t
+        if self.pending:
+            # the press released what still stood within slide_s
+            made_at = max(pt for pt, _ in self.pending.values())
+            self.pending.clear()
+        state = self._settle(t, out, made_at=made_at, pressed=True)
         if state == "refused":
             return  # strict: the refused move is no move; the player's clock runs on
         if state == "move":

@@ -127,3 +127,13 @@ def test_mate_by_a_camera_report_before_the_flag() -> None:
     s.snapshot("R6k/8/6K1/8/8/8/8/8", dt=9.5, seen_at=9.5)  # the still scene came late
     r = s.rulings()
     assert over(r) == ("1-0", "checkmate")
+
+
+def test_press_before_a_slow_board_reports_the_lift() -> None:
+    # a DGT scan reports the capture's place, the clock's press arrives, then the lift
+    s = Script(noise_s=0.3, slide_s=0.3, latency_s=0.3).play("e4", "d5")
+    s.place("d5", "P").press("white", dt=0.08).lift("e4", dt=0.07).tick(1)
+    r = s.rulings()
+    assert moves(r)[-1] == "e4d5"
+    assert not of(r, "illegal") and not of(r, "mismatch")
+    assert of(r, "clock")[-1].data["running"] == "black"
