@@ -4,19 +4,26 @@ Plays the bundled game (`arbiter.demo`) through a simulated board in accelerated
 the live session (`arbiter.session`) journals every event, rules on it, lets the clocks run
 and shows the terminal display; at the end it writes the PGN and the journal and says where
 they are. By default the game (about 4 minutes of play) takes about 20 seconds.
+
+With `--board dgt-sim|millennium-sim|certabo-sim` the pieces are moved on a virtual e-board of
+that protocol behind a pseudo-terminal and read back through the real serial path, as
+`arbiter play --board PROTOCOL:PATH` reads a real board; the presses and claims come in beside
+the board (`arbiter.demo_board`).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from pathlib import Path
 
 from arbiter.demo import DemoError, default_speed, demo_events, demo_game
+from arbiter.demo_board import SIM_BOARDS, open_virtual_sources
 from arbiter.display import Display
 from arbiter.journal import JournalWriter
 from arbiter.session import Session
-from arbiter.sources import MonotonicClock, StreamSource
+from arbiter.sources import MonotonicClock, Source, StreamSource
 from rules.events import Start
 
 HELP = "play a real game with a few arbiter incidents on a simulated board (no hardware needed)"
@@ -38,6 +45,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="arbiter-demo",
         metavar="DIR",
         help="where to write the journal and the PGN (default ./arbiter-demo)",
+    )
+    parser.add_argument(
+        "--board",
+        choices=SIM_BOARDS,
+        help="play it on a virtual e-board of that protocol over a pseudo-terminal, read "
+        "back through the real serial path (as `arbiter play --board PROTOCOL:PATH`)",
     )
     parser.add_argument(
         "--plain",
@@ -65,15 +78,23 @@ def run(args: argparse.Namespace) -> int:
         f"arbiter demo: {start.white} v {start.black}, {start.time_control} s, "
         f"{start.site}  (×{speed:g})"
     )
+    clock = MonotonicClock(speed=speed)
+    virtual = None
+    sources: list[Source] = [StreamSource(events[1:], name="demo")]
+    if args.board is not None:
+        sources, virtual = open_virtual_sources(args.board, events[1:], clock, speed)
+        settings = sources[0].start_settings()  # type: ignore[attr-defined]
+        start = dataclasses.replace(start, sources=[s.name for s in sources], **settings)
+        title += f"  on a virtual {args.board.removesuffix('-sim')} board"
     display = Display(tty=False if args.plain else None, title=title)
-    session = Session.new(
-        start,
-        JournalWriter(journal_path),
-        MonotonicClock(speed=speed),
-        sources=[StreamSource(events[1:], name="demo")],
-        display=display,
-    )
-    session.run()
+    try:
+        session = Session.new(
+            start, JournalWriter(journal_path), clock, sources=sources, display=display
+        )
+        session.run()
+    finally:
+        if virtual is not None:
+            virtual.close()
     session.write_pgn(pgn_path, date=demo_game().headers.get("Date", "????.??.??"))
     game = session.game
     result = f"{game.result} ({game.reason})" if game.over else "unfinished"

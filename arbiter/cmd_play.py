@@ -87,7 +87,8 @@ def open_sources(
         sources.append(GpioSource(gpio, settings.pin_map(), mode, matrix=settings.matrix()))
     board = settings.get("board")
     if board is not None:
-        sources.append(_board(board, clock, settings.get("calibration")))
+        mode = strict or bool(settings.get("feedback", False))
+        sources.append(_board(board, clock, settings, feedback=mode))
     camera, video = settings.get("camera"), settings.get("video")
     if camera is not None or video is not None:
         sources.append(_camera(settings.get("calibration"), camera, video))
@@ -103,10 +104,19 @@ def _keyboard_wanted(settings: Settings, events: str | None) -> bool:
     return KeyboardSource.usable()
 
 
-def _board(spec: str, clock: Clock, calibration: str | None) -> Source:
+def _board(spec: str, clock: Clock, settings: Settings, *, feedback: bool) -> Source:
+    """The e-board of `--board`, with its calibration (Certabo), capture file, DGT 3000
+    orientation, and whether it may show duties and moves (strict mode or `--feedback`)."""
     if not _available("firmware_bridge.source"):
         raise SourceError(f"--board {spec}: e-boards are not available in this build")
-    return BoardAdapter(spec, clock, calibration)
+    return BoardAdapter(
+        spec,
+        clock,
+        settings.get("calibration"),
+        capture=settings.get("capture"),
+        clock_white=settings.get("clock_white"),
+        feedback=feedback,
+    )
 
 
 def _camera(calibration: str | None, camera: int | None, video: str | None) -> Source:
@@ -143,7 +153,8 @@ def reopen_sources(
                 matrix = MatrixSettings()  # the journal's game had a reed board: keep it
             sources.append(GpioSource(backend, settings.pin_map(), mode, matrix=matrix))
         elif kind == "board":
-            sources.append(_board(rest, clock, settings.get("calibration")))
+            mode = strict or bool(settings.get("feedback", False))
+            sources.append(_board(rest, clock, settings, feedback=mode))
         elif kind in ("camera", "video"):
             where, _, cal = rest.partition(CALIBRATION_TAG)
             camera = int(where) if kind == "camera" else None
@@ -313,7 +324,18 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
     s.add_argument("--board", metavar="PROTOCOL:DEVICE", help="an e-board, e.g. dgt:/dev/ttyUSB0")
     s.add_argument("--camera", type=int, metavar="N", help="a camera (with --calibration)")
     s.add_argument("--video", metavar="FILE", help="a video file (with --calibration)")
-    s.add_argument("--calibration", metavar="FILE", help="the camera's calibration")
+    s.add_argument(
+        "--calibration", metavar="FILE",
+        help="the camera's calibration, or a Certabo board's (which tag is which piece)",
+    )  # fmt: skip
+    s.add_argument(
+        "--capture", metavar="FILE",
+        help="record every byte the e-board sends and receives (timestamped JSON Lines)",
+    )  # fmt: skip
+    s.add_argument(
+        "--clock-white", dest="clock_white", choices=("left", "right"),
+        help="a DGT 3000 on a DGT board: which side, seen from its front, is White's",
+    )  # fmt: skip
     s.add_argument(
         "--no-keyboard", dest="keyboard", action="store_false", default=None,
         help="do not read keys from the terminal",

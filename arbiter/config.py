@@ -53,6 +53,8 @@ PLAY_KEYS: dict[str, tuple[type | tuple[type, ...], str]] = {
     "camera": (int, "camera number"),
     "video": (str, "video file"),
     "calibration": (str, "camera or board calibration file"),
+    "capture": (str, "record what the e-board sends and receives (JSON Lines)"),
+    "clock_white": (str, "DGT 3000 on the board: which side is White's, left or right"),
     "display": (str, "auto, full or plain"),
     "keyboard": (bool, "read keys from the terminal"),
 }

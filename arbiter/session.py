@@ -29,6 +29,7 @@ from typing import Any
 
 from arbiter.journal import JournalWriter, restart_event
 from arbiter.sources import (
+    BoardAdapter,
     Clock,
     GpioSource,
     KeyCommand,
@@ -96,6 +97,8 @@ class Session:
         self.stopped = False
         self.done: set[str] = set()
         self.panels = [s for s in self.sources if isinstance(s, GpioSource)]
+        #: e-boards, which show what the rulings allow (LEDs under FIDE 12.6, a DGT 3000)
+        self.boards = [s for s in self.sources if isinstance(s, BoardAdapter)]
         self._next_refresh = 0.0
         self._restore: list[Ruling] | None = None  # a resumed game's rulings, for the panel
         self._stuck: float | None = None
@@ -247,6 +250,8 @@ class Session:
             self.display.show(rulings, t)
         for panel in self.panels:
             panel.follow(rulings, t)
+        for board in self.boards:
+            board.follow(rulings, t)
         for sink in self.sinks:
             sink(rulings, t)
 

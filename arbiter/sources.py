@@ -470,15 +470,65 @@ class GpioSource(Source):
 class BoardAdapter(Source):
     """An e-board (`--board PROTOCOL:DEVICE`, firmware_bridge.source.BoardSource) as a source.
 
-    The board source stamps its events on the session's clock (its `zero` is the session's
-    t = 0); a thread hands them on. Its sensor settings go into the game's `start`.
+    The board source stamps its events on the session's clock (`clock.now`, so a sped-up
+    demo clock stamps board events in the stream's time too); a thread hands them on. Its
+    sensor settings go into the game's `start`.
+
+    It also writes to the board what the rulings say (`follow`), where the board can show it:
+
+    * Board feedback (FIDE 12.6): only with `feedback` (strict mode or `--feedback`), the
+      square of a touch-move obligation and the squares of the last move light on a board
+      with LEDs (Millennium; a DGT board identified as a Revelation II). In the default mode
+      nothing is sent: no light may tell a player that the opponent has moved.
+    * A DGT 3000 clock on a DGT board (the codec saw its status): our clock is the clock of
+      record, so every `clock` ruling's times are sent to it (`encode_clock_times`).
+
+    Args:
+        spec: `PROTOCOL:DEVICE`.
+        clock: the session's clock.
+        calibration: Certabo's calibration file (ignored by other protocols: `--calibration`
+            may be the camera's).
+        capture: where to record what the board sends and receives (eboard-protocols.md 0.1).
+        clock_white: DGT: which side of the DGT 3000, seen from its front, is White's.
+        feedback: the board may show obligations and moves (see above).
     """
 
-    def __init__(self, spec: str, clock: Clock, calibration: str | None = None) -> None:
+    def __init__(
+        self,
+        spec: str,
+        clock: Clock,
+        calibration: str | None = None,
+        *,
+        capture: str | None = None,
+        clock_white: str | None = None,
+        feedback: bool = False,
+    ) -> None:
+        from firmware_bridge.registry import parse_board_spec
         from firmware_bridge.source import BoardSource
 
+        protocol, _ = parse_board_spec(spec)
+        options: dict[str, Any] = {}
+        if clock_white is not None:
+            if protocol != "dgt":
+                raise SourceError(
+                    f"--clock-white is for a DGT 3000 clock on a DGT board (dgt:DEVICE), "
+                    f"not for --board {spec}"
+                )
+            if clock_white not in ("left", "right"):
+                raise SourceError(f"--clock-white must be left or right, not {clock_white!r}")
+            options["clock_white"] = clock_white
         self.name = f"board:{spec}"
-        self.board = BoardSource(spec, calibration=calibration, zero=clock.mono(0.0))
+        self.feedback = feedback
+        self.board = BoardSource(
+            spec,
+            calibration=calibration if protocol == "certabo" else None,
+            capture_path=capture,
+            clock=clock.now,
+            zero=0.0,
+            codec_options=options,
+        )
+        #: the bytes `follow` sent to the board, in order (for the display and tests)
+        self.sent: list[bytes] = []
         self._stop = threading.Event()
 
     def start_settings(self) -> dict[str, float]:
@@ -497,9 +547,85 @@ class BoardAdapter(Source):
         except ArbiterError as exc:
             emit(SourceFailed(f"{self.name}: {exc}"))
 
+    def has_leds(self) -> bool:
+        """A board whose LEDs we may drive: Millennium, or a DGT Revelation II."""
+        codec = self.board.codec
+        if codec.name == "millennium":
+            return True
+        return codec.name == "dgt" and bool(getattr(codec, "revelation", False))
+
+    def follow(self, rulings: list[Ruling], t: float) -> None:
+        """Show on the board what `rulings` allow it to show (see the class docstring)."""
+        for ruling in rulings:
+            data = ruling.data
+            if ruling.type == "clock":
+                running = None if data.get("paused") else data.get("running")
+                self._send(_ClockTimes(float(data["white"]), float(data["black"]), running))
+            if not self.feedback or not self.has_leds():
+                continue  # FIDE 12.6: in the default mode the board shows nothing
+            squares: list[str] = []
+            if ruling.type == "obligation" and data.get("square"):
+                squares = [str(data["square"])]
+            elif ruling.type == "move" and data.get("uci"):
+                uci = str(data["uci"])
+                squares = [uci[0:2], uci[2:4]]
+            if squares:
+                self._send(_Leds(squares))
+
+    def _send(self, command: Callable[[Any], bytes]) -> None:
+        """Have the reading thread encode and write `command` (codecs are not thread-safe).
+
+        Best effort: a board unplugged for a moment misses a light, not the game; what was
+        written is kept in `sent`.
+        """
+
+        def make(codec: Any) -> bytes:
+            try:
+                data = command(codec)
+            except ArbiterError:
+                return b""
+            if data:
+                self.sent.append(data)
+            return data
+
+        try:
+            self.board.send_encoded(make)
+        except (ArbiterError, OSError):
+            return
+
     def close(self) -> None:
         self._stop.set()
         self.board.close()
+
+
+#: a Millennium LED pattern: always on (eboard-protocols.md 2.3)
+LED_ON = 0xFF
+
+
+@dataclass(frozen=True, slots=True)
+class _ClockTimes:
+    """Our clock's times for a DGT 3000 on a DGT board, when the codec saw one (else none)."""
+
+    white: float
+    black: float
+    running: str | None
+
+    def __call__(self, codec: Any) -> bytes:
+        if codec.name != "dgt" or not codec.clock_present:
+            return b""
+        return bytes(codec.encode_clock_times(self.white, self.black, self.running))
+
+
+@dataclass(frozen=True, slots=True)
+class _Leds:
+    """The LEDs of `squares` (Millennium: all four corners of each, steady)."""
+
+    squares: list[str]
+
+    def __call__(self, codec: Any) -> bytes:
+        if codec.name == "millennium":
+            return bytes(codec.encode_leds(dict.fromkeys(self.squares, LED_ON)))
+        return bytes(codec.encode_leds(self.squares))
 
 
 #: the contract's sensor settings for a camera (events.md: values to start from)

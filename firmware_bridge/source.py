@@ -146,6 +146,11 @@ class BoardSource:
         """Write bytes to the board (an LED or clock command) from any thread."""
         self.transport.send(data)
 
+    def send_encoded(self, make: Callable[[Codec], bytes]) -> None:
+        """Write what `make(codec)` encodes, encoded in the reading thread (from any thread):
+        for commands that touch the codec's state, such as the DGT 3000's queue."""
+        self.transport.send_encoded(make)
+
     def close(self) -> None:
         """Stop reading, close the port and the capture."""
         self._stop.set()

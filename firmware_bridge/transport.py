@@ -165,6 +165,8 @@ class SerialTransport:
         self._port: serial.Serial | None = None
         self._outbox = bytearray()
         self._outbox_lock = threading.Lock()
+        #: commands to encode in the reading thread, in order (see `send_encoded`)
+        self._deferred: list[Callable[[Codec], bytes]] = []
         self._last_rx = 0.0
         self._last_probe = 0.0
         self._last_refresh = 0.0
@@ -228,6 +230,17 @@ class SerialTransport:
         """
         with self._outbox_lock:
             self._outbox += data
+
+    def send_encoded(self, make: Callable[[Codec], bytes]) -> None:
+        """Queue a command that `make(codec)` encodes at the next `step`, in the thread that
+        feeds the codec; thread-safe.
+
+        Codecs are not thread-safe: a DGT 3000 command waits in the codec's queue for the
+        acknowledgement that `feed` decodes, so clock commands must be encoded where the
+        codec is fed. `make` must not raise.
+        """
+        with self._outbox_lock:
+            self._deferred.append(make)
 
     def step(self, timeout: float = 0.05) -> list[Event]:
         """Wait up to `timeout` real seconds for bytes; return the events of this step.
@@ -301,6 +314,10 @@ class SerialTransport:
         if self.policy.refresh and now - self._last_refresh >= self.policy.refresh_s:
             out += self.policy.refresh
             self._last_refresh = now
+        with self._outbox_lock:
+            deferred, self._deferred = self._deferred, []
+        for make in deferred:
+            out += make(self.codec)
         with self._outbox_lock:
             out += self._outbox
             self._outbox.clear()

@@ -1,0 +1,73 @@
+"""`arbiter play --board` options: `--capture FILE`, `--clock-white left|right` (DGT 3000),
+and `--calibration FILE` reaching a Certabo board's codec (and no other board's)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from arbiter.cmd_play import open_sources
+from arbiter.config import Settings
+from arbiter.sources import BoardAdapter, FakeClock, SourceError
+from firmware_bridge.virtual import VirtualBoard
+
+
+def _board(settings: Settings) -> BoardAdapter:
+    sources, _ = open_sources(settings, FakeClock())
+    boards = [s for s in sources if isinstance(s, BoardAdapter)]
+    assert len(boards) == 1
+    return boards[0]
+
+
+def test_capture_and_clock_white_reach_the_dgt_board(tmp_path: Path) -> None:
+    capture = tmp_path / "dgt.jsonl"
+    with VirtualBoard("dgt") as virtual:
+        virtual.start()
+        board = _board(
+            Settings(
+                play={"board": f"dgt:{virtual.path}", "capture": str(capture),
+                      "clock_white": "right", "keyboard": False}
+            )
+        )  # fmt: skip
+        assert board.board.codec.clock_white == "right"  # type: ignore[attr-defined]
+        board.start(lambda item: None, FakeClock())
+        try:
+            import time
+
+            deadline = time.monotonic() + 5
+            while time.monotonic() < deadline and '"rx"' not in capture.read_text("utf-8"):
+                time.sleep(0.05)
+        finally:
+            board.close()
+    lines = [json.loads(line) for line in capture.read_text("utf-8").splitlines()]
+    assert any("tx" in line for line in lines) and any("rx" in line for line in lines)
+
+
+def test_clock_white_is_refused_for_a_board_without_a_dgt_3000(tmp_path: Path) -> None:
+    with pytest.raises(SourceError, match="--clock-white"):
+        _board(Settings(play={"board": "millennium:loop://", "clock_white": "left"}))
+
+
+def test_calibration_reaches_a_certabo_board_and_no_other(tmp_path: Path) -> None:
+    calibration = tmp_path / "certabo.json"
+    with VirtualBoard("certabo") as virtual:
+        virtual.save_calibration(calibration)
+    board = _board(Settings(play={"board": "certabo:loop://", "calibration": str(calibration)}))
+    assert board.board.codec.calibration is not None  # type: ignore[attr-defined]
+    # a camera's calibration beside a DGT board is not the board's business
+    dgt = _board(Settings(play={"board": "dgt:loop://", "calibration": str(calibration)}))
+    assert dgt.board.codec.name == "dgt"
+
+
+def test_the_options_are_on_the_command_line() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "arbiter.cli", "play", "--help"],
+        capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    assert done.returncode == 0
+    for option in ("--capture", "--clock-white", "--calibration", "--feedback"):
+        assert option in done.stdout
