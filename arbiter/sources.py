@@ -611,9 +611,17 @@ class _ClockTimes:
     running: str | None
 
     def __call__(self, codec: Any) -> bytes:
-        if codec.name != "dgt" or not codec.clock_present:
+        if codec.name != "dgt" or not _dgt_clock_present(codec):
             return b""
         return bytes(codec.encode_clock_times(self.white, self.black, self.running))
+
+
+def _dgt_clock_present(codec: Any) -> bool:
+    """A DGT 3000 is on the board: it sent valid times (`clock_present`), or it answered the
+    start-up's VERSION command and has not said "no clock" since."""
+    if codec.clock_present is not None:
+        return bool(codec.clock_present)
+    return codec.clock_version is not None
 
 
 @dataclass(frozen=True, slots=True)

@@ -131,3 +131,36 @@ class _FakeBoard:
         data = make(self.codec)
         if data:
             self._sent.append(data)
+
+
+def test_the_dgt_3000_on_a_virtual_dgt_board_shows_the_session_clock() -> None:
+    """End to end over a pty: the clock answered the start-up, so our times go to it, with
+    White's on the side `clock_white` names."""
+    events = moves_to_events([chess.Move.from_uci(u) for u in MOVES])
+    virtual = VirtualBoard("dgt", events)
+    try:
+        clock = MonotonicClock()
+        board = BoardAdapter(f"dgt:{virtual.path}", clock, clock_white="right")
+        start = Start(
+            t=0.0, time_control="60", auto_press=True, sources=[board.name],
+            **board.start_settings(),
+        )  # fmt: skip
+        session = Session.new(
+            start, None, clock, sources=[board], display=Display(io.StringIO(), tty=False)
+        )
+        virtual.start()
+        runner = threading.Thread(target=session.run)
+        runner.start()
+        assert virtual.wait_done(20)
+        deadline = time.monotonic() + 5
+        while session.game.ply < len(MOVES) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.5)  # the last SETNRUN and its acknowledgement
+        session.stop()
+        runner.join(5)
+    finally:
+        virtual.close()
+    assert board.sent  # SETNRUN commands went out
+    last = [r.data for r in session.rulings if r.type == "clock"][-1]
+    assert last["running"] == "black"
+    assert virtual.model.clock_set == (int(last["black"]), int(last["white"]), "left")
