@@ -91,10 +91,15 @@ def main() -> None:
         f"per event CPU time: median {statistics.median(cpu) / 1e6:.3f} ms, "
         f"p99 {pct(0.99, cpu):.3f} ms, max {cpu[-1] / 1e6:.3f} ms (this thread only)"
     )
-    print(f"python-chess baseline (push + outcome per ply): wall {base[0]:.2f} s and "
-          f"{base2[0]:.2f} s, CPU {base[1]:.2f} s and {base2[1]:.2f} s")
-    print(f"ratio rules core / baseline: wall {total / min(base[0], base2[0]):.2f}x, "
-          f"CPU {total_cpu / min(base[1], base2[1]):.2f}x (rules core CPU {total_cpu:.2f} s)")
+    print(
+        f"python-chess baseline (push + outcome per ply): wall {base[0]:.2f} s and "
+        f"{base2[0]:.2f} s, CPU {base[1]:.2f} s and {base2[1]:.2f} s"
+    )
+    print(
+        f"ratio rules core / baseline: wall {total / min(base[0], base2[0]):.2f}x, "
+        f"CPU {total_cpu / min(base[1], base2[1]):.2f}x (rules core CPU {total_cpu:.2f} s)"
+    )
+
 
 if __name__ == "__main__":
     main()
