@@ -48,6 +48,8 @@ from rules.events import Event, Start
 
 #: the settings that name an input source
 SOURCE_KEYS = ("events", "gpio", "board", "camera", "video")
+#: `--board gpio-matrix`: a reed-switch board on the Pi's GPIO instead of a serial e-board
+GPIO_MATRIX = "gpio-matrix"
 #: `start` fields a stream's own `start` gives, unless the settings say otherwise
 CALIBRATION_TAG = " calibration="
 
@@ -82,10 +84,18 @@ def open_sources(
         stream_start = stream.first_start()
         sources.append(stream)
     gpio = settings.get("gpio", "none")
+    board = settings.get("board")
+    matrix = settings.matrix()
+    if board == GPIO_MATRIX:
+        # the reed-switch board of hardware_docs/reed-matrix.md, wired to the Pi's header
+        from firmware_bridge.gpio.pins import MatrixSettings
+
+        board, matrix = None, matrix or MatrixSettings()
+        if gpio == "none":
+            gpio = "rpi"
     if gpio != "none":
         mode = _panel_mode(strict, settings.get("feedback", False))
-        sources.append(GpioSource(gpio, settings.pin_map(), mode, matrix=settings.matrix()))
-    board = settings.get("board")
+        sources.append(GpioSource(gpio, settings.pin_map(), mode, matrix=matrix))
     if board is not None:
         mode = strict or bool(settings.get("feedback", False))
         sources.append(_board(board, clock, settings, feedback=mode))
@@ -321,7 +331,12 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
     s = parser.add_argument_group("inputs")
     s.add_argument("--events", metavar="FILE", help="a stream played in real time ('-': stdin)")
     s.add_argument("--gpio", help="the clock panel's GPIO: rpi, fake or none (default none)")
-    s.add_argument("--board", metavar="PROTOCOL:DEVICE", help="an e-board, e.g. dgt:/dev/ttyUSB0")
+    s.add_argument(
+        "--board",
+        metavar="PROTOCOL:DEVICE",
+        help="an e-board, e.g. dgt:/dev/ttyUSB0 (auto:DEVICE detects the protocol), or"
+        " gpio-matrix for a reed-switch board on the Pi's GPIO (with --gpio rpi|fake)",
+    )
     s.add_argument("--camera", type=int, metavar="N", help="a camera (with --calibration)")
     s.add_argument("--video", metavar="FILE", help="a video file (with --calibration)")
     s.add_argument(
