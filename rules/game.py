@@ -46,6 +46,7 @@ from rules.messages import REASONS, message
 from rules.profiles import get_profile, penalty_article, penalty_seconds
 from rules.rulings import Ruling
 from rules.sensed import (
+    Match,
     Sensed,
     classify_attempt,
     compatible,
@@ -597,18 +598,7 @@ class Game:
             if match is None:
                 self._mismatch(t, out, diff)
             else:
-                for i, move in enumerate(match.moves):
-                    if self.over:
-                        break
-                    self._made(
-                        move,
-                        t,
-                        seen_at,
-                        out,
-                        inferred=match.inferred,
-                        multi=len(match.moves) > 1,
-                        first=i == 0,
-                    )
+                self._made_all(match, t, seen_at, out)
         self._resolve_waiting_presses(t, out)
 
     def _lift_order(self, lifts: list[int], seen: Sensed) -> list[int]:
@@ -701,18 +691,7 @@ class Game:
             diff=diff,
         )
         if match is not None:
-            for i, move in enumerate(match.moves):
-                if self.over:
-                    break
-                self._made(
-                    move,
-                    t,
-                    made_at,
-                    out,
-                    inferred=match.inferred,
-                    multi=len(match.moves) > 1,
-                    first=(i == 0),
-                )
+            self._made_all(match, t, made_at, out)
             return "move"
         if self._made_with_displaced(diff, t, made_at, out):
             return "move"
@@ -766,6 +745,21 @@ class Game:
 
     def _arrangement(self, diff: set[int]) -> frozenset[tuple[int, str | None]]:
         return frozenset((sq, self.sensed[sq]) for sq in diff)
+
+    def _made_all(self, match: Match, t: float, made_at: float, out: list[Ruling]) -> None:
+        """The plies of one report, in order (several when a late sensor saw them at once)."""
+        for i, move in enumerate(match.moves):
+            if self.over:
+                break
+            self._made(
+                move,
+                t,
+                made_at,
+                out,
+                inferred=match.inferred,
+                multi=len(match.moves) > 1,
+                first=i == 0,
+            )
 
     def _made_with_displaced(
         self, diff: set[int], t: float, made_at: float, out: list[Ruling]
