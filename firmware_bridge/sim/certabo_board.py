@@ -17,6 +17,7 @@ import chess
 
 from firmware_bridge.codecs.base import CodecUsageError
 from firmware_bridge.codecs.certabo_calibration import EMPTY, CertaboCalibration, Ident
+from firmware_bridge.sim.held_board import HeldBoard
 
 #: pieces of a standard set, plus the spare queen of each colour picochess calibrates
 SET_COUNTS: dict[str, int] = {
@@ -158,7 +159,7 @@ def _lit(leds: bytes, rotated: bool) -> set[str]:
     return out
 
 
-class SentioBoard:
+class SentioBoard(HeldBoard):
     """A virtual Tabutronic Sentio: occupancy records of 8 numbers, bit 7 = file a (3.4)."""
 
     def __init__(self, placement: str = chess.STARTING_BOARD_FEN, *, rotated: bool = False):
@@ -181,23 +182,7 @@ class SentioBoard:
     def record(self) -> bytes:
         return b":" + " ".join(str(n) for n in self.occupancy()).encode("ascii") + b" \r\n"
 
-    def lift(self, square: str) -> bytes:
-        sq = chess.parse_square(square)
-        if self.board.piece_at(sq) is None:
-            raise CodecUsageError(f"there is no piece on {square} to lift")
-        self.board.remove_piece_at(sq)
-        return self.record()
-
-    def place(self, square: str, piece: str) -> bytes:
-        try:
-            p = chess.Piece.from_symbol(piece)
-        except ValueError:
-            raise CodecUsageError(f"not a piece letter: {piece!r}") from None
-        self.board.set_piece_at(chess.parse_square(square), p)
-        return self.record()
-
-    def set_placement(self, placement: str) -> bytes:
-        self.board.set_board_fen(placement)
+    def _report(self) -> bytes:
         return self.record()
 
     def receive(self, data: bytes) -> bytes:

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import chess
 
-from firmware_bridge.codecs.base import CodecUsageError
 from firmware_bridge.codecs.chessnut import CODES
+from firmware_bridge.sim.held_board import HeldBoard
 
 
-class ChessnutBoard:
+class ChessnutBoard(HeldBoard):
     """A virtual Chessnut Air: placement, battery, LEDs, beeps and the bytes it would send."""
 
     def __init__(
@@ -59,28 +59,6 @@ class ChessnutBoard:
 
     def _report(self) -> bytes:
         return self.position_message() if self.reporting else b""
-
-    def lift(self, square: str) -> bytes:
-        """Take the piece off `square`; return the report (none before `21 01 00`)."""
-        sq = chess.parse_square(square)
-        if self.board.piece_at(sq) is None:
-            raise CodecUsageError(f"there is no piece on {square} to lift")
-        self.board.remove_piece_at(sq)
-        return self._report()
-
-    def place(self, square: str, piece: str) -> bytes:
-        """Put `piece` (a FEN letter) on `square`, replacing what stood there."""
-        try:
-            p = chess.Piece.from_symbol(piece)
-        except ValueError:
-            raise CodecUsageError(f"not a piece letter: {piece!r}") from None
-        self.board.set_piece_at(chess.parse_square(square), p)
-        return self._report()
-
-    def set_placement(self, placement: str) -> bytes:
-        """Set up a whole FEN placement at once; return the report."""
-        self.board.set_board_fen(placement)
-        return self._report()
 
     # ---- what the board hears ----------------------------------------------------------
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import chess
 
-from firmware_bridge.codecs.base import CodecUsageError
 from firmware_bridge.codecs.millennium import LED_COUNT, to_wire, with_parity
+from firmware_bridge.sim.held_board import HeldBoard
 
 #: host command letter -> frame length including the letter and the two check characters
 COMMAND_LENGTHS: dict[str, int] = {"V": 3, "S": 3, "X": 3, "T": 3, "R": 5, "W": 7, "L": 167}
@@ -24,7 +24,7 @@ def _odd(b: int) -> bool:
     return bin(b).count("1") % 2 == 1
 
 
-class MillenniumBoard:
+class MillenniumBoard(HeldBoard):
     """A virtual ChessLink board: placement, EEPROM, LEDs and the bytes it would send."""
 
     def __init__(
@@ -62,28 +62,6 @@ class MillenniumBoard:
 
     def _report(self) -> bytes:
         return b"" if self.eeprom.get(0x02) == 0x01 else self.status_frame()
-
-    def lift(self, square: str) -> bytes:
-        """Take the piece off `square`; return the report the board sends (none if polled)."""
-        sq = chess.parse_square(square)
-        if self.board.piece_at(sq) is None:
-            raise CodecUsageError(f"there is no piece on {square} to lift")
-        self.board.remove_piece_at(sq)
-        return self._report()
-
-    def place(self, square: str, piece: str) -> bytes:
-        """Put `piece` (a FEN letter) on `square`, replacing what stood there."""
-        try:
-            p = chess.Piece.from_symbol(piece)
-        except ValueError:
-            raise CodecUsageError(f"not a piece letter: {piece!r}") from None
-        self.board.set_piece_at(chess.parse_square(square), p)
-        return self._report()
-
-    def set_placement(self, placement: str) -> bytes:
-        """Set up a whole FEN placement at once; return the report."""
-        self.board.set_board_fen(placement)
-        return self._report()
 
     # ---- what the board hears ---------------------------------------------------------
 
