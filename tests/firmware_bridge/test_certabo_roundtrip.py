@@ -3,8 +3,6 @@ to the position it holds, for every 20th position of the first 30 real games, bo
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import chess
 import chess.pgn
 import pytest
@@ -17,24 +15,9 @@ from rules.events import Snapshot
 EXTRA = {"Q": 2, "q": 2, "R": 1, "r": 1, "B": 1, "b": 1, "N": 1, "n": 1}
 
 
-def sample_placements(shared: Path, games: int = 30, every: int = 20) -> list[str]:
-    """Every `every`-th placement (ply 20, 40, ...) of the first `games` games."""
-    out = []
-    with open(shared / "data" / "games" / "real-games.pgn", encoding="utf-8") as fh:
-        for _ in range(games):
-            game = chess.pgn.read_game(fh)
-            assert game is not None
-            board = game.board()
-            for ply, move in enumerate(game.mainline_moves(), start=1):
-                board.push(move)
-                if ply % every == 0:
-                    out.append(board.board_fen())
-    return out
-
-
 @pytest.mark.parametrize("rotated", [False, True])
-def test_certabo_round_trip_real_games(shared: Path, rotated: bool) -> None:
-    placements = sample_placements(shared)
+def test_certabo_round_trip_real_games(sampled_placements: list[str], rotated: bool) -> None:
+    placements = sampled_placements
     assert len(placements) > 60
     board = CertaboBoard(rotated=rotated, tags=make_tags(EXTRA), line_break_every=61)
     codec = CertaboCodec(board.calibration())
@@ -49,10 +32,10 @@ def test_certabo_round_trip_real_games(shared: Path, rotated: bool) -> None:
 
 
 @pytest.mark.parametrize("rotated", [False, True])
-def test_sentio_round_trip_real_games(shared: Path, rotated: bool) -> None:
+def test_sentio_round_trip_real_games(sampled_placements: list[str], rotated: bool) -> None:
     board = SentioBoard(rotated=rotated)
     codec = SentioCodec(orientation="rotated" if rotated else "normal")
-    for i, placement in enumerate(sample_placements(shared)):
+    for i, placement in enumerate(sampled_placements):
         occupancy = "".join("?" if ch.isalpha() else ch for ch in placement)
         assert codec.feed(board.set_placement(placement), float(i)) == [
             Snapshot(t=float(i), board=occupancy)

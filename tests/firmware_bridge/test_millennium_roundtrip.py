@@ -3,10 +3,6 @@ to the position it holds, for every 20th position of the first 30 real games, bo
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import chess
-import chess.pgn
 import pytest
 
 from firmware_bridge.codecs.millennium import MillenniumCodec
@@ -14,24 +10,9 @@ from firmware_bridge.sim.millennium_board import MillenniumBoard
 from rules.events import Snapshot
 
 
-def sample_placements(shared: Path, games: int = 30, every: int = 20) -> list[str]:
-    """Every `every`-th placement (ply 0, 20, 40, ...) of the first `games` games."""
-    out = []
-    with open(shared / "data" / "games" / "real-games.pgn", encoding="utf-8") as fh:
-        for _ in range(games):
-            game = chess.pgn.read_game(fh)
-            assert game is not None
-            board = game.board()
-            for ply, move in enumerate(game.mainline_moves(), start=1):
-                board.push(move)
-                if ply % every == 0:
-                    out.append(board.board_fen())
-    return out
-
-
 @pytest.mark.parametrize("rotated", [False, True])
-def test_round_trip_real_games(shared: Path, rotated: bool) -> None:
-    placements = sample_placements(shared)
+def test_round_trip_real_games(sampled_placements: list[str], rotated: bool) -> None:
+    placements = sampled_placements
     assert len(placements) > 60
     board = MillenniumBoard(rotated=rotated)
     codec = MillenniumCodec()
