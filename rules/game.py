@@ -1384,11 +1384,10 @@ class Game:
                 valid=False,
             )
             return
-        intended = None
-        if ev.move is not None:
-            intended = chess.Move.from_uci(ev.move)
-            if intended not in self.board.legal_moves:
-                intended = None if side != mover else intended
+        # an intended move that is not legal cannot make the claim correct (9.2.1, 9.3.1)
+        intended = chess.Move.from_uci(ev.move) if ev.move is not None else None
+        if intended is not None and intended not in self.board.legal_moves:
+            intended = None
         valid_kind = None
         if side == mover:
             valid_kind = self._draw_claim_valid(ev.kind, intended)
@@ -1433,7 +1432,7 @@ class Game:
         )
         self.offer = side
         self._rule(out, ev.t, "draw_offer", side=side, article="9.1.2.3")
-        if intended is not None and side == mover and intended in self.board.legal_moves:
+        if intended is not None and side == mover:
             self.turn.forced = declared(intended)
             self._emit_obligation(self.turn.forced, ev.t, out)
         self._clock_ruling(out, ev.t)
@@ -1443,7 +1442,7 @@ class Game:
         board = self.board
         want_threefold = kind in ("threefold", "any")
         want_fifty = kind in ("fifty", "any")
-        if intended is not None and intended in board.legal_moves:
+        if intended is not None:
             board.push(intended)
             key = board._transposition_key()
             count = self.repetitions.get(key, 0) + 1
