@@ -6,8 +6,9 @@ import argparse
 import sys
 
 from arbiter.pgn_export import pgn_from_rulings
-from arbiter.stream import open_text, read_events
-from rules.events import Start
+from arbiter.stream import StreamFileError, open_text, read_events
+from rules.errors import EventError, EventOrderError
+from rules.events import Event, Start
 from rules.replay import replay
 
 HELP = "write the PGN of an event stream or journal (moves, clocks, rulings, result)"
@@ -19,15 +20,36 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Write the PGN; a stream broken part-way still gives the record of what came before.
+
+    The error is then reported as usual (exit status 2) and the PGN says where it stops,
+    so that nothing already read is lost.
+    """
     name = "stdin" if args.file == "-" else args.file
-    events = list(read_events(open_text(args.file), name))
+    events: list[Event] = []
+    broken: EventError | None = None
+    try:
+        events.extend(read_events(open_text(args.file), name))
+    except EventError as exc:
+        broken = exc
+    if broken is not None and not (events and isinstance(events[0], Start)):
+        raise broken
     rulings = replay(events)
     start = events[0]
-    assert isinstance(start, Start)
-    text = pgn_from_rulings(start, rulings)
+    if not isinstance(start, Start):  # replay has refused such a stream already
+        raise EventOrderError(f"{name}: the stream does not begin with a 'start' event")
+    last_note = None
+    if broken is not None:
+        last_note = f"(the record stops here: the stream is broken after this point: {broken})"
+    text = pgn_from_rulings(start, rulings, last_note=last_note)
     if args.out:
-        with open(args.out, "w", encoding="utf-8") as f:
-            f.write(text)
+        try:
+            with open(args.out, "w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as exc:
+            raise StreamFileError(f"{args.out}: cannot be written ({exc.strerror})") from None
     else:
         sys.stdout.write(text)
+    if broken is not None:
+        raise broken
     return 0

@@ -48,8 +48,17 @@ def _clk(seconds: float) -> str:
     return f"{h}:{m:02d}:{s:02d}.{tenths}"
 
 
-def pgn_from_rulings(start: Start, rulings: Iterable[Ruling], *, date: str = "????.??.??") -> str:
-    """The PGN text of a game from its `start` event and its rulings."""
+def pgn_from_rulings(
+    start: Start,
+    rulings: Iterable[Ruling],
+    *,
+    date: str = "????.??.??",
+    last_note: str | None = None,
+) -> str:
+    """The PGN text of a game from its `start` event and its rulings.
+
+    `last_note` is a comment after everything else, e.g. why the record stops early.
+    """
     plies: list[_Ply] = []
     preamble: list[str] = []
     result = "*"
@@ -88,6 +97,8 @@ def pgn_from_rulings(start: Start, rulings: Iterable[Ruling], *, date: str = "??
             note(r.message)
     for text in before_move:
         note(text)
+    if last_note:
+        note(last_note)
     return _write(start, plies, preamble, result, termination, date)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -95,6 +96,35 @@ def test_replay_json_lines_and_a_bad_line_after_the_good_ones(tmp_path: Path) ->
     assert [r["type"] for r in lines] == ["obligation", "move", "clock"]
     assert "line 5" in result.stderr and "square" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_pgn_of_a_stream_broken_part_way_keeps_the_moves_before_the_fault(
+    tmp_path: Path,
+) -> None:
+    events = [
+        Start(t=0, time_control="300+2"),
+        Lift(t=3, square="e2", piece="P"),
+        Place(t=3.5, square="e4", piece="P"),
+        Press(t=3.7, side="white"),
+    ]
+    path = write_stream(tmp_path / "g.jsonl", events)
+    with path.open("a") as f:
+        f.write('{"t": 4, "type": "teleport"}\n{"t": 5, "type": "press", "side": "black"}\n')
+    result = arbiter("pgn", str(path))
+    assert result.returncode == 2
+    assert "line 5" in result.stderr and "teleport" in result.stderr
+    assert "Traceback" not in result.stderr
+    game = chess.pgn.read_game(io.StringIO(result.stdout))
+    assert game is not None
+    assert [m.uci() for m in game.mainline_moves()] == ["e2e4"]
+    assert game.headers["Result"] == "*"
+    assert "the record stops here" in result.stdout
+    # the same to a file, and a file that cannot be written is named
+    out = tmp_path / "g.pgn"
+    assert arbiter("pgn", str(path), "--out", str(out)).returncode == 2
+    assert out.read_text(encoding="utf-8") == result.stdout
+    bad = arbiter("pgn", str(path), "--out", str(tmp_path / "no" / "g.pgn"))
+    assert bad.returncode == 2 and "cannot be written" in bad.stderr
 
 
 @pytest.mark.parametrize(
