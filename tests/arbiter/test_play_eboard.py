@@ -1,0 +1,225 @@
+"""`arbiter play --board PROTOCOL:PTY` end to end: a real game on a virtual board, read by the
+`arbiter play` program as a user runs it, comes out as the same PGN; with the cable pulled in
+the middle (one move made while it is out), the same PGN again.
+
+The path under test: PGN -> lifts/places (`moves_to_events`) -> `VirtualBoard` (board model
+behind a pty, in this process) -> bytes -> the `arbiter play` subprocess (pyserial transport,
+codec, `BoardAdapter`, session, journal, rules) -> journal and PGN. The boards have no clock,
+so `--set auto_press=true`: a move counts once its piece is released (`slide_s`). The game
+is the shortest real game of the shared data that ends in checkmate (31 plies, both sides
+castle, captures), so the program ends by itself and writes the PGN.
+
+`arbiter play` runs in real time (no speed-up), so the hands are timed as quick but plausible
+players: `HAND_S` between a lift and a place, `GAP_S` between one move's last placement and
+the next move (well above every board's `slide_s`, also on a loaded machine).
+"""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import chess
+import chess.pgn
+import pytest
+
+from arbiter.journal import read_journal
+from firmware_bridge.virtual import VirtualBoard, moves_to_events
+from rules.events import Event, Lift, Place, Sensor, Snapshot, Start
+from rules.replay import replay
+
+ROOT = Path(__file__).resolve().parents[2]
+PROTOCOLS = ("dgt", "millennium", "certabo")
+#: index (1-based) in real-games.pgn of DrDrunkenstein v mfm008: 31 plies, 16. Qxf7#
+GAME_NUMBER = 898
+HAND_S = 0.1
+GAP_S = 0.45
+#: the board's first move, after the program has read the board's start-up report
+FIRST_T = 1.0
+#: the next move after the cable was pulled: the transport reopens the port 0.5 s then
+#: 1.5 s after the disconnect, and the board's full report follows at once
+BACK_S = 3.0
+#: real seconds the program may take beyond the stream before the test gives up on it
+GRACE_S = 30.0
+
+
+@pytest.fixture(scope="module")
+def mate_game(shared: Path) -> chess.pgn.Game:
+    with (shared / "data" / "games" / "real-games.pgn").open(encoding="utf-8") as handle:
+        for _ in range(GAME_NUMBER - 1):
+            assert chess.pgn.skip_game(handle)
+        game = chess.pgn.read_game(handle)
+    assert game is not None
+    board = game.end().board()
+    assert board.is_checkmate() and board.ply() == 31, "the shared game changed"
+    return game
+
+
+def run_play(
+    protocol: str,
+    events: list[Event],
+    tmp_path: Path,
+    game: chess.pgn.Game,
+    outages: Sequence[tuple[float, float]] = (),
+) -> tuple[subprocess.CompletedProcess[str], VirtualBoard, Path, Path]:
+    """Play `events` on a virtual `protocol` board read by an `arbiter play` subprocess.
+
+    The board's stream starts (its t = 0) once the program has journaled its `start`, i.e.
+    once it is about to open the port, as players begin when the arbiter is ready. Returns
+    the finished process, the board, the journal and the PGN.
+    """
+    journal, pgn = tmp_path / "game.jsonl", tmp_path / "game.pgn"
+    board = VirtualBoard(protocol, events, outages=outages)
+    args = [
+        sys.executable, "-m", "arbiter.cli", "play",
+        "--board", f"{protocol}:{board.path}",
+        "--journal", str(journal), "--pgn", str(pgn),
+        "--no-keyboard", "--display", "plain", "--set", "auto_press=true",
+        "--white", game.headers["White"], "--black", game.headers["Black"],
+    ]  # fmt: skip
+    if protocol == "certabo":
+        calibration = tmp_path / "certabo.json"
+        board.save_calibration(calibration)
+        args += ["--calibration", str(calibration)]
+    process = subprocess.Popen(
+        args, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + GRACE_S
+        while not (journal.exists() and journal.read_text(encoding="utf-8").strip()):
+            if process.poll() is not None:
+                out, err = process.communicate()
+                pytest.fail(f"arbiter play ended before the game began: {out}{err}")
+            assert time.monotonic() < deadline, "arbiter play never journaled its start"
+            time.sleep(0.005)
+        board.start()
+        try:
+            out, err = process.communicate(timeout=events[-1].t + GRACE_S)
+        except subprocess.TimeoutExpired:
+            process.send_signal(signal.SIGTERM)  # a clean stop writes the PGN so far
+            out, err = process.communicate(timeout=10)
+            tail = journal.read_text(encoding="utf-8").splitlines()[-8:]
+            pytest.fail(f"the game did not end; skipped {board.skipped}\n{out}{err}{tail}")
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(timeout=10)
+        board.close()
+    done = subprocess.CompletedProcess(process.args, process.returncode, out, err)
+    return done, board, journal, pgn
+
+
+def check_pgn(done: subprocess.CompletedProcess[str], pgn: Path, game: chess.pgn.Game) -> None:
+    """The program ended the game by itself, and its PGN is the real game's, move for move."""
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr
+    assert "Traceback" not in done.stderr, done.stderr
+    assert "game over: 1-0 (checkmate)" in done.stdout, done.stdout[-2000:]
+    with pgn.open(encoding="utf-8") as handle:
+        record = chess.pgn.read_game(handle)
+    assert record is not None and not record.errors, record and record.errors
+    assert [m.uci() for m in record.mainline_moves()] == [m.uci() for m in game.mainline_moves()]
+    for tag in ("Result", "White", "Black"):
+        assert record.headers[tag] == game.headers[tag], tag
+    assert record.end().board().is_checkmate()
+
+
+def journal_rulings(journal: Path) -> tuple[list[Event], list[dict]]:
+    events, warnings = read_journal(journal)
+    assert not warnings
+    return events, [r.to_dict() for r in replay(events, finish=False)]
+
+
+def sensed_placement(events: list[Event]) -> chess.BaseBoard:
+    """The board as the journal's sensor events show it (snapshots replace, lifts and places
+    change it), as the rules keep it."""
+    board = chess.BaseBoard()
+    for event in events:
+        if isinstance(event, Snapshot):
+            board = chess.BaseBoard(event.board)
+        elif isinstance(event, Lift):
+            board.remove_piece_at(chess.parse_square(event.square))
+        elif isinstance(event, Place) and event.piece:
+            piece = chess.Piece.from_symbol(event.piece)
+            board.set_piece_at(chess.parse_square(event.square), piece)
+    return board
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_a_real_game_on_the_board_comes_out_as_its_pgn(
+    protocol: str, mate_game: chess.pgn.Game, tmp_path: Path
+) -> None:
+    events = moves_to_events(mate_game, first_t=FIRST_T, hand_s=HAND_S, gap_s=GAP_S)
+    done, board, journal, pgn = run_play(protocol, events, tmp_path, mate_game)
+    check_pgn(done, pgn, mate_game)
+    assert board.skipped == [] and board.connects == 1
+    history, rulings = journal_rulings(journal)
+    start = history[0]
+    assert isinstance(start, Start) and start.auto_press
+    assert start.sources == [f"board:{protocol}:{board.path}"]
+    assert not [e for e in history if isinstance(e, Sensor)]
+    odd = [r for r in rulings if r["type"] in ("illegal", "penalty", "mismatch", "violation")]
+    assert not odd
+    # the journal alone rules the same game: it is the record, not the program's memory
+    assert [r["uci"] for r in rulings if r["type"] == "move"] == [
+        m.uci() for m in mate_game.mainline_moves()
+    ]
+
+
+def events_with_outage(game: chess.pgn.Game, ply: int) -> tuple[list[Event], tuple[float, float]]:
+    """The game's lifts and places with the cable pulled after ply `ply` (0-based: plies
+    before it were made with the board connected), ply `ply` made while it is out, and the
+    cable plugged back in before the next ply."""
+    moves = list(game.mainline_moves())
+    before = moves_to_events(moves[:ply], first_t=FIRST_T, hand_s=HAND_S, gap_s=GAP_S)
+    board = chess.Board()
+    for move in moves[:ply]:
+        board.push(move)
+    pulled_at = before[-1].t + GAP_S
+    during = moves_to_events(
+        moves[ply : ply + 1], first_t=pulled_at + 0.3, hand_s=HAND_S, board=board
+    )
+    board.push(moves[ply])
+    plugged_at = during[-1].t + 0.3
+    after = moves_to_events(
+        moves[ply + 1 :], first_t=pulled_at + BACK_S, hand_s=HAND_S, gap_s=GAP_S, board=board
+    )
+    return before + during + after, (pulled_at, plugged_at)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_a_pulled_cable_mid_game_gives_the_same_pgn(
+    protocol: str, mate_game: chess.pgn.Game, tmp_path: Path
+) -> None:
+    ply = 14  # 8. O-O, king and rook, is made while the cable is out
+    events, outage = events_with_outage(mate_game, ply)
+    done, board, journal, pgn = run_play(protocol, events, tmp_path, mate_game, [outage])
+    check_pgn(done, pgn, mate_game)
+    assert board.skipped == [] and board.connects == 2
+    history, rulings = journal_rulings(journal)
+    sensors = [e for e in history if isinstance(e, Sensor) and e.status != "dropped"]
+    assert [e.status for e in sensors] == ["disconnected", "reconnected"]
+    down, up = sensors
+    assert down.t < up.t
+    # nothing before the outage is lost: the plies made before it were ruled before it,
+    # and the board as journaled then shows exactly them
+    moves = [m.uci() for m in mate_game.mainline_moves()]
+    ruled = [r for r in rulings if r["type"] == "move"]
+    assert [r["uci"] for r in ruled if r["t"] < down.t] == moves[:ply]
+    position = chess.Board()
+    for uci in moves[:ply]:
+        position.push_uci(uci)
+    before = [e for e in history if e.t < down.t]
+    assert sensed_placement(before).board_fen() == position.board_fen()
+    # the ply made while the cable was out is ruled from the board's report after it
+    made_out = next(r for r in ruled if r["ply"] == ply + 1)
+    assert made_out["uci"] == moves[ply] and made_out["t"] >= up.t
+    odd = [r for r in rulings if r["type"] in ("illegal", "penalty", "mismatch", "violation")]
+    assert not odd
+    assert [r["uci"] for r in ruled] == moves
