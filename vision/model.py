@@ -23,18 +23,24 @@ MIN_VAR = 1e-5
 
 @dataclass
 class SquareModel:
-    """Means and variances, indexed [parity][state] -> feature vector (lists, JSON-ready)."""
+    """Means and variances, indexed [parity][state] -> feature vector (lists, JSON-ready).
+
+    `empty_means` (grid order, None where unknown) is each square's own empty look, where a
+    picture of the square empty was seen: a square with a printed mark or a grain of its own
+    is then compared with itself, not with the other squares of its colour.
+    """
 
     means: list[list[list[float]]]
     variances: list[list[list[float]]]
+    empty_means: list[list[float] | None] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"means": self.means, "variances": self.variances}
+        return {"means": self.means, "variances": self.variances, "empty_means": self.empty_means}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> SquareModel:
         try:
-            return cls(means=d["means"], variances=d["variances"])
+            return cls(means=d["means"], variances=d["variances"], empty_means=d.get("empty_means"))
         except (KeyError, TypeError) as exc:
             raise CalibrationError(f"the square model lacks {exc}") from None
 
@@ -44,21 +50,38 @@ class SquareModel:
         return n.asarray(self.means, dtype="float64"), n.asarray(self.variances, dtype="float64")
 
     def log_likelihood(self, feats: Any) -> Any:
-        """(64, 3) log-likelihood of each state for each square's features (64 x F)."""
+        """(64, 3) log-likelihood of each state for each square's features (64 x F).
+
+        Where a square's own empty look is known, "empty" is an equal mixture of the empty
+        squares of its colour and that look (same variances): a square with a logo or an odd
+        grain counts as empty when it looks like itself empty, and a square that looks like
+        any empty square of its colour still does; the piece states are unchanged.
+        """
         n = np()
         mu, var = self.arrays()
         par = n.asarray(PARITY).reshape(64)
         m = mu[par]  # (64, 3, F)
         v = var[par]
         d = feats[:, None, :] - m
-        return -0.5 * n.sum(d * d / v + n.log(v), axis=2)
+        ll = -0.5 * n.sum(d * d / v + n.log(v), axis=2)
+        if self.empty_means is not None:
+            known = [i for i, own in enumerate(self.empty_means) if own is not None]
+            if known:
+                own = n.asarray([self.empty_means[i] for i in known], dtype="float64")
+                d0 = feats[known] - own
+                v0 = v[known, 0]
+                ll_own = -0.5 * n.sum(d0 * d0 / v0 + n.log(v0), axis=1)
+                ll[known, 0] = n.logaddexp(ll[known, 0], ll_own) - n.log(2.0)
+        return ll
 
 
 def fit(samples: list[tuple[Any, list[str]]]) -> SquareModel:
     """Fit the model on (feature matrix 64 x F, 64 states in grid order) pairs.
 
     A parity/state pair without examples (e.g. no white piece on a dark square in the
-    calibration position) borrows the other parity's statistics for that state.
+    calibration position) borrows the other parity's statistics for that state. A square that
+    is empty in every sample also keeps its own mean look (`empty_means`); a square that holds
+    a piece has none and is judged by its colour's empty squares only.
 
     Raises:
         CalibrationError: a state has no example at all (a position needs white pieces,
@@ -92,4 +115,9 @@ def fit(samples: list[tuple[Any, list[str]]]) -> SquareModel:
             if not have[p, k]:
                 means[p, k] = means[1 - p, k]
                 variances[p, k] = variances[1 - p, k]
-    return SquareModel(means=means.tolist(), variances=variances.tolist())
+    per_square = feats.reshape(len(samples), 64, nf)
+    empty = lab.reshape(len(samples), 64) == STATES.index(".")
+    own: list[list[float] | None] = [
+        per_square[:, i].mean(axis=0).tolist() if empty[:, i].all() else None for i in range(64)
+    ]
+    return SquareModel(means=means.tolist(), variances=variances.tolist(), empty_means=own)

@@ -88,10 +88,15 @@ def test_video_frames_as_photos(
     assert errors / squares <= 0.001
 
 
-def test_uschess_calibrated_on_img_4755(
-    images: dict[str, dict[str, Any]], vision_data: Path, failures_dir: Path
-) -> None:
-    ref = images["uschess/IMG_4755.jpg"]
+def _uschess(
+    ref_file: str,
+    images: dict[str, dict[str, Any]],
+    vision_data: Path,
+    failures_dir: Path | None,
+) -> tuple[int, int, dict[str, int], dict[str, int]]:
+    """Calibrate on one `uschess` photo (its labelled FEN, White found, not given) and score
+    every other photo on its own: (errors, squares, errors by square, errors by photo)."""
+    ref = images[ref_file]
     cal = calibrate(
         read_image(str(vision_data / ref["file"])),
         [tuple(p) for p in ref["corners"]],
@@ -116,10 +121,20 @@ def test_uschess_calibrated_on_img_4755(
             for r, c in wrong:
                 name = "abcdefgh"[c] + str(8 - r)
                 by_square[name] = by_square.get(name, 0) + 1
-            cv2().imwrite(
-                str(failures_dir / Path(f).with_suffix(".png").name),
-                draw(img, here, pred, wrong),
-            )
+            if failures_dir is not None:
+                cv2().imwrite(
+                    str(failures_dir / Path(f).with_suffix(".png").name),
+                    draw(img, here, pred, wrong),
+                )
+    return errors, squares, dict(sorted(by_square.items(), key=lambda kv: -kv[1])), per
+
+
+def test_uschess_calibrated_on_img_4755(
+    images: dict[str, dict[str, Any]], vision_data: Path, failures_dir: Path
+) -> None:
+    errors, squares, by_square, per = _uschess(
+        "uschess/IMG_4755.jpg", images, vision_data, failures_dir
+    )
     accuracy = 1 - errors / squares
     photos = squares // 64
     without_h1 = 1 - (errors - by_square.get("h1", 0)) / (squares - photos)
@@ -132,16 +147,38 @@ def test_uschess_calibrated_on_img_4755(
             "errors": errors,
             "accuracy": accuracy,
             "accuracy_without_h1": without_h1,
-            "errors_by_square": dict(sorted(by_square.items(), key=lambda kv: -kv[1])),
+            "errors_by_square": by_square,
             "per_image": per,
         },
     )
     # The spec's goal is 99 % on all squares. Not met: h1 carries the printed US Chess logo
     # and holds a rook in the calibration photo, so the model never sees it empty and takes
-    # the logo for a piece whenever h1 is empty. The goal holds on the other 63 squares; the
-    # overall floor guards against regressions until that square is handled.
+    # the logo for a piece whenever h1 is empty (the logo's dark lines and their blends with
+    # the cream are neither separable by colour nor by a median filter from a black piece).
+    # The goal holds on the other 63 squares; the overall floor guards against regressions.
     assert without_h1 >= 0.99
-    assert accuracy >= 0.975
+    assert accuracy >= 0.979
+
+
+def test_uschess_calibrated_where_the_logo_square_is_empty(
+    images: dict[str, dict[str, Any]], vision_data: Path, failures_dir: Path
+) -> None:
+    """Calibrated on IMG_4768 (h1 empty there), the square's own empty look is kept: the logo
+    counts as empty. Measured 59 errors of 4736 (98.75 %), h1 4; before the per-square empty
+    look, 107 (97.7 %), h1 54."""
+    errors, squares, by_square, _ = _uschess("uschess/IMG_4768.jpg", images, vision_data, None)
+    _report(
+        failures_dir,
+        "uschess calibrated on IMG_4768",
+        {
+            "squares": squares,
+            "errors": errors,
+            "accuracy": 1 - errors / squares,
+            "errors_by_square": by_square,
+        },
+    )
+    assert by_square.get("h1", 0) <= 6
+    assert 1 - errors / squares >= 0.985
 
 
 def test_pcwawc_start_position_stills(
