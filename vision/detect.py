@@ -1,23 +1,57 @@
 """Automatic board localisation: the four outer corners of the playing area.
 
-OpenCV's chessboard detector (`findChessboardCornersSB`) finds the 7x7 inner corners of an
-empty board or, often, of the start position; the outer corners follow by a homography
-fitted to that grid. Partial grids (7x5, where pieces hide the outer lines) were tried and
-dropped: on an empty board their place on the board is ambiguous and they were placed wrong
-more often than right. When nothing is found, the error asks for the corners.
+How, and why this way:
+
+1. Seeds. OpenCV's sector-based chessboard detector finds a grid of inner corners: the full
+   7x7 grid when the board is plain enough, otherwise (flag `CALIB_CB_LARGER`) the largest
+   partial grid it can, which on crowded middlegame boards is often 4x4 to 6x7. The classic
+   detector is a last try for plain boards the first misses (perspective, dark wood).
+2. Lattice. A seed says nothing about where on the board it lies, and may contain corners
+   that are not between four squares (the playing area's border, a piece's edge). So every
+   lattice point is *verified*: refined to sub-pixel at full resolution, then accepted only
+   if the four squares around it are a checker (the two diagonals alike, the diagonals
+   different, with the parity of its place in the lattice). From the verified points the
+   lattice is grown line by line, each new line predicted by the homography of the points
+   so far, until lines stop verifying (the playing area's edge or the image's).
+3. Placement. A board has exactly 7 inner lines each way. When 7 verified lines are found,
+   the playing area is one square beyond them. When fewer are (pieces hide a whole line), the
+   candidate places are compared by how much the squares inside alternate and the ring just
+   outside does not; only a clear winner is taken.
+4. Check. The final homography is fitted to all verified points; if their spread does not
+   cover most of the board or the fit's residual is large, the result is refused.
+
+A wrong board is worse than none (the user can give or click the corners), so each doubt
+ends in `CalibrationError`, whose message names `--corners` and `--pick`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from vision.cvload import cv2, np
 from vision.errors import CalibrationError
 from vision.geometry import Corners, check_corners
 
+#: the message when no board is found: both ways out
+NOT_FOUND = (
+    "no chessboard found in the picture: give the four corners of the playing area "
+    '(--corners "x,y x,y x,y x,y", image top-left, top-right, bottom-right, bottom-left) '
+    "or click them in a browser (--pick)"
+)
 
-def _order(points: Any) -> Corners:
-    """Four points as image top-left, top-right, bottom-right, bottom-left."""
+#: residual of the final fit (lattice units, i.e. squares): larger means not a flat 8x8 grid
+MAX_RMS = 0.06
+#: verified points per axis the final fit needs: extrapolating from fewer lines is unsafe
+MIN_LINES = 5
+#: margin by which the best placement's score must beat the next (partial lattices only)
+PLACE_MARGIN = 0.25
+
+
+def order_corners(points: Any) -> Corners:
+    """Four points as image top-left, top-right, bottom-right, bottom-left: clockwise on
+    screen, starting at the one with the smallest x + y."""
     n = np()
     pts = n.asarray(points, dtype="float64")
     centre = pts.mean(axis=0)
@@ -28,82 +62,377 @@ def _order(points: Any) -> Corners:
     return [(float(x), float(y)) for x, y in pts]
 
 
-def _inner_corners(grey: Any) -> Any | None:
-    """The 49 inner corners (49 x 2, `grey`'s pixels) by the first detector that finds them.
+def _seeds(grey: Any) -> Iterator[dict[tuple[int, int], tuple[float, float]]]:
+    """Grids of inner corners, as {(column, row): image point}, best detectors first.
 
-    Tried in turn: the sector-based detector at 500 and 800 px (robust to pieces and glare),
-    then the classic one at 800 px with sub-pixel refinement (finds plain boards the first
-    misses: perspective, dark wood).
+    Full 7x7 grids first (sector detector at 500 and 800 px, classic at 800 px), then the
+    largest partial grids the sector detector finds at both sizes.
     """
     c = cv2()
-    for side, classic in ((500, False), (800, False), (800, True)):
+    sb_flags = c.CALIB_CB_EXHAUSTIVE | c.CALIB_CB_NORMALIZE_IMAGE
+    smalls = {}
+    for side in (500, 800):
         scale = min(1.0, side / max(grey.shape))
-        small = c.resize(grey, None, fx=scale, fy=scale, interpolation=c.INTER_AREA)
+        smalls[side] = (scale, c.resize(grey, None, fx=scale, fy=scale, interpolation=c.INTER_AREA))
+    for side, classic in ((500, False), (800, False), (800, True)):
+        scale, small = smalls[side]
         if classic:
             flags = c.CALIB_CB_ADAPTIVE_THRESH | c.CALIB_CB_NORMALIZE_IMAGE
             ok, found = c.findChessboardCorners(small, (7, 7), flags=flags)
-            if ok:
-                criteria = (c.TERM_CRITERIA_EPS | c.TERM_CRITERIA_COUNT, 30, 0.01)
-                found = c.cornerSubPix(small, found, (5, 5), (-1, -1), criteria)
         else:
-            flags = c.CALIB_CB_EXHAUSTIVE | c.CALIB_CB_NORMALIZE_IMAGE
-            ok, found = c.findChessboardCornersSB(small, (7, 7), flags=flags)
+            ok, found = c.findChessboardCornersSB(small, (7, 7), flags=sb_flags)
         if ok:
-            return found.reshape(-1, 2).astype("float32") / scale
-    return None
+            yield _as_grid(found.reshape(7, 7, 2) / scale)
+    for side in (500, 800):
+        scale, small = smalls[side]
+        ok, found, meta = c.findChessboardCornersSBWithMeta(
+            small, (4, 4), sb_flags | c.CALIB_CB_LARGER
+        )
+        if ok:
+            rows, cols = meta.shape[:2]
+            yield _as_grid(found.reshape(rows, cols, 2) / scale)
 
 
-def _checker_score(grey: Any, h_inv: Any) -> float:
-    """How well the 8x8 area alternates light and dark squares, less how much the ring of
-    squares just outside it does: the playing area is where the checkers stop."""
+def _as_grid(pts: Any) -> dict[tuple[int, int], tuple[float, float]]:
+    """A rows x cols x 2 array of points as {(column, row): (x, y)}."""
+    return {
+        (col, row): (float(pts[row, col, 0]), float(pts[row, col, 1]))
+        for row in range(pts.shape[0])
+        for col in range(pts.shape[1])
+    }
+
+
+def _fit(points: dict[tuple[int, int], tuple[float, float]]) -> Any | None:
+    """Homography lattice (column, row) -> image of the points, robust to a few bad ones."""
+    n, c = np(), cv2()
+    if len(points) < 6:
+        return None
+    src = n.array(list(points.keys()), dtype="float64")
+    dst = n.array(list(points.values()), dtype="float64")
+    h, _ = c.findHomography(src, dst, c.RANSAC, _square_px(src, dst) * 0.1)
+    return h
+
+
+def _square_px(src: Any, dst: Any) -> float:
+    """Rough size of one square in pixels: image spread over lattice spread."""
+    n = np()
+    s = float(n.sqrt(n.prod(n.ptp(src, axis=0) + 1e-9)))
+    d = float(n.sqrt(n.prod(n.ptp(dst, axis=0) + 1e-9)))
+    return max(d / max(s, 1.0), 1.0)
+
+
+def _project(h: Any, lattice: Any) -> Any:
+    n, c = np(), cv2()
+    arr = n.asarray(lattice, dtype="float64").reshape(-1, 1, 2)
+    return c.perspectiveTransform(arr, h).reshape(-1, 2)
+
+
+def _quadrants(grey: Any, h: Any, lattice: Any) -> Any:
+    """Mean grey of the four squares' near corners around each lattice point (N x 4:
+    up-left, up-right, down-right, down-left in lattice directions).
+
+    Sampled 0.12-0.28 square from the point along each diagonal quadrant: close enough to be
+    clear of most pieces' bases, far enough from the line itself to be off its blur.
+    """
+    n, c = np(), cv2()
+    lat = n.asarray(lattice, dtype="float64")
+    offs = n.array([0.12, 0.2, 0.28])
+    du, dv = n.meshgrid(offs, offs)
+    du, dv = du.ravel(), dv.ravel()
+    out = []
+    for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1)):
+        pts = lat[:, None, :] + n.stack([sx * du, sy * dv], axis=1)[None, :, :]
+        img = _project(h, pts.reshape(-1, 2)).astype("float32")
+        vals = c.remap(
+            grey,
+            img[:, 0].reshape(1, -1),
+            img[:, 1].reshape(1, -1),
+            c.INTER_LINEAR,
+            borderMode=c.BORDER_CONSTANT,
+            borderValue=-1,
+        ).reshape(len(lat), -1)
+        out.append(vals.mean(axis=1))
+    q = n.stack(out, axis=1)
+    inside = _inside(grey, _project(h, lat))
+    q[~inside] = n.nan
+    return q
+
+
+def _inside(grey: Any, img: Any, margin: float = 3.0) -> Any:
+    hgt, wid = grey.shape[:2]
+    return (
+        (img[:, 0] >= margin)
+        & (img[:, 1] >= margin)
+        & (img[:, 0] < wid - margin)
+        & (img[:, 1] < hgt - margin)
+    )
+
+
+def _x_corner(q: Any, parity: Any, sign: float, level: float) -> Any:
+    """Which points (quadrant means `q`) are checker corners of the expected parity.
+
+    A corner between four squares has its diagonal squares alike and the two diagonals
+    different; at the playing area's edge two of the four are border, so one diagonal is
+    not alike. `sign` is the lattice's parity sign, `level` its typical diagonal contrast.
+    """
+    n = np()
+    diag = (q[:, 0] + q[:, 2] - q[:, 1] - q[:, 3]) / 2.0
+    alike = n.maximum(n.abs(q[:, 0] - q[:, 2]), n.abs(q[:, 1] - q[:, 3]))
+    with n.errstate(invalid="ignore"):
+        ok = (diag * parity * sign > 0.4 * level) & (alike < 0.6 * n.abs(diag))
+    return n.nan_to_num(ok, nan=0.0).astype(bool)
+
+
+class _Lattice:
+    """Verified inner corners of one board, grown from a seed."""
+
+    def __init__(self, grey: Any, seed: dict[tuple[int, int], tuple[float, float]]) -> None:
+        self.grey = grey
+        self.pts: dict[tuple[int, int], tuple[float, float]] = {}
+        self.sign = 0.0
+        self.level = 0.0
+        self.win = 3
+        h = _fit(seed)
+        if h is None:
+            return
+        keys = list(seed)
+        lat = np().array(keys, dtype="float64")
+        src_img = _project(h, lat)
+        self.win = self._window(h, lat)
+        q = _quadrants(grey, h, lat)
+        parity = 1.0 - 2.0 * ((lat[:, 0] + lat[:, 1]) % 2)
+        diag = (q[:, 0] + q[:, 2] - q[:, 1] - q[:, 3]) / 2.0 * parity
+        diag = diag[~np().isnan(diag)]
+        if len(diag) < 6:
+            return
+        self.sign = 1.0 if float(np().median(diag)) > 0 else -1.0
+        self.level = float(np().median(np().abs(diag)))
+        if self.level < 8.0:  # grey levels: no checker contrast at all
+            return
+        refined = self._refine(src_img)
+        self._accept(h, keys, refined)
+
+    def _window(self, h: Any, lat: Any) -> int:
+        """cornerSubPix half-window: a sixth of the smallest square, 2 to 12 px."""
+        n = np()
+        a = _project(h, lat)
+        b = _project(h, lat + n.array([1.0, 0.0]))
+        d = _project(h, lat + n.array([0.0, 1.0]))
+        side = float(min(n.linalg.norm(b - a, axis=1).min(), n.linalg.norm(d - a, axis=1).min()))
+        return int(min(12, max(2, round(side / 6))))
+
+    def _refine(self, img: Any) -> Any:
+        c = cv2()
+        if len(img) == 0:
+            return img
+        crit = (c.TERM_CRITERIA_EPS | c.TERM_CRITERIA_COUNT, 30, 0.01)
+        pts = img.astype("float32").reshape(-1, 1, 2).copy()
+        ok = _inside(self.grey, img, self.win + 2.0)
+        if ok.any():
+            sub = c.cornerSubPix(self.grey, pts[ok], (self.win, self.win), (-1, -1), crit)
+            pts[ok] = sub
+        return pts.reshape(-1, 2).astype("float64")
+
+    def _accept(self, h: Any, keys: list[tuple[int, int]], refined: Any) -> int:
+        """Add the refined points that stayed near their prediction and verify as corners."""
+        n = np()
+        lat = n.array(keys, dtype="float64")
+        pred = _project(h, lat)
+        moved = n.linalg.norm(refined - pred, axis=1)
+        near = moved < 2.0 * self.win
+        inside = _inside(self.grey, refined, self.win + 2.0)
+        # verify at the refined place: the local lattice around it, shifted there
+        hq = self._local(h, pred, refined)
+        q = _quadrants(self.grey, hq, lat)
+        parity = 1.0 - 2.0 * ((lat[:, 0] + lat[:, 1]) % 2)
+        good = near & inside & _x_corner(q, parity, self.sign, self.level)
+        added = 0
+        for k, key in enumerate(keys):
+            if good[k]:
+                self.pts[key] = (float(refined[k, 0]), float(refined[k, 1]))
+                added += 1
+        return added
+
+    def _local(self, h: Any, pred: Any, refined: Any) -> Any:
+        """The homography with its image shifted by the points' median refinement."""
+        n = np()
+        if len(pred) == 0:
+            return h
+        shift = n.median(refined - pred, axis=0)
+        t = n.array([[1, 0, shift[0]], [0, 1, shift[1]], [0, 0, 1]], dtype="float64")
+        return t @ h
+
+    def grow(self) -> None:
+        """Add whole lattice lines on each side while they verify (at most 7 lines a way)."""
+        n = np()
+        if len(self.pts) < 6:
+            return
+        done = {"left": False, "right": False, "up": False, "down": False}
+        for _ in range(16):
+            if all(done.values()):
+                break
+            for side in done:
+                if done[side]:
+                    continue
+                h = _fit(self.pts)
+                if h is None:
+                    done[side] = True
+                    continue
+                cols = sorted({k[0] for k in self.pts})
+                rows = sorted({k[1] for k in self.pts})
+                if side in ("left", "right") and cols[-1] - cols[0] >= 6:
+                    done[side] = True
+                    continue
+                if side in ("up", "down") and rows[-1] - rows[0] >= 6:
+                    done[side] = True
+                    continue
+                if side == "left":
+                    keys = [(cols[0] - 1, r) for r in range(rows[0], rows[-1] + 1)]
+                elif side == "right":
+                    keys = [(cols[-1] + 1, r) for r in range(rows[0], rows[-1] + 1)]
+                elif side == "up":
+                    keys = [(col, rows[0] - 1) for col in range(cols[0], cols[-1] + 1)]
+                else:
+                    keys = [(col, rows[-1] + 1) for col in range(cols[0], cols[-1] + 1)]
+                pred = _project(h, n.array(keys, dtype="float64"))
+                visible = _inside(self.grey, pred, self.win + 2.0)
+                if not visible.any():
+                    done[side] = True
+                    continue
+                added = self._accept(h, keys, self._refine(pred))
+                # a line of the board verifies on at least a third of its visible points
+                if added < max(2, int(n.ceil(visible.sum() / 3))):
+                    for key in keys:
+                        self.pts.pop(key, None)
+                    done[side] = True
+
+    def prune(self) -> None:
+        """Drop lines (rows or columns) where fewer than 2 points or a third verified: a
+        seed's stray border line."""
+        for axis in (0, 1):
+            other = 1 - axis
+            span = {k[other] for k in self.pts}
+            for line in {k[axis] for k in self.pts}:
+                count = sum(1 for k in self.pts if k[axis] == line)
+                if count < max(2, len(span) / 3):
+                    self.pts = {k: v for k, v in self.pts.items() if k[axis] != line}
+
+
+def _checker_score(grey: Any, h: Any, c0: int, r0: int) -> float:
+    """How well the 8x8 area (lattice lines c0-1 .. c0+7 by r0-1 .. r0+7) alternates light
+    and dark, less how much the ring of squares just outside it does: the playing area is
+    where the checkers stop. In units of the lattice's own contrast."""
     n, c = np(), cv2()
     px = 12
-    to_ring = n.array([[px, 0, px], [0, px, px], [0, 0, 1]], dtype="float64")  # 1-square margin
-    m = to_ring @ n.linalg.inv(h_inv)
+    # canonical ring image (10 x 10 squares) -> lattice: square k starts at c0 - 2 + k
+    to_lat = n.array([[1 / px, 0, c0 - 2], [0, 1 / px, r0 - 2], [0, 0, 1]], dtype="float64")
+    m = n.linalg.inv(h @ to_lat)
     warped = c.warpPerspective(grey, m, (10 * px, 10 * px), flags=c.INTER_AREA)
-    means = warped.astype("float32").reshape(10, px, 10, px).mean(axis=(1, 3))
+    means = warped.astype("float32").reshape(10, px, 10, px)[:, 3:-3, :, 3:-3].mean(axis=(1, 3))
     inside = means[1:9, 1:9]
     sign = n.fromfunction(lambda r, q: 1.0 - 2.0 * ((r + q) % 2), (8, 8))
     checker = abs(float((inside * sign).mean()))
-    ring = n.concatenate([means[0, :], means[9, :], means[1:9, 0], means[1:9, 9]])
-    ring_steps = float(n.abs(n.diff(n.concatenate([means[0, 1:9], means[9, 1:9]]))).mean())
-    ring_steps = max(
-        ring_steps, float(n.abs(n.diff(n.concatenate([means[1:9, 0], means[1:9, 9]]))).mean())
+    steps = [
+        float(n.abs(n.diff(n.concatenate([means[0, 1:9], means[9, 1:9]]))).mean()),
+        float(n.abs(n.diff(n.concatenate([means[1:9, 0], means[1:9, 9]]))).mean()),
+    ]
+    return (checker - 0.5 * max(steps)) / max(checker, 1.0)
+
+
+def _placement(grey: Any, lat: _Lattice, h: Any) -> tuple[int, int] | None:
+    """(c0, r0): the lattice column and row of the board's first inner line, or None.
+
+    Seven verified lines on an axis fix it; with fewer, every place that keeps the verified
+    lines inside is scored by `_checker_score` and the best must win clearly.
+    """
+    cols = sorted({k[0] for k in lat.pts})
+    rows = sorted({k[1] for k in lat.pts})
+    if cols[-1] - cols[0] > 6 or rows[-1] - rows[0] > 6:
+        return None  # more than 7 inner lines: not one chessboard
+    c_cands = range(cols[-1] - 6, cols[0] + 1)
+    r_cands = range(rows[-1] - 6, rows[0] + 1)
+    if len(c_cands) == 1 and len(r_cands) == 1:
+        return c_cands[0], r_cands[0]
+    scores = sorted(
+        ((_checker_score(grey, h, c0, r0), (c0, r0)) for c0 in c_cands for r0 in r_cands),
+        reverse=True,
     )
-    del ring
-    return checker - 0.5 * ring_steps
+    if scores[0][0] <= 0 or scores[0][0] - scores[1][0] < PLACE_MARGIN:
+        return None
+    return scores[0][1]
+
+
+@dataclass
+class Located:
+    """A board found in a picture, with the evidence for it."""
+
+    corners: Corners  #: TL, TR, BR, BL of the playing area, image pixels
+    points: dict[
+        tuple[int, int], tuple[float, float]
+    ]  #: verified inner corners, (column, row) 1..7
+    rms: float  #: residual of the homography fitted to `points`, in squares
+
+
+def _board(grey: Any, seed: dict[tuple[int, int], tuple[float, float]]) -> Located | None:
+    """The board found from one seed grid, or None when the evidence is not good enough.
+
+    Board units are squares, 0..8 across the playing area; `points` are keyed 1..7."""
+    n, c = np(), cv2()
+    lat = _Lattice(grey, seed)
+    lat.prune()
+    lat.grow()
+    lat.prune()
+    if len(lat.pts) < 12:
+        return None
+    h = _fit(lat.pts)
+    if h is None:
+        return None
+    place = _placement(grey, lat, h)
+    if place is None:
+        return None
+    c0, r0 = place
+    board = {(k[0] - c0 + 1, k[1] - r0 + 1): v for k, v in lat.pts.items()}
+    src = n.array(list(board.keys()), dtype="float64")
+    dst = n.array(list(board.values()), dtype="float64")
+    if len(set(src[:, 0])) < MIN_LINES or len(set(src[:, 1])) < MIN_LINES:
+        return None
+    hb, _ = c.findHomography(src, dst, 0)
+    if hb is None:
+        return None
+    # the fit's residual, in squares: measured in the board's frame
+    back = c.perspectiveTransform(dst.reshape(-1, 1, 2), n.linalg.inv(hb)).reshape(-1, 2)
+    rms = float(n.sqrt(n.mean(n.sum((back - src) ** 2, axis=1))))
+    if rms > MAX_RMS:
+        return None
+    outer = n.array([[0, 0], [8, 0], [8, 8], [0, 8]], dtype="float64").reshape(-1, 1, 2)
+    try:
+        corners = check_corners(order_corners(c.perspectiveTransform(outer, hb).reshape(-1, 2)))
+    except CalibrationError:
+        return None
+    return Located(corners, board, rms)
+
+
+def locate(frame: Any) -> Located:
+    """The board in `frame` with its evidence (see the module's doc for how).
+
+    Raises:
+        CalibrationError: no board was found with enough evidence (give the corners with
+            `--corners`, or click them with `--pick`).
+    """
+    c = cv2()
+    grey = frame if frame.ndim == 2 else c.cvtColor(frame, c.COLOR_BGR2GRAY)
+    for seed in _seeds(grey):
+        found = _board(grey, seed)
+        if found is not None:
+            return found
+    raise CalibrationError(NOT_FOUND)
 
 
 def find_corners(frame: Any) -> Corners:
     """The playing area's four corners (TL, TR, BR, BL) in `frame`'s pixels.
 
-    The 7x7 grid found may be one line off where pieces or a printed border look like
-    squares; of the grid and its shifts by one square, the one whose 8x8 area is most like a
-    chessboard (and whose surroundings least) is taken.
-
     Raises:
-        CalibrationError: no chessboard pattern was found (give the corners by hand).
+        CalibrationError: no board was found with enough evidence (give the corners with
+            `--corners`, or click them with `--pick`).
     """
-    n, c = np(), cv2()
-    grey = frame if frame.ndim == 2 else c.cvtColor(frame, c.COLOR_BGR2GRAY)
-    img_pts = _inner_corners(grey)
-    best: tuple[float, Any] | None = None
-    if img_pts is not None:
-        for dx in (-1, 0, 1):
-            for dy in (-1, 0, 1):
-                board_pts = n.array(
-                    [(i + dx, j + dy) for j in range(1, 8) for i in range(1, 8)], dtype="float32"
-                )
-                h_inv, _ = c.findHomography(board_pts, img_pts)
-                if h_inv is None:
-                    continue
-                score = _checker_score(grey, h_inv)
-                if best is None or score > best[0]:
-                    best = (score, h_inv)
-    if best is not None and best[0] > 0:
-        outer = n.array([[0, 0], [8, 0], [8, 8], [0, 8]], dtype="float64").reshape(-1, 1, 2)
-        return check_corners(_order(c.perspectiveTransform(outer, best[1]).reshape(-1, 2)))
-    raise CalibrationError(
-        "no chessboard found in the picture: give the four corners of the playing area "
-        '(--corners "x,y x,y x,y x,y", image top-left, top-right, bottom-right, bottom-left)'
-    )
+    return locate(frame).corners

@@ -1,10 +1,14 @@
-"""Automatic corner detection on the labelled stills: where it finds a board, it is close.
+"""Automatic corner detection: where it finds a board, it is close; it invents none.
 
-Measured on all 102 labelled pictures (max corner error / board side): found on 49 (12 of
-the 13 `pcwawc` stills, the video's clean frames, 29 `uschess` photos), median 1.6 %, 34
-within the spec's 2 %, worst 4.1 %; not found on frames with hands and on 46 `uschess`
-photos, where the user gives the corners. A wrong board is worse than none: the tests check
-that nothing far off is ever returned. A subset keeps the suite quick.
+Measured on all 102 labelled pictures by `python bench/corners.py` (max corner error / board
+side, against the hand-clicked labels): found on 88 (all 13 `pcwawc` stills, all 14 video
+frames, hands or not, 62 of 75 `uschess` photos), median 1.5 %, 69 within the spec's 2 %,
+worst 2.7 %. The labels themselves disagree with the squares: the inner corners detection
+verifies lie a median 0.7 % of the board side off the lattice the labelled corners imply, and
+every picture over 2 % was checked by eye (grid overlays) to have our corners on the printed
+edge of the playing area and the label beside it. So against the labels the tests allow 3 %;
+against exactly known corners (synthetic boards) they ask for 0.5 %. A wrong board is worse
+than none: patterns that are not an 8x8 board must give no board. A subset keeps it quick.
 """
 
 from __future__ import annotations
@@ -30,6 +34,8 @@ SUBSET = [
     "uschess/IMG_4804.jpg",
     "uschess/IMG_4806.jpg",
     "uschess/IMG_4834.jpg",
+    "uschess/IMG_4822.jpg",  # crowded middlegame: found from a partial grid
+    "uschess/IMG_4862.jpg",
 ]
 
 
@@ -53,10 +59,11 @@ def test_corners_found_close_to_the_labels_and_none_made_up(
             continue
         errors[f] = _error(corners, images[f]["corners"])
     found = {f: e for f, e in errors.items() if e is not None}
-    assert all(e < 0.045 for e in found.values()), found
-    assert len(found) >= 17, errors
-    assert sum(e <= 0.02 for e in found.values()) >= 10, found
-    assert errors["pcwawc/scholarsmate_f040.jpg"] is None  # a hand over the board
+    assert all(e < 0.03 for e in found.values()), found
+    assert len(found) >= 20, errors
+    assert sum(e <= 0.02 for e in found.values()) >= 14, found
+    # crowded boards where no full 7x7 grid is seen: placed from a partial lattice
+    assert errors["uschess/IMG_4822.jpg"] is not None and errors["uschess/IMG_4862.jpg"]
 
 
 def test_calibration_without_corners(images: dict[str, dict[str, Any]], vision_data: Path) -> None:
@@ -66,7 +73,47 @@ def test_calibration_without_corners(images: dict[str, dict[str, Any]], vision_d
     assert _error(cal.corners, label["corners"]) < 0.02
 
 
+def _checker(n: int, sq: int = 40, size: tuple[int, int] = (720, 960)) -> Any:
+    """A picture of an n x n checker of `sq` px squares, centred on a grey table."""
+    img = np.full((*size, 3), 150, np.uint8)
+    board = (np.kron(np.indices((n, n)).sum(axis=0) % 2, np.ones((sq, sq))) * 170 + 40).astype(
+        np.uint8
+    )
+    y0, x0 = (size[0] - n * sq) // 2, (size[1] - n * sq) // 2
+    img[y0 : y0 + n * sq, x0 : x0 + n * sq] = board[..., None]
+    return img
+
+
 def test_no_board_no_corners() -> None:
-    flat = np.full((480, 640, 3), 128, np.uint8)
-    with pytest.raises(CalibrationError, match="--corners"):
-        find_corners(flat)
+    """A flat picture, noise, and checkers that are not 8x8 (a tiled floor, a small pattern)
+    give no board, and the message names both ways out."""
+    rng = np.random.default_rng(1)
+    pictures = {
+        "flat": np.full((480, 640, 3), 128, np.uint8),
+        "noise": rng.integers(0, 255, (480, 640, 3), dtype=np.uint8),
+        **{f"{n}x{n}": _checker(n, 30 if n > 9 else 40) for n in (5, 6, 7, 9, 10, 12)},
+    }
+    for name, picture in pictures.items():
+        with pytest.raises(CalibrationError, match="--corners") as err:
+            find_corners(picture)
+        assert "--pick" in str(err.value), name
+
+
+def test_sub_pixel_corners_on_a_known_board() -> None:
+    """An 8x8 board seen in perspective, with dark blots over some squares (pieces), is
+    found with every corner within 0.5 % of the board side of where it truly is."""
+    import cv2
+
+    flat = _checker(8, 60, (600, 600))  # board 60..540 both ways
+    rng = np.random.default_rng(3)
+    for _ in range(10):
+        cx, cy = rng.integers(90, 510, 2)
+        cv2.circle(flat, (int(cx), int(cy)), 18, (20, 20, 20), -1)
+    src = np.float32([[60, 60], [540, 60], [540, 540], [60, 540]])
+    truth = np.float32([[250, 120], [830, 150], [900, 640], [170, 610]])
+    m = cv2.getPerspectiveTransform(src - 0.5, truth)  # pixel edges, not centres
+    picture = cv2.warpPerspective(
+        flat, m, (1024, 768), flags=cv2.INTER_AREA, borderValue=(150,) * 3
+    )
+    corners = find_corners(picture)
+    assert _error(corners, truth.tolist()) < 0.005, corners
