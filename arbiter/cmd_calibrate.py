@@ -11,16 +11,48 @@ from typing import Any
 
 HELP = "calibrate the camera on a picture of a known position (default: the initial one)"
 
+#: default port of the corner picker (`--pick`); kept here so `--help` needs no vision import
+PICK_PORT = 8765
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     src = parser.add_mutually_exclusive_group(required=True)
     src.add_argument("--camera", type=int, metavar="N", help="camera device number")
     src.add_argument("--image", metavar="FILE", help="a still picture of the board")
     src.add_argument("--video", metavar="FILE", help="a video; its first still frame is used")
-    parser.add_argument(
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument(
         "--corners",
         metavar='"x,y x,y x,y x,y"',
-        help="the playing area's corners: image top-left, top-right, bottom-right, bottom-left",
+        help="the playing area's corners: image top-left, top-right, bottom-right, bottom-left "
+        "(default: found in the picture)",
+    )
+    where.add_argument(
+        "--pick",
+        action="store_true",
+        help="click the corners in a web browser: serves a page with the frame and prints "
+        "its address (for a headless Pi: open it from another computer with --host 0.0.0.0)",
+    )
+    parser.add_argument(
+        "--port",
+        type=int,
+        default=PICK_PORT,
+        metavar="N",
+        help=f"port of the --pick page (default {PICK_PORT}; 0 = any free port)",
+    )
+    parser.add_argument(
+        "--host",
+        default="127.0.0.1",
+        metavar="ADDR",
+        help="address the --pick page listens on (default 127.0.0.1: this machine only; "
+        "0.0.0.0: every computer on the network may open it)",
+    )
+    parser.add_argument(
+        "--pick-timeout",
+        type=float,
+        default=None,
+        metavar="S",
+        help="give up waiting for clicks after S seconds (default: wait until Ctrl-C)",
     )
     parser.add_argument(
         "--white-at",
@@ -56,6 +88,33 @@ def _first_still(frames: Iterable[tuple[float, Any]], skip: int = 0, max_frames:
     return frame
 
 
+def _pick(frame: Any, args: argparse.Namespace) -> Any:
+    """The corners clicked in the browser page (`vision.pick`); the URLs go to stderr, as
+    stdout carries the command's JSON result."""
+    from vision.pick import pick_corners
+
+    def announce(urls: list[str]) -> None:
+        lines = [
+            "arbiter calibrate: click the playing area's corners (top-left, top-right, "
+            "bottom-right, bottom-left) on the page at:"
+        ]
+        lines += [f"  {u}" for u in urls]
+        if args.host in ("127.0.0.1", "localhost", "::1"):
+            lines.append(
+                "  (only from this machine; to open it from another computer on the network, "
+                "add --host 0.0.0.0)"
+            )
+        lines.append("  waiting for the corners (Ctrl-C to give up)")
+        print("\n".join(lines), file=sys.stderr, flush=True)
+
+    corners = pick_corners(
+        frame, host=args.host, port=args.port, timeout=args.pick_timeout, announce=announce
+    )
+    text = " ".join(f"{x:.1f},{y:.1f}" for x, y in corners)
+    print(f'arbiter calibrate: corners received: --corners "{text}"', file=sys.stderr, flush=True)
+    return corners
+
+
 def run(args: argparse.Namespace) -> int:
     from vision.cvload import cv2, np
 
@@ -76,7 +135,10 @@ def run(args: argparse.Namespace) -> int:
         frame = _first_still(open_source(camera=args.camera, video=args.video), skip=skip)
         if frame is None:
             raise VisionError("the source gave no frame")
-    corners = parse_corners(args.corners) if args.corners else None
+    if args.pick:
+        corners = _pick(frame, args)
+    else:
+        corners = parse_corners(args.corners) if args.corners else None
     cal = calibrate(frame, corners, args.white_at, args.fen or INITIAL)
     cal.save(args.out)
     placement, confidence = classify(frame, cal)

@@ -1,0 +1,220 @@
+"""The corner picker (`arbiter calibrate --pick`): a real HTTP server, real requests.
+
+The server is started on port 0 (a free port), the page and the frame are fetched over HTTP,
+bad answers get a 400 with a message while the server keeps waiting, good corners end the
+wait and the calibration goes on with them exactly as with `--corners`; a timeout and Ctrl-C
+end it with one clear line, no traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from vision.errors import CalibrationError
+from vision.pick import parse_clicks, pick_corners, urls
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _post(url: str, body: bytes) -> tuple[int, dict[str, Any]]:
+    req = urllib.request.Request(
+        url + "corners", data=body, headers={"Content-Type": "application/json"}
+    )
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read())
+
+
+class _Picker:
+    """`pick_corners` running in a thread, its URL and its outcome."""
+
+    def __init__(self, frame: Any, **kw: Any) -> None:
+        self.urls: list[str] = []
+        self.ready = threading.Event()
+        self.result: Any = None
+        self.error: BaseException | None = None
+
+        def announce(found: list[str]) -> None:
+            self.urls = found
+            self.ready.set()
+
+        def target() -> None:
+            try:
+                self.result = pick_corners(frame, port=0, announce=announce, **kw)
+            except BaseException as exc:  # handed to the test
+                self.error = exc
+                self.ready.set()
+
+        self.thread = threading.Thread(target=target, daemon=True)
+        self.thread.start()
+        assert self.ready.wait(10), "the picker never started"
+
+    @property
+    def url(self) -> str:
+        return self.urls[0]
+
+
+def test_page_frame_bad_posts_then_corners() -> None:
+    import cv2
+
+    frame = np.zeros((300, 400, 3), np.uint8)
+    frame[50:250, 100:300] = (40, 160, 220)
+    p = _Picker(frame, timeout=30)
+    assert p.url.startswith("http://127.0.0.1:")
+    with urllib.request.urlopen(p.url, timeout=10) as r:
+        page = r.read().decode("utf-8")
+        assert r.status == 200 and r.headers["Content-Type"].startswith("text/html")
+    assert "frame.jpg" in page and "Undo" in page and "top-left" in page
+    with urllib.request.urlopen(p.url + "frame.jpg", timeout=10) as r:
+        img = cv2.imdecode(np.frombuffer(r.read(), np.uint8), cv2.IMREAD_COLOR)
+    assert img.shape == frame.shape and abs(int(img[150, 200, 2]) - 220) < 8
+
+    bad = {
+        b"not json": "JSON",
+        json.dumps({"corners": [[1, 2], [3, 4], [5, 6]]}).encode(): "exactly four",
+        json.dumps({"corners": [[1, 2], [3, 4], [5, 6], ["x", 8]]}).encode(): "[x, y]",
+        json.dumps({"corners": [[100, 50], [300, 50], [300, 250], [9000, 250]]}).encode(): "far",
+        # one point inside the triangle of the others (click order does not matter: below)
+        json.dumps({"corners": [[100, 50], [300, 50], [200, 100], [100, 250]]}).encode(): "convex",
+        json.dumps({"corners": [[100, 50], [100, 50], [300, 250], [100, 250]]}).encode(): "same",
+    }
+    for body, words in bad.items():
+        code, answer = _post(p.url, body)
+        assert code == 400 and words in answer["error"], (body, answer)
+        assert p.thread.is_alive() and p.result is None  # still waiting
+    # clicked anticlockwise from the bottom-left: put in TL, TR, BR, BL order
+    clicks = [[100.5, 250], [300, 251], [299, 49.5], [101, 50]]
+    code, answer = _post(p.url, json.dumps({"corners": clicks}).encode())
+    assert code == 200 and "terminal" in answer["message"]
+    p.thread.join(10)
+    assert p.error is None
+    assert p.result == [(101.0, 50.0), (299.0, 49.5), (300.0, 251.0), (100.5, 250.0)]
+
+
+def test_timeout_is_a_clear_error() -> None:
+    p = _Picker(np.zeros((60, 80, 3), np.uint8), timeout=0.3)
+    p.thread.join(10)
+    assert isinstance(p.error, CalibrationError)
+    assert "within 0.3 s" in str(p.error) and "--corners" in str(p.error)
+
+
+def test_busy_port_is_a_clear_error() -> None:
+    p = _Picker(np.zeros((60, 80, 3), np.uint8), timeout=30)
+    port = int(p.url.rsplit(":", 1)[1].strip("/"))
+    with pytest.raises(CalibrationError, match="another --port"):
+        pick_corners(np.zeros((60, 80, 3), np.uint8), port=port, timeout=1)
+    assert _post(p.url, json.dumps({"corners": [[1, 1], [70, 1], [70, 50], [1, 50]]}).encode())[0]
+    p.thread.join(10)
+
+
+def test_urls_for_this_machine_and_the_network() -> None:
+    assert urls("127.0.0.1", 8765) == ["http://127.0.0.1:8765/"]
+    every = urls("0.0.0.0", 8765)
+    assert every[0] == "http://localhost:8765/"
+    assert all(re.fullmatch(r"http://[\w.\-]+:8765/", u) for u in every)
+
+
+def test_parse_clicks_accepts_a_board_cut_by_the_frame() -> None:
+    body = json.dumps({"corners": [[-20, -15], [420, -10], [410, 310], [-5, 305]]}).encode()
+    assert parse_clicks(body, 400, 300)[0] == (-20.0, -15.0)
+
+
+def _start_cli(image: Path, out: Path, *extra: str) -> tuple[subprocess.Popen[str], str, str]:
+    """`arbiter calibrate --pick --port 0` in a child process: it, its page's URL, and what
+    it printed on stderr until it waits for the corners."""
+    cmd = [sys.executable, "-m", "arbiter.cli", "calibrate", "--image", str(image)]
+    cmd += ["--pick", "--port", "0", "--out", str(out), *extra]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen(
+        cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    assert proc.stderr is not None
+    seen = ""
+    for _ in range(20):
+        seen += proc.stderr.readline()
+        m = re.search(r"(http://127\.0\.0\.1:\d+/)", seen)
+        if m and "waiting for the corners" in seen:
+            return proc, m.group(1), seen
+    proc.kill()
+    raise AssertionError(f"no URL printed: {seen!r}")
+
+
+def test_cli_pick_calibrates_with_the_clicked_corners(
+    images: dict[str, dict[str, Any]], vision_data: Path, tmp_path: Path
+) -> None:
+    ref = images["uschess/IMG_4755.jpg"]
+    out = tmp_path / "cal.json"
+    proc, url, before = _start_cli(vision_data / ref["file"], out, "--fen", ref["fen"])
+    try:
+        with urllib.request.urlopen(url, timeout=10) as r:
+            assert r.status == 200
+        assert _post(url, b'{"corners": 4}')[0] == 400
+        code, _ = _post(url, json.dumps({"corners": ref["corners"]}).encode())
+        assert code == 200
+        stdout, stderr = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, stderr
+    result = json.loads(stdout)
+    assert result["white_at"] == "bottom"
+    saved = json.loads(out.read_text())
+    assert saved["corners"] == ref["corners"]  # exactly the clicked corners
+    assert "corners received" in stderr and "--host 0.0.0.0" in before
+
+
+def test_cli_pick_ctrl_c_is_one_clean_line(vision_data: Path, tmp_path: Path) -> None:
+    proc, _, _ = _start_cli(vision_data / "uschess/IMG_4755.jpg", tmp_path / "cal.json")
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=30)
+    assert proc.returncode == 2 and stdout == ""
+    assert "Traceback" not in stderr
+    last = stderr.strip().splitlines()[-1]
+    assert last.startswith("arbiter calibrate: corner picking stopped (Ctrl-C)")
+    assert "--corners" in last and "--pick" in last
+    assert not (tmp_path / "cal.json").exists()
+
+
+def test_no_board_error_names_both_ways(tmp_path: Path) -> None:
+    import cv2
+
+    img = tmp_path / "grey.png"
+    cv2.imwrite(str(img), np.full((240, 320, 3), 128, np.uint8))
+    proc = subprocess.run(
+        [sys.executable, "-m", "arbiter.cli", "calibrate", "--image", str(img), "--out", "c.json"],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "--corners" in proc.stderr and "--pick" in proc.stderr
+
+
+def test_picker_loads_no_opencv_until_used() -> None:
+    """`vision.pick` and `arbiter calibrate --help` import neither OpenCV nor numpy."""
+    code = (
+        "import sys, vision.pick, arbiter.cmd_calibrate, arbiter.cli as c\n"
+        "try:\n    c.main(['calibrate', '--help'])\nexcept SystemExit:\n    pass\n"
+        "print('cv2' in sys.modules or 'numpy' in sys.modules)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip().splitlines()[-1] == "False"

@@ -1,0 +1,337 @@
+"""Click the board's corners in a browser: the fallback when detection finds no board.
+
+Why a web page: the Raspberry Pi runs headless with `opencv-python-headless`, which has no
+GUI windows. A small HTTP server (standard library only) serves a page with the frame; the
+user opens it on the Pi's own browser or from another computer, clicks the playing area's
+four corners, and sends them. `pick_corners` returns them once a valid set has arrived.
+
+The server binds to `127.0.0.1` by default (only this machine can open the page); bind to
+`0.0.0.0` (all interfaces) to let another computer on the network open it. It serves only
+the page, the frame and the form's answer, and stops as soon as the corners are in.
+
+OpenCV is imported only when a frame is encoded (`vision.cvload`), never at import time.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from vision.errors import CalibrationError
+from vision.geometry import Corners, check_corners
+
+DEFAULT_PORT = 8765
+DEFAULT_HOST = "127.0.0.1"
+#: share of the picture's size by which a click may fall outside it (board cut by the frame)
+OUTSIDE = 0.25
+MAX_BODY = 10_000  #: bytes: a POST of four points is far smaller
+
+PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>OTB Arbiter: click the board's corners</title>
+<style>
+ body { font-family: sans-serif; margin: 0.6em; background: #222; color: #eee; }
+ #bar { margin-bottom: 0.5em; }
+ button { font-size: 1em; margin-right: 0.4em; padding: 0.3em 0.8em; }
+ #msg { margin-left: 0.6em; }
+ .err { color: #f66; } .ok { color: #6f6; }
+ canvas { cursor: crosshair; max-width: 100%; background: #444; }
+</style></head><body>
+<div id="bar">
+ <button id="undo" title="Backspace">Undo</button>
+ <button id="reset">Start again</button>
+ <button id="send" disabled>Send corners</button>
+ <span id="msg"></span>
+</div>
+<div id="help">Click the corners of the 8x8 playing area (not the board's frame), as seen in
+the picture: <b>top-left, top-right, bottom-right, bottom-left</b>.</div>
+<canvas id="c"></canvas>
+<script>
+const NAMES = ["top-left", "top-right", "bottom-right", "bottom-left"];
+const img = new Image();
+const cv = document.getElementById("c"), ctx = cv.getContext("2d");
+const msg = document.getElementById("msg"), send = document.getElementById("send");
+let pts = [], margin = 0, done = false;
+function say(text, cls) { msg.textContent = text; msg.className = cls || ""; }
+function prompt() {
+  if (done) return;
+  send.disabled = pts.length !== 4;
+  say(pts.length < 4 ? "next: " + NAMES[pts.length] + " corner"
+                     : "four corners: send them, or undo");
+}
+function draw() {
+  ctx.fillStyle = "#444"; ctx.fillRect(0, 0, cv.width, cv.height);
+  ctx.drawImage(img, margin, margin);
+  const r = Math.max(4, img.naturalWidth / 150);
+  ctx.lineWidth = Math.max(1, r / 3);
+  ctx.strokeStyle = "#0f0";
+  if (pts.length > 1) {
+    ctx.beginPath();
+    pts.forEach((p, i) => i ? ctx.lineTo(p[0] + margin, p[1] + margin)
+                            : ctx.moveTo(p[0] + margin, p[1] + margin));
+    if (pts.length === 4) ctx.closePath();
+    ctx.stroke();
+  }
+  ctx.font = (3 * r) + "px sans-serif";
+  pts.forEach((p, i) => {
+    ctx.beginPath(); ctx.arc(p[0] + margin, p[1] + margin, r, 0, 2 * Math.PI);
+    ctx.fillStyle = "#f00"; ctx.fill();
+    ctx.fillStyle = "#ff0";
+    ctx.fillText((i + 1) + " " + NAMES[i], p[0] + margin + r * 1.5, p[1] + margin - r);
+  });
+}
+img.onload = () => {
+  margin = Math.round(0.05 * Math.max(img.naturalWidth, img.naturalHeight));
+  cv.width = img.naturalWidth + 2 * margin; cv.height = img.naturalHeight + 2 * margin;
+  draw(); prompt();
+};
+img.onerror = () => say("the picture could not be loaded", "err");
+img.src = "frame.jpg";
+cv.addEventListener("click", (e) => {
+  if (done || pts.length >= 4) return;
+  const b = cv.getBoundingClientRect();
+  const x = (e.clientX - b.left) * cv.width / b.width - margin;
+  const y = (e.clientY - b.top) * cv.height / b.height - margin;
+  pts.push([Math.round(x * 10) / 10, Math.round(y * 10) / 10]);
+  draw(); prompt();
+});
+function undo() { if (!done && pts.length) { pts.pop(); draw(); prompt(); } }
+document.getElementById("undo").onclick = undo;
+document.getElementById("reset").onclick = () => { if (!done) { pts = []; draw(); prompt(); } };
+document.addEventListener("keydown", (e) => {
+  if (e.key === "Backspace" || e.key === "z") { e.preventDefault(); undo(); }
+});
+send.onclick = async () => {
+  send.disabled = true;
+  try {
+    const r = await fetch("corners", { method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ corners: pts }) });
+    const body = await r.json();
+    if (r.ok) { done = true; say(body.message, "ok"); }
+    else { say(body.error, "err"); send.disabled = false; }
+  } catch (err) { say("could not send: " + err, "err"); send.disabled = false; }
+};
+</script></body></html>
+"""
+
+
+def parse_clicks(body: bytes, width: int, height: int) -> Corners:
+    """Four clicked points from a POST body (`{"corners": [[x, y] x 4]}`), as TL, TR, BR, BL.
+
+    The points are put in the image's TL, TR, BR, BL order from their positions (as
+    `vision.detect` does), so a click order that starts at another corner or runs
+    anticlockwise cannot turn the board; they must form a convex quadrilateral and lie on
+    the picture or just beside it (a board cut by the frame).
+
+    Raises:
+        CalibrationError: the body is not such a JSON object, or the points are unusable;
+            the message says what to do.
+    """
+    from vision.detect import order_corners
+
+    try:
+        data = json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise CalibrationError('send JSON: {"corners": [[x, y], [x, y], [x, y], [x, y]]}') from None
+    pts = data.get("corners") if isinstance(data, dict) else None
+    if not isinstance(pts, list) or len(pts) != 4:
+        raise CalibrationError(
+            "click exactly four corners (top-left, top-right, bottom-right, bottom-left)"
+        )
+    out: list[tuple[float, float]] = []
+    for p in pts:
+        if (
+            not isinstance(p, list)
+            or len(p) != 2
+            or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in p)
+        ):
+            raise CalibrationError(f"a corner must be [x, y] in pixels, not {p!r}")
+        x, y = float(p[0]), float(p[1])
+        if not (
+            -OUTSIDE * width <= x <= (1 + OUTSIDE) * width
+            and -OUTSIDE * height <= y <= (1 + OUTSIDE) * height
+        ):
+            raise CalibrationError(f"corner ({x:g}, {y:g}) is far outside the picture")
+        out.append((x, y))
+    side = min(
+        ((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5
+        for i, a in enumerate(out)
+        for b in out[i + 1 :]
+    )
+    if side < 0.02 * max(width, height):
+        raise CalibrationError("two corners are (almost) the same point: undo and click again")
+    try:
+        return check_corners(order_corners(out))
+    except CalibrationError:
+        raise CalibrationError(
+            "the four corners do not make a convex quadrilateral: start again and click the "
+            "playing area's top-left, top-right, bottom-right and bottom-left corners"
+        ) from None
+
+
+def encode_jpeg(frame: Any) -> bytes:
+    """The frame as JPEG bytes (OpenCV, imported here only)."""
+    from vision.cvload import cv2
+
+    ok, buf = cv2().imencode(".jpg", frame, [cv2().IMWRITE_JPEG_QUALITY, 92])
+    if not ok:
+        raise CalibrationError("the frame could not be encoded as JPEG for the corner picker")
+    return bytes(buf)
+
+
+def lan_address() -> str | None:
+    """This machine's address on its network (the one a default route would use), if any.
+
+    Connecting a UDP socket sends nothing; it only makes the system choose the interface.
+    """
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("192.0.2.1", 9))  # TEST-NET-1: never routed anywhere real
+            addr = s.getsockname()[0]
+    except OSError:
+        return None
+    return None if addr.startswith("127.") or addr == "0.0.0.0" else str(addr)
+
+
+def urls(host: str, port: int) -> list[str]:
+    """Where the page can be opened from, for the user: this machine, then the network."""
+    if host in ("0.0.0.0", "", "::"):
+        out = [f"http://localhost:{port}/"]
+        lan = lan_address()
+        if lan:
+            out.append(f"http://{lan}:{port}/")
+        return out
+    shown = f"[{host}]" if ":" in host else host
+    return [f"http://{shown}:{port}/"]
+
+
+class _State:
+    """What the server shares with the waiting caller."""
+
+    def __init__(self, jpeg: bytes, width: int, height: int) -> None:
+        self.jpeg = jpeg
+        self.width = width
+        self.height = height
+        self.corners: Corners | None = None
+        self.done = threading.Event()
+
+
+def _handler(state: _State) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        timeout = 10  # a browser's idle pre-opened connection must not hold a thread forever
+        server_version = "OTBArbiterPick/1"
+
+        def log_message(self, format: str, *args: Any) -> None:
+            """Quiet: the terminal shows the URL and the result, not every request."""
+
+        def _send(self, code: int, ctype: str, body: bytes) -> None:
+            self.send_response(code)
+            self.send_header("Content-Type", ctype)
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Cache-Control", "no-store")
+            self.end_headers()
+            self.wfile.write(body)
+
+        def _json(self, code: int, obj: dict[str, Any]) -> None:
+            self._send(code, "application/json", json.dumps(obj).encode("utf-8"))
+
+        def do_GET(self) -> None:
+            path = self.path.split("?", 1)[0]
+            if path in ("/", "/index.html"):
+                self._send(200, "text/html; charset=utf-8", PAGE.encode("utf-8"))
+            elif path == "/frame.jpg":
+                self._send(200, "image/jpeg", state.jpeg)
+            else:
+                self._json(404, {"error": f"no such page: {path}"})
+
+        def do_POST(self) -> None:
+            if self.path.split("?", 1)[0] != "/corners":
+                self._json(404, {"error": f"no such page: {self.path}"})
+                return
+            if state.done.is_set():
+                self._json(409, {"error": "corners were already received"})
+                return
+            try:
+                length = int(self.headers.get("Content-Length", ""))
+            except ValueError:
+                self._json(400, {"error": "the request has no Content-Length"})
+                return
+            if not 0 < length <= MAX_BODY:
+                self._json(400, {"error": f"the request body must be 1 to {MAX_BODY} bytes"})
+                return
+            body = self.rfile.read(length)
+            try:
+                corners = parse_clicks(body, state.width, state.height)
+            except CalibrationError as exc:
+                self._json(400, {"error": str(exc)})
+                return
+            state.corners = corners
+            self._json(
+                200,
+                {
+                    "message": "corners received: calibration goes on in the terminal; "
+                    "you may close this page",
+                    "corners": [list(p) for p in corners],
+                },
+            )
+            state.done.set()
+
+    return Handler
+
+
+def pick_corners(
+    frame: Any,
+    host: str = DEFAULT_HOST,
+    port: int = DEFAULT_PORT,
+    timeout: float | None = None,
+    announce: Callable[[list[str]], None] | None = None,
+) -> Corners:
+    """Serve `frame` on a page where the user clicks the board's corners; return them.
+
+    `announce` receives the URLs to open once the server listens (`port` 0 picks a free
+    port); `timeout` (seconds, None = wait for ever) bounds the wait.
+
+    Raises:
+        CalibrationError: the port cannot be opened, the wait timed out, or it was
+            interrupted (Ctrl-C); the message says what to do instead.
+    """
+    state = _State(encode_jpeg(frame), int(frame.shape[1]), int(frame.shape[0]))
+    try:
+        server = ThreadingHTTPServer((host, port), _handler(state))
+    except OSError as exc:
+        raise CalibrationError(
+            f"cannot serve the corner picker on {host}:{port} ({exc.strerror or exc}): "
+            "choose another --port, or give --corners"
+        ) from None
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.1})
+    thread.daemon = True
+    thread.start()
+    try:
+        if announce is not None:
+            announce(urls(host, int(server.server_address[1])))
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while not state.done.wait(0.2):
+            if deadline is not None and time.monotonic() > deadline:
+                raise CalibrationError(
+                    f"no corners were clicked within {timeout:g} s: run again with --pick, "
+                    'or give them with --corners "x,y x,y x,y x,y"'
+                )
+    except KeyboardInterrupt:
+        raise CalibrationError(
+            "corner picking stopped (Ctrl-C) before four corners were sent: run again with "
+            '--pick, or give them with --corners "x,y x,y x,y x,y"'
+        ) from None
+    finally:
+        server.shutdown()
+        server.server_close()
+    if state.corners is None:  # the event is set only after the corners are stored
+        raise CalibrationError("the corner picker stopped without corners")
+    return state.corners
