@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 from arbiter.demo import DemoError, default_speed, demo_events, demo_game
-from arbiter.demo_board import SIM_BOARDS, open_virtual_sources
+from arbiter.demo_board import DEMO_SOURCE, SIM_BOARDS, open_virtual_sources
 from arbiter.display import Display
 from arbiter.journal import JournalWriter
 from arbiter.session import Session
@@ -80,12 +80,15 @@ def run(args: argparse.Namespace) -> int:
     )
     clock = MonotonicClock(speed=speed)
     virtual = None
-    sources: list[Source] = [StreamSource(events[1:], name="demo")]
+    sources: list[Source] = [StreamSource(events[1:], name=DEMO_SOURCE)]
+    settings: dict[str, float] = {}
     if args.board is not None:
         sources, virtual = open_virtual_sources(args.board, events[1:], clock, speed)
         settings = sources[0].start_settings()  # type: ignore[attr-defined]
-        start = dataclasses.replace(start, sources=[s.name for s in sources], **settings)
         title += f"  on a virtual {args.board.removesuffix('-sim')} board"
+    # the journal names the demo's inputs, so that `arbiter resume` can say why it cannot
+    # reopen them (they end with the demo) instead of going on with nothing to move a piece
+    start = dataclasses.replace(start, sources=[s.name for s in sources], **settings)
     display = Display(tty=False if args.plain else None, title=title)
     try:
         session = Session.new(

@@ -182,6 +182,35 @@ def reopen_sources(
     return sources
 
 
+def gone_inputs(names: Sequence[str]) -> str | None:
+    """Why the inputs a journal's `start.sources` names cannot be reopened, or None.
+
+    The demo's own inputs (its stream, the presses beside its virtual board) and a virtual
+    board (a pseudo-terminal in a temporary folder, `firmware_bridge.virtual`) lived only as
+    long as the program that played the game. Reopening them would fail with a puzzling error,
+    or go on with nothing that could move a piece until a flag fell.
+    """
+    from arbiter.demo_board import DEMO_SOURCES
+    from firmware_bridge.virtual import is_virtual_path
+
+    if any(name in DEMO_SOURCES for name in names):
+        on_board = any(name.startswith("board:") for name in names)
+        where = " on a virtual e-board" if on_board else ""
+        return (
+            f"its game was played by `arbiter demo`{where}, and the demo's inputs ended with "
+            "it: they cannot be reopened"
+        )
+    for name in names:
+        kind, _, spec = name.partition(":")
+        device = spec.partition(":")[2]
+        if kind == "board" and is_virtual_path(device) and not os.path.exists(device):
+            return (
+                f"its game was played on a virtual board ({device}), which ended with the "
+                "program that made it: it cannot be reopened"
+            )
+    return None
+
+
 def names_a_source(settings: Settings) -> bool:
     """Do the settings name any input (else a resume takes the journal's)?"""
     return any(settings.get(k) not in (None, "none") for k in SOURCE_KEYS)
@@ -263,6 +292,13 @@ def resume_game(
     last_t = history[-1].t
     t0 = last_t + (gap_s if counted and gap_s is not None else 0.0)
     clock = MonotonicClock(t0)
+    gone = None if names_a_source(settings) else gone_inputs(start.sources or [])
+    if gone is not None:
+        raise SessionError(
+            f"journal {path}: {gone}. The journal keeps the game as far as it went "
+            f"(`arbiter pgn {path}` writes its record); to play it on, name the inputs, e.g. "
+            f"`arbiter resume {path} --board dgt:/dev/ttyACM0` or `--events FILE`"
+        )
     if names_a_source(settings):
         sources, _ = open_sources(settings, clock, strict=start.strict)
     else:
@@ -407,6 +443,7 @@ def report(session: Session, pgn: str | None, path: Path) -> int:
 
 __all__ = [
     "archive",
+    "gone_inputs",
     "load_unfinished",
     "make_display",
     "new_game",

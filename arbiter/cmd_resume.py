@@ -5,7 +5,9 @@ ruling; a `restart` event (events.md) continues the stream. A Pi has no battery 
 default nothing of the time lost is counted and the clocks stand as they stood at the last
 event; with a trusted clock the arbiter may count the gap (`--gap S --counted`), and may
 add or set time once the game runs (keys `w`/`b`, FIDE 6.10-6.11). The sources are those the
-journal's `start` names (a stream file, GPIO, a board), unless options name others.
+journal's `start` names (a stream file, GPIO, a board), unless options name others. Inputs
+that ended with the program that played the game (`arbiter demo`'s stream, a virtual board's
+pty) are not reopened: resume says so and asks for inputs (`--board`, `--events`, ...).
 """
 
 from __future__ import annotations

@@ -21,6 +21,12 @@ from rules.events import Event
 
 #: the `--board` values of `arbiter demo`
 SIM_BOARDS = ("dgt-sim", "millennium-sim", "certabo-sim")
+#: how a demo's journal names the demo's own stream (`start.sources`)
+DEMO_SOURCE = "demo"
+#: how it names the presses and claims beside its virtual board
+BESIDE_SOURCE = "beside-the-board"
+#: the inputs only a running demo has: a journal naming them cannot reopen them
+DEMO_SOURCES = (DEMO_SOURCE, BESIDE_SOURCE)
 #: real seconds between two looks at the virtual board's hand-overs
 POLL_S = 0.003
 #: real seconds the game may take to end once the stream is played out
@@ -35,7 +41,7 @@ class BesideTheBoard(Source):
     the board path lost or misread something, and the demo must say so, not hang.
     """
 
-    name = "beside-the-board"
+    name = BESIDE_SOURCE
 
     def __init__(self, virtual: VirtualBoard) -> None:
         self.virtual = virtual
@@ -102,4 +108,11 @@ def open_virtual_sources(
     return [board, BesideTheBoard(virtual)], virtual
 
 
-__all__ = ["SIM_BOARDS", "BesideTheBoard", "open_virtual_sources"]
+__all__ = [
+    "BESIDE_SOURCE",
+    "DEMO_SOURCE",
+    "DEMO_SOURCES",
+    "SIM_BOARDS",
+    "BesideTheBoard",
+    "open_virtual_sources",
+]

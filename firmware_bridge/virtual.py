@@ -52,14 +52,27 @@ from rules.errors import ArbiterError
 from rules.events import Event, Lift, Place, Snapshot, Start
 
 __all__ = [
+    "FOLDER_PREFIX",
     "VIRTUAL_PROTOCOLS",
     "VirtualBoard",
     "VirtualBoardError",
+    "is_virtual_path",
     "moves_to_events",
     "start_virtual",
 ]
 
 VIRTUAL_PROTOCOLS = ("dgt", "millennium", "certabo", "sentio")
+#: the name prefix of the private temporary folder that holds a virtual board's `path`
+FOLDER_PREFIX = "otb-virtual-"
+
+
+def is_virtual_path(device: str) -> bool:
+    """Is `device` the `path` of a virtual board (its folder's name says so)?
+
+    A journal of a game played on a virtual board names that path; it lived only as long as
+    the program that made the board, so `arbiter resume` must not try to reopen it.
+    """
+    return Path(device).parent.name.startswith(FOLDER_PREFIX)
 
 
 class VirtualBoardError(ArbiterError):
@@ -174,7 +187,7 @@ class VirtualBoard:
         self.record_s = record_s
         self.events = self._stream(events_or_game)
         self.outages = sorted(outages)
-        self._dir = Path(tempfile.mkdtemp(prefix="otb-virtual-"))
+        self._dir = Path(tempfile.mkdtemp(prefix=FOLDER_PREFIX))
         self.path = str(self._dir / f"{protocol}-board")
         self._lock = threading.RLock()
         self._master: int | None = None

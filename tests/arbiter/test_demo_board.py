@@ -3,6 +3,7 @@ path, with the stream's presses and claims beside the board."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -52,3 +53,64 @@ def test_an_unknown_virtual_board_is_refused(tmp_path: Path) -> None:
     )  # fmt: skip
     assert done.returncode == 2
     assert "dgt-sim" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_cut_board_demo_journal_is_not_resumed_without_inputs_but_goes_on_with_some(
+    tmp_path: Path,
+) -> None:
+    """A board demo's journal names a temporary pty and the presses beside it: `arbiter
+    resume` says why it cannot reopen them (and leaves the journal as it was); given inputs,
+    it finishes the game."""
+    done = subprocess.run(
+        [sys.executable, "-m", "arbiter.cli", "demo", "--board", "dgt-sim", "--speed", "40",
+         "--out", str(tmp_path), "--plain"],
+        capture_output=True, text=True, timeout=120, cwd=tmp_path, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr
+    lines = (tmp_path / "demo-journal.jsonl").read_text(encoding="utf-8").splitlines()
+    presses = [i for i, line in enumerate(lines) if '"type": "press"' in line]
+    journal = tmp_path / "cut.jsonl"
+    journal.write_text("\n".join(lines[: presses[19] + 1]) + "\n", encoding="utf-8")
+    before = journal.read_text(encoding="utf-8")
+
+    def arbiter(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "arbiter.cli", *args, "--display", "plain"],
+            capture_output=True, text=True, timeout=60, cwd=tmp_path, stdin=subprocess.DEVNULL,
+        )  # fmt: skip
+
+    for command in (["resume", str(journal)], ["play", "--journal", str(journal)]):
+        refused = arbiter(*command)
+        assert refused.returncode == 2, refused.stdout + refused.stderr
+        assert "Traceback" not in refused.stderr
+        assert "played by `arbiter demo` on a virtual e-board" in refused.stderr
+        assert f"arbiter pgn {journal}" in refused.stderr
+        assert len(refused.stderr.strip().splitlines()) == 1
+        assert journal.read_text(encoding="utf-8") == before  # no restart journaled
+
+    last_t = read_journal(journal)[0][-1].t
+    resign = tmp_path / "resign.jsonl"
+    resign.write_text(
+        json.dumps({"t": last_t + 0.3, "type": "resign", "side": "black"}) + "\n", "utf-8"
+    )
+    pgn = tmp_path / "cut.pgn"
+    finished = arbiter("resume", str(journal), "--events", str(resign), "--pgn", str(pgn))
+    assert finished.returncode == 0, finished.stdout[-2000:] + finished.stderr
+    assert "game over: 1-0 (resignation)" in finished.stdout
+    game = chess.pgn.read_game(pgn.open(encoding="utf-8"))
+    assert game is not None and game.headers["Result"] == "1-0"
+    expected = [m.uci() for m in demo_game().mainline_moves()][:20]
+    assert [m.uci() for m in game.mainline_moves()] == expected
+
+
+def test_a_gone_virtual_board_or_the_demo_cannot_be_reopened_a_live_one_can() -> None:
+    from arbiter.cmd_play import gone_inputs
+    from firmware_bridge.virtual import VirtualBoard
+
+    assert gone_inputs(["gpio:fake", "board:dgt:/dev/ttyACM0"]) is None
+    assert "`arbiter demo`, and" in (gone_inputs(["demo"]) or "")
+    with VirtualBoard("dgt") as board:
+        alive = f"board:dgt:{board.path}"
+        assert gone_inputs([alive, "gpio:fake"]) is None  # still there: reopen it
+    gone = gone_inputs([alive, "gpio:fake"]) or ""
+    assert f"virtual board ({board.path})" in gone and "cannot be reopened" in gone
