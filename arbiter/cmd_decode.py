@@ -7,7 +7,10 @@ and the codec restarts at a reconnection as the live one did. A raw file of bare
 bytes has no times: each byte is stamped with the time it would arrive at the protocol's wire
 rate (byte index x bits per byte / baud rate), so an event carries the time its frame's last
 byte arrived; a note on stderr says such output is for reading, not for replay. Events are written
-as they are decoded, so a bad capture line stops the output after everything before it.
+as they are decoded, so a bad capture line stops the output after everything before it. At the
+end a line on stderr says how many events came out and how many bytes were dropped, in how
+many places and why (the `sensor` `dropped` events carry the same counts). `decode_stream` is
+the same decoder for use in-process (tests, benchmarks).
 """
 
 from __future__ import annotations
@@ -15,11 +18,16 @@ from __future__ import annotations
 import argparse
 import io
 import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from rules.errors import ArbiterError
 from rules.events import Event, Sensor, Start
+
+if TYPE_CHECKING:
+    from firmware_bridge.codecs.base import Codec
 
 HELP = "decode a board capture (timestamped JSON Lines or raw bytes) into contract events"
 #: raw files are read and fed in pieces of this many bytes (each byte keeps its own time)
@@ -89,58 +97,119 @@ def _open(path: str) -> BinaryIO:
         raise DecodeFileError(f"{path}: cannot be read ({exc.strerror})") from None
 
 
-def run(args: argparse.Namespace) -> int:
+@dataclass
+class DecodeStats:
+    """What a decode read and threw away, for the summary on stderr."""
+
+    raw: bool = False
+    events: int = 0
+    dropped_bytes: int = 0
+    drop_reports: int = 0
+    details: list[str] = field(default_factory=list)
+
+    def count(self, event: Event) -> None:
+        if isinstance(event, Sensor) and event.status == "dropped":
+            self.drop_reports += 1
+            self.dropped_bytes += event.bytes or 0
+            if event.detail and event.detail not in self.details and len(self.details) < 8:
+                self.details.append(event.detail)
+        else:
+            self.events += 1
+
+    def summary(self, name: str) -> str:
+        """One line for stderr: events decoded, bytes dropped (in how many places, why)."""
+        text = f"arbiter decode: {name}: {self.events} events"
+        if not self.dropped_bytes:
+            return text + ", nothing dropped"
+        text += f"; dropped {self.dropped_bytes} bytes in {self.drop_reports} places"
+        if self.details:
+            text += " (" + "; ".join(self.details[:3])
+            text += f"; {len(self.details) - 3} more kinds)" if len(self.details) > 3 else ")"
+        return text
+
+
+def decode_stream(
+    codec: Codec, handle: BinaryIO, name: str, stats: DecodeStats | None = None
+) -> Iterator[Event]:
+    """The events of the capture or raw file open in `handle`, in order, as decoded.
+
+    A capture keeps its times; a raw file is stamped at the codec's wire rate (each byte at
+    the time it would arrive, so an event carries the time its frame's last byte came).
+    Consecutive drop reports are merged into one `sensor` `dropped` event.
+
+    Raises:
+        DecodeFileError: a raw file of a protocol with no wire rate (USB HID, Bluetooth).
+        CaptureError: a bad capture line (after every event before it).
+    """
     from firmware_bridge.capture import LinkChange, is_capture, read_capture
-    from firmware_bridge.registry import codec_for
 
-    codec = codec_for(args.protocol, calibration=args.calibration)
-    out = sys.stdout
-
+    stats = stats if stats is not None else DecodeStats()
     drops = _Drops()
 
-    def emit(events: list[Event]) -> None:
+    def sort(events: list[Event]) -> Iterator[Event]:
         for event in events:
             if isinstance(event, Sensor) and event.status == "dropped":
                 drops.add(event)
                 continue
             for pending in [*drops.take(), event]:
-                out.write(pending.to_json() + "\n")
+                stats.count(pending)
+                yield pending
 
+    head = handle.peek(64) if hasattr(handle, "peek") else b""
+    last_t = 0.0
+    if is_capture(head):
+        text = io.TextIOWrapper(handle, encoding="utf-8", newline="")
+        for chunk in read_capture(text, name):
+            last_t = chunk.t
+            if isinstance(chunk, LinkChange):
+                yield from sort([Sensor(t=chunk.t, status=chunk.status, detail=chunk.detail)])
+                if chunk.status == "reconnected":
+                    codec.encode_startup()  # the codec forgets what the old link left
+            elif chunk.direction == "rx":
+                yield from sort(codec.feed(chunk.data, chunk.t))
+    else:
+        if not codec.baudrate:
+            raise DecodeFileError(
+                f"{name}: a raw {codec.name} file has no wire rate to stamp it with"
+                " (the board is USB HID or Bluetooth); decode a timestamped capture"
+            )
+        stats.raw = True
+        per_byte = codec.bits_per_byte / codec.baudrate
+        index = 0
+        while block := handle.read(_RAW_BLOCK):
+            for i in range(len(block)):
+                last_t = (index + i) * per_byte
+                yield from sort(codec.feed(block[i : i + 1], last_t))
+            index += len(block)
+    flush = getattr(codec, "flush", None)
+    if callable(flush):
+        yield from sort(flush(last_t))
+    for event in drops.take():
+        stats.count(event)
+        yield event
+
+
+def run(args: argparse.Namespace) -> int:
+    from firmware_bridge.registry import codec_for
+
+    codec = codec_for(args.protocol, calibration=args.calibration)
+    out = sys.stdout
+    stats = DecodeStats()
     if args.start:
-        emit([Start(t=0.0, **codec.sensor_settings)])
+        out.write(Start(t=0.0, **codec.sensor_settings).to_json() + "\n")
     with _open(args.file) as handle:
         head = handle.peek(64) if hasattr(handle, "peek") else b""
-        last_t = 0.0
-        if is_capture(head):
-            text = io.TextIOWrapper(handle, encoding="utf-8", newline="")
-            for chunk in read_capture(text, args.file):
-                last_t = chunk.t
-                if isinstance(chunk, LinkChange):
-                    emit([Sensor(t=chunk.t, status=chunk.status, detail=chunk.detail)])
-                    if chunk.status == "reconnected":
-                        codec.encode_startup()  # the codec forgets what the old link left
-                elif chunk.direction == "rx":
-                    emit(codec.feed(chunk.data, chunk.t))
-        else:
-            if not codec.baudrate:
-                raise DecodeFileError(
-                    f"{args.file}: a raw {codec.name} file has no wire rate to stamp it with"
-                    " (the board is USB HID or Bluetooth); decode a timestamped capture"
-                )
+        from firmware_bridge.capture import is_capture
+
+        if codec.baudrate and not is_capture(head):
             sys.stderr.write(
                 f"arbiter decode: {args.file} is raw bytes: events are stamped at the wire rate"
                 f" ({codec.baudrate} baud); for reading, not for replay\n"
             )
-            per_byte = codec.bits_per_byte / codec.baudrate
-            index = 0
-            while block := handle.read(_RAW_BLOCK):
-                for i in range(len(block)):
-                    last_t = (index + i) * per_byte
-                    emit(codec.feed(block[i : i + 1], last_t))
-                index += len(block)
-        flush = getattr(codec, "flush", None)
-        if callable(flush):
-            emit(flush(last_t))
-        emit(drops.take())
-    out.flush()
+        try:
+            for event in decode_stream(codec, handle, args.file, stats):
+                out.write(event.to_json() + "\n")
+        finally:
+            out.flush()
+            sys.stderr.write(stats.summary(args.file) + "\n")
     return 0

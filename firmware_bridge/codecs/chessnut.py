@@ -17,10 +17,12 @@ the arbiter's `slide_s` and `noise_s` (events.md, Sensor settings) decide what a
 The format has no checksum. A byte that starts no known message, a known type with a wrong
 length byte, a position with a nibble above `C` or a battery reply above 100 % is dropped
 (the codec resynchronises on the next byte) and reported as `Sensor(status='dropped')`; a
-corrupted nibble that stays a valid code cannot be detected. Nor can a message cut short in
-transit: a BLE link left at the default MTU delivers the 38 bytes cut to 20 (4.1), and the
+corrupted nibble that stays a valid code cannot be detected, nor, in itself, a message cut
+short in transit: a BLE link left at the default MTU delivers the 38 bytes cut to 20 (4.1), and the
 codec would take the next message's first bytes for the rest; the transport must request an
-MTU of 500.
+MTU of 500. What the codec can see is the next position's `01 24` header inside a message
+with a good position after it: the cut message is then dropped, and so is line noise that
+looks like a header (`_later_position`).
 
 Orientation (0): the order above is the board's own; when it shows the initial position
 turned 180 degrees the codec sets `rotated` (locked from the first initial position seen, 8)
@@ -145,12 +147,42 @@ class ChessnutCodec(Codec):
                     reasons.append(problem)
                 pos += 1
                 continue
+            later = self._later_position(buf, pos, 2 + len(body))
+            if later is None:
+                break  # a position may begin inside this message: wait to see it whole
+            if later > pos:
+                dropped += later - pos
+                reason = "a message cut short by the next position"
+                if reason not in reasons:
+                    reasons.append(reason)
+                pos = later
+                continue
             flush()
             events.extend(self._handle(kind, body, now))
             pos += 2 + len(body)
         del buf[:pos]
         flush()
         return events
+
+    @classmethod
+    def _later_position(cls, buf: bytearray, pos: int, size: int) -> int | None:
+        """Where a whole position message starts inside the message at `pos` (`size` bytes
+        long), if one does: its start; `pos` if none does; None if one may, but has not
+        fully arrived. With no checksum this is the only sign of a message cut short (or of
+        line noise that looks like a header): the next message's `01 24` header shows up
+        inside it, followed by a good position. The later message wins; no real position
+        of a game's holds `01 24` (a queen beside an empty square, then a pawn beside a
+        king) and one that did would at worst lose this one report."""
+        start = pos + 1
+        end = pos + size
+        while True:
+            j = buf.find(b"\x01\x24", start, end)
+            if j < 0:
+                return pos
+            body = bytes(buf[j + 2 : j + POSITION_SIZE])
+            if not cls._problem(POSITION, body):
+                return j if len(body) == POSITION_SIZE - 2 else None
+            start = j + 1
 
     @staticmethod
     def _problem(kind: int, body: bytes) -> str:

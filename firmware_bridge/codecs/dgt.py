@@ -8,7 +8,9 @@
 - `8D` clock message → `codec.clock` (a `ClockStatus`), ACKs resolving the pending clock
   command, and `Press` when the DGT 3000 lever changes position (see `_lever_press`);
 - `93` version, `91`/`A2` serial, `92` trademark, `A0` battery, `90` bus address → attributes;
-- garbage → resynchronisation (`dgt_framing`) and `Sensor(status="dropped", bytes=n)`.
+- garbage → resynchronisation (`dgt_framing`) and `Sensor(status="dropped", bytes=n)`; as
+  the protocol has no checksum, lost bytes may have been a field update, so `poll` asks for
+  an `86` dump at once, whose `Snapshot` reports the board as it is (`_suspect_image`).
 
 Orientation (0, 1.4, 8): the board numbers squares from its connector. The first dump showing
 the initial position locks `rotated` (D2 normal, D3 turned 180°) for the game; the caller may
@@ -227,11 +229,14 @@ class DgtCodec(Codec):
         for item in self._framer.push(bytes(data)):
             if isinstance(item, Dropped):
                 self._note_drop(item.count, item.reason)
+                self._suspect_image(now)
                 continue
             try:
                 decoded = self._decode(item, now)
             except DgtFrameError as exc:
                 self._note_drop(item.size, str(exc))
+                if item.msg_id in (FIELD_UPDATE, BOARD_DUMP):
+                    self._suspect_image(now)
                 continue
             events.extend(self.flush(now))
             events.extend(decoded)
@@ -249,6 +254,15 @@ class DgtCodec(Codec):
         self._drop_count = 0
         self._drop_reasons = {}
         return [event]
+
+    def _suspect_image(self, now: float) -> None:
+        """Bytes were lost where a field update may have been (a cut or garbled message,
+        line noise: 1.3 has no checksum to tell them apart), so the image may be wrong: ask
+        for a board dump at once (`poll`) rather than after the quiet period. Its `Snapshot`
+        reports the board as it is, before a piece put down during a slide is released
+        (`slide_s`). Field updates still go out as they come: holding them back would make
+        a sliding piece seem to stand where it only passed."""
+        self._dump_due = now
 
     def _note_drop(self, count: int, reason: str) -> None:
         self._drop_count += count
@@ -296,7 +310,8 @@ class DgtCodec(Codec):
         old = self._image[index] if self._known >> index & 1 else EMPTY
         self._image[index] = code
         self._known |= 1 << index
-        self._dump_due = now + self.quiet_s
+        if self._dump_due is None or self._dump_due > now:
+            self._dump_due = now + self.quiet_s
         square = chess.square_name(index_to_square(index, self._rotated))
         if code == EMPTY:
             return [Lift(t=now, square=square, piece=CODE_TO_LETTER.get(old))]
