@@ -43,7 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--protocol",
         required=True,
         metavar="NAME",
-        help="the board's protocol: dgt, millennium, certabo, sentio, chessnut",
+        help="the board's protocol: dgt, millennium, certabo, sentio, chessnut, revelation",
     )
     parser.add_argument("file", metavar="FILE", help="a capture (JSON Lines) or raw bytes")
     parser.add_argument(

@@ -1,10 +1,17 @@
 """Protocol names -> codecs, the CLI's `--board PROTOCOL:DEVICE` syntax, and auto-detection.
 
 The CLI and the session name boards by protocol (`dgt`, `millennium`, `certabo`, `sentio`,
-`chessnut`); `codec_for` builds the codec, importing its module only then, so that a command
-that never touches a board never loads one. `parse_board_spec` splits `dgt:/dev/ttyUSB0`
-(also `auto:/dev/ttyACM0` and pyserial URLs such as `millennium:loop://` or
+`chessnut`, `revelation`); `codec_for` builds the codec, importing its module only then,
+so that a command that never touches a board never loads one. `parse_board_spec` splits
+`dgt:/dev/ttyUSB0` (also `auto:/dev/ttyACM0` and pyserial URLs such as `millennium:loop://` or
 `certabo:socket://host:port`).
+
+`revelation` is a DGT Revelation II: the DGT protocol with its LEDs (`eboard-protocols.md`
+1.9). Nothing it sends tells it from other DGT boards, and its LED command stalls those, so it
+is named: `--board revelation:/dev/rfcomm0`, or `dgt:` with a device path (or a symlink it
+goes through) naming its Bluetooth name `PCS-REVII…` (1.1), e.g. a udev or `rfcomm` symlink
+`/dev/PCS-REVII-081500`; `parse_board_spec` then says `revelation`. Any other DGT board's
+LEDs stay dark.
 
 Auto-detection (`eboard-protocols.md` 8, "Discovery") is described here as data, sans I/O:
 each `Probe` says at which rate to open the port, what to send (never `4E` or `T`), and how
@@ -42,6 +49,7 @@ PROTOCOLS: dict[str, str] = {
     "certabo": "firmware_bridge.codecs.certabo:CertaboCodec",
     "sentio": "firmware_bridge.codecs.certabo:SentioCodec",
     "chessnut": "firmware_bridge.codecs.chessnut:ChessnutCodec",
+    "revelation": "firmware_bridge.codecs.dgt:RevelationCodec",
 }
 AUTO = "auto"
 
@@ -122,6 +130,11 @@ def parse_board_spec(spec: str) -> tuple[str, str]:
         codec_class(protocol)
     if not device:
         raise BoardSpecError(f"--board {spec!r}: no device after {protocol + ':'!r}")
+    if protocol == "dgt":
+        from firmware_bridge.codecs.dgt import DgtCodec
+
+        if DgtCodec.is_revelation_path(device):
+            protocol = "revelation"
     return protocol, device
 
 

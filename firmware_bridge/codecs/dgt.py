@@ -16,6 +16,9 @@ Orientation (0, 1.4, 8): the board numbers squares from its connector. The first
 the initial position locks `rotated` (D2 normal, D3 turned 180°) for the game; the caller may
 also set it. It applies to every square the codec reports, to its board image and to LEDs.
 
+Revelation II (1.1, 1.9): LED commands are encoded only when `revelation` is set, i.e. for
+`RevelationCodec` (`--board revelation:DEVICE`, or a `dgt:` device path naming `PCS-REVII…`).
+
 Disconnects: the codec cannot see a dead port. `poll` sends the keep-alive `45` about every
 second and the board answers `91`, so `last_rx` moves at least once a second on a live link;
 **silence of ~2 s (`now - codec.last_rx`) means the board is gone**: the transport should
@@ -24,6 +27,7 @@ close, reopen, write `encode_startup()` again and emit its `sensor` events.
 
 from __future__ import annotations
 
+import os
 from typing import ClassVar, Literal
 
 import chess
@@ -70,7 +74,7 @@ from firmware_bridge.codecs.dgt_squares import (
 )
 from rules.events import Event, Lift, Place, Press, Sensor, Snapshot
 
-__all__ = ["ClockFault", "ClockStatus", "DgtCodec"]
+__all__ = ["ClockFault", "ClockStatus", "DgtCodec", "RevelationCodec"]
 
 Side = Literal["white", "black"]
 
@@ -191,6 +195,26 @@ class DgtCodec(Codec):
     def is_revelation_name(device_name: str) -> bool:
         """Whether a Bluetooth name is a Revelation II's (`PCS-REVII…`, 1.1)."""
         return device_name.upper().startswith("PCS-REVII")
+
+    @classmethod
+    def is_revelation_path(cls, device: str) -> bool:
+        """Whether a device path names a Revelation II: one of its parts, or of the parts
+        of the symlinks it goes through, starts with the Bluetooth name `PCS-REVII` (1.1),
+        e.g. `/dev/PCS-REVII-081500` made by a udev rule or `rfcomm` set-up. A path that
+        does not say so (`/dev/rfcomm0`) is not taken for one: `60` froze other boards
+        (1.9, 8). Reads symlinks only; opens nothing."""
+        seen: set[str] = set()
+        path = device
+        while path and path not in seen and len(seen) < 16:
+            seen.add(path)
+            if any(cls.is_revelation_name(part) for part in path.split("/")):
+                return True
+            try:
+                target = os.readlink(path)
+            except (OSError, ValueError):
+                return False
+            path = os.path.join(os.path.dirname(path), target)
+        return False
 
     # -- the board image -----------------------------------------------------------------
 
@@ -480,3 +504,17 @@ class DgtCodec(Codec):
     def encode_clock_version(self) -> bytes:
         """Ask the clock's version (D9); the ACK sets `clock_version`."""
         return self._clock_queue.submit(clock_version())
+
+
+class RevelationCodec(DgtCodec):
+    """A DGT Revelation II: the DGT protocol (section 1) with its LEDs (`60`, 1.9) allowed.
+
+    The board cannot be told from other DGT boards by what it sends, and `60` stalls those,
+    so it must be named: `--board revelation:/dev/rfcomm0` (protocol `revelation`), or a
+    `dgt:` device whose path says `PCS-REVII…`, its Bluetooth name (`is_revelation_path`,
+    `registry.parse_board_spec`). Its `name` stays `dgt`: everything else is a DGT board's.
+    """
+
+    def __init__(self, **options: object) -> None:
+        options.setdefault("revelation", True)
+        super().__init__(**options)  # type: ignore[arg-type]
