@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from vision import geometry
 from vision.calibration import Calibration
 from vision.cvload import np
+from vision.errors import CalibrationError
 from vision.features import (
     REF,
+    WINDOW,
     empty_levels,
     levels_normalised,
     rough_normalised,
     square_features,
 )
-from vision.placement import STATES, from_grid
+from vision.placement import STATES, from_grid, to_grid
 
 SURE_EMPTY = 0.8  #: first-pass probability above which a square measures the empty look
 
@@ -26,6 +29,21 @@ def _posterior(ll: Any) -> Any:
     return p / p.sum(axis=1, keepdims=True)
 
 
+def _light_mapped(board: Any, cal: Calibration) -> tuple[Any, Any]:
+    """(first-pass posteriors, the board mapped to the calibration's light or None)."""
+    n = np()
+    assert cal.rough is not None and cal.levels is not None
+    first = _posterior(
+        cal.rough.log_likelihood(square_features(rough_normalised(board), cal.origins()))
+    )
+    measured = empty_levels(board, first[:, 0] >= SURE_EMPTY)
+    if n.isnan(measured).any():
+        measured = empty_levels(board, first.argmax(axis=1) == 0)
+    if n.isnan(measured).any():
+        return first, None
+    return first, levels_normalised(board, measured, n.asarray(cal.levels))
+
+
 def posteriors(board: Any, cal: Calibration) -> Any:
     """(64, 3) probabilities of empty / white / black for a canonical board image.
 
@@ -34,18 +52,50 @@ def posteriors(board: Any, cal: Calibration) -> Any:
     like the calibration's empty squares, exact model. Why: the rough scaling depends on how
     many pieces are on the board; the empty squares' look does not.
     """
-    n = np()
     origins = cal.origins()
     if cal.rough is None or cal.levels is None:
         return _posterior(cal.model.log_likelihood(square_features(board, origins, REF)))
-    first = _posterior(cal.rough.log_likelihood(square_features(rough_normalised(board), origins)))
-    measured = empty_levels(board, first[:, 0] >= SURE_EMPTY)
-    if n.isnan(measured).any():
-        measured = empty_levels(board, first.argmax(axis=1) == 0)
-    if n.isnan(measured).any():
+    first, mapped = _light_mapped(board, cal)
+    if mapped is None:
         return first
-    mapped = levels_normalised(board, measured, n.asarray(cal.levels))
     return _posterior(cal.model.log_likelihood(square_features(mapped, origins, REF)))
+
+
+def learn_position(
+    frame: Any, cal: Calibration, placement: str, weight: float = 0.5
+) -> Calibration:
+    """The calibration, having also seen `frame` show the known `placement`.
+
+    Each square empty in `placement` keeps (or refreshes, by `weight`) its own empty look,
+    measured as `posteriors` measures frames (same light mapping, same shifted windows as at
+    calibration). For the live path: once the rules core has confirmed a position, the
+    squares that held pieces at calibration (a printed logo, an odd grain) get a look of
+    their own. Only what a known position shows is learned; piece classes are unchanged.
+
+    Raises:
+        VisionError: `placement` is not a valid placement.
+        CalibrationError: the calibration has no two-pass models (made by an old version).
+    """
+    from vision.calibration import AUGMENT
+
+    n = np()
+    if cal.rough is None or cal.levels is None:
+        raise CalibrationError("this calibration cannot learn positions: recalibrate")
+    empty = [s == "." for row in to_grid(placement) for s in row]
+    board = geometry.warp(frame, cal.homography())
+    _, mapped = _light_mapped(board, cal)
+    rough = rough_normalised(board)
+    exact_f, rough_f = [], []
+    for dx in AUGMENT:
+        for dy in AUGMENT:
+            o = n.clip(cal.origins() + n.array([dx, dy]), 0, geometry.SIZE - WINDOW)
+            rough_f.append(square_features(rough, o))
+            if mapped is not None:
+                exact_f.append(square_features(mapped, o, REF))
+    model = cal.model.with_empty_looks(exact_f, empty, weight) if exact_f else cal.model
+    return replace(
+        cal, model=model, rough=cal.rough.with_empty_looks(rough_f, empty, weight), _cache={}
+    )
 
 
 def placement_of(post: Any) -> str:

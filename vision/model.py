@@ -74,6 +74,28 @@ class SquareModel:
                 ll[known, 0] = n.logaddexp(ll[known, 0], ll_own) - n.log(2.0)
         return ll
 
+    def with_empty_looks(self, feats: list[Any], empty: list[bool], weight: float) -> SquareModel:
+        """A copy that has also seen the squares `empty` (grid order) empty in a picture.
+
+        `feats` are that picture's feature matrices (64 x F, e.g. the shifted windows); a
+        square's look is their mean, blended into a look already known with `weight` (1:
+        the new look replaces it). Why: a square that held a piece at calibration has no
+        look of its own until the game empties it; a known position (the one the rules core
+        confirmed) says which squares are empty.
+        """
+        n = np()
+        new = n.mean(n.stack([n.asarray(f, dtype="float64") for f in feats]), axis=0)
+        old = self.empty_means or [None] * 64
+        own: list[list[float] | None] = []
+        for i in range(64):
+            if not empty[i]:
+                own.append(old[i])
+            elif old[i] is None:
+                own.append(new[i].tolist())
+            else:
+                own.append(((1 - weight) * n.asarray(old[i]) + weight * new[i]).tolist())
+        return SquareModel(means=self.means, variances=self.variances, empty_means=own)
+
 
 def fit(samples: list[tuple[Any, list[str]]]) -> SquareModel:
     """Fit the model on (feature matrix 64 x F, 64 states in grid order) pairs.
