@@ -327,7 +327,8 @@ def _certabo(
         weak: list[str] = []
         if partial and model.on and rng.random() < 0.15:
             squares = sorted(model.on)
-            weak = [chess.square_name(sq) for sq in rng.sample(squares, rng.randint(1, 3))]
+            count = min(len(squares), rng.randint(1, 3))
+            weak = [chess.square_name(sq) for sq in rng.sample(squares, count)]
         frames.append(Frame(round(t, 6), model.record(weak), "record"))
         t += record_s
     frames[-1] = replace(frames[-1], last=True)
