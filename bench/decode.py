@@ -5,8 +5,8 @@ kind of damage the protocol knows (`firmware_bridge.sim.noisy`, `combined`), and
 in-process by `arbiter.cmd_decode.decode_stream`, both as a timestamped capture (JSON Lines,
 one line a frame) and as a raw byte file (fed a byte at a time, each byte stamped at the wire
 rate). The figure to compare is bytes decoded a second against the bytes a second the wire
-can carry: DGT 9600 baud (960 B/s), Millennium and Certabo 38400 baud (3840 B/s). Chessnut is
-BLE or USB HID: it has no wire rate and no raw form.
+can carry: DGT 9600 baud (960 B/s), Millennium, Certabo and Sentio 38400 baud (3840 B/s).
+Chessnut is BLE or USB HID: it has no wire rate and no raw form.
 
     python bench/decode.py [--games N] [--repeat R]
 """
@@ -44,7 +44,12 @@ def games(count: int) -> list[list[chess.Move]]:
 
 def decode_once(wire: Wire, data: bytes) -> DecodeStats:
     cls = codec_class(wire.protocol)
-    codec = cls(calibration=wire.calibration) if wire.protocol == "certabo" else cls()  # type: ignore[call-arg]
+    if wire.protocol == "certabo":
+        codec = cls(calibration=wire.calibration)  # type: ignore[call-arg]
+    elif wire.protocol == "sentio":
+        codec = cls(orientation="rotated" if wire.rotated else "normal")  # type: ignore[call-arg]
+    else:
+        codec = cls()
     stats = DecodeStats()
     handle = io.BufferedReader(io.BytesIO(data))  # type: ignore[arg-type]
     for _ in decode_stream(codec, handle, "bench", stats):

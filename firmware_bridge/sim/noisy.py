@@ -1,8 +1,8 @@
 """Noisy captures: a real game as each board would send it, damaged as real lines damage it.
 
 `board_wire(protocol, moves)` plays a game's moves by hand on a board model of this package
-(`DgtBoardModel`, `MillenniumBoard`, `CertaboBoard`, `ChessnutBoard`) and records the frames
-the board sends, each with the time its last byte arrived:
+(`DgtBoardModel`, `MillenniumBoard`, `CertaboBoard`, `SentioBoard`, `ChessnutBoard`) and
+records the frames the board sends, each with the time its last byte arrived:
 
 - DGT (`eboard-protocols.md` 1.6): the start-up replies (`93`, `86`, the clock's version ACK),
   one `8E` per lift or place, and the `86` dump the host asks for after the quiet period
@@ -10,7 +10,7 @@ the board sends, each with the time its last byte arrived:
 - Millennium (2.4): the start-up replies (`w`, `s`, `v`) and one `s` report per change
   (report-on-change mode);
 - Certabo (3.1): a record of the whole board every `record_s` (0.2 s: a 656-byte record
-  takes 0.17 s at 38400 baud), changed or not;
+  takes 0.17 s at 38400 baud), changed or not; Sentio (3.4) likewise, occupancy only;
 - Chessnut (4.2): one position message per change, after the `21 01 00` start-up.
 
 `damage(wire, kind, seed)` then damages the frames, seeded, one kind at a time or all
@@ -43,7 +43,7 @@ import chess
 from firmware_bridge.codecs.base import CodecUsageError
 from firmware_bridge.codecs.certabo_calibration import CertaboCalibration
 from firmware_bridge.codecs.millennium import to_wire, with_parity
-from firmware_bridge.sim.certabo_board import CertaboBoard
+from firmware_bridge.sim.certabo_board import CertaboBoard, SentioBoard
 from firmware_bridge.sim.chessnut_board import ChessnutBoard
 from firmware_bridge.sim.dgt_board import DgtBoardModel, clock_times, message
 from firmware_bridge.sim.millennium_board import MillenniumBoard
@@ -59,12 +59,13 @@ __all__ = [
     "noisy_wire",
 ]
 
-PROTOCOLS = ("dgt", "millennium", "certabo", "chessnut")
+PROTOCOLS = ("dgt", "millennium", "certabo", "sentio", "chessnut")
 #: damage done to the bytes (`damage`), per protocol
 DAMAGE_KINDS: dict[str, tuple[str, ...]] = {
     "dgt": ("noise", "bitflip", "cut", "unsolicited", "repeat"),
     "millennium": ("noise", "bitflip", "cut", "unsolicited", "bad_check", "bad_parity", "repeat"),
     "certabo": ("noise", "bitflip", "cut", "unsolicited", "repeat"),
+    "sentio": ("noise", "bitflip", "cut", "unsolicited", "repeat"),
     "chessnut": ("noise", "bitflip", "cut", "unsolicited", "repeat"),
 }
 #: damage done by how the board is played (`board_wire` options), per protocol
@@ -72,10 +73,16 @@ BOARD_KINDS: dict[str, tuple[str, ...]] = {
     "dgt": ("rotated", "odd_order", "slide"),
     "millennium": ("rotated", "slide"),
     "certabo": ("rotated", "partial"),
+    "sentio": ("rotated",),
     "chessnut": ("rotated", "slide"),
 }
 #: bytes a second on the wire (10 bits a byte: 9600 and 38400 baud, 1.1, 2.1, 3.1)
-WIRE_RATE: dict[str, float] = {"dgt": 960.0, "millennium": 3840.0, "certabo": 3840.0}
+WIRE_RATE: dict[str, float] = {
+    "dgt": 960.0,
+    "millennium": 3840.0,
+    "certabo": 3840.0,
+    "sentio": 3840.0,
+}
 DGT_QUIET_S = 0.25
 
 
@@ -335,6 +342,27 @@ def _certabo(
     return frames, model.calibration()
 
 
+def _sentio(steps: list[_Step], rotated: bool, *, record_s: float, tail_s: float) -> list[Frame]:
+    """Sentio (3.4): an occupancy record every `record_s`, changed or not."""
+    model = SentioBoard(rotated=rotated)
+    frames: list[Frame] = []
+    end = (steps[-1].t if steps else 0.0) + tail_s
+    t = 0.1
+    i = 0
+    while t <= end:
+        while i < len(steps) and steps[i].t <= t:
+            step = steps[i]
+            if step.action == "lift":
+                model.lift(step.square)
+            else:
+                model.place(step.square, step.piece)
+            i += 1
+        frames.append(Frame(round(t, 6), model.record(), "record"))
+        t += record_s
+    frames[-1] = replace(frames[-1], last=True)
+    return frames
+
+
 def board_wire(
     protocol: str,
     moves: Iterable[chess.Move],
@@ -380,6 +408,8 @@ def board_wire(
         frames = _millennium(steps, rotated)
     elif protocol == "chessnut":
         frames = _chessnut(steps, rotated)
+    elif protocol == "sentio":
+        frames = _sentio(steps, rotated, record_s=record_s, tail_s=tail_s)
     else:
         frames, calibration = _certabo(
             steps, rotated, rng, partial=partial, record_s=record_s, tail_s=tail_s
@@ -424,7 +454,7 @@ def _info(protocol: str, rng: random.Random) -> bytes:
         return _dgt_info(rng)
     if protocol == "millennium":
         return _millennium_info(rng)
-    if protocol == "certabo":
+    if protocol in ("certabo", "sentio"):
         return rng.choice((b"L\r\n", b"D\r\n"))
     return rng.choice((bytes((0x2A, 0x02, 0xDF, 0x00)), bytes((0x32, 0x01, 0x00))))
 
@@ -487,7 +517,7 @@ def damage(wire: Wire, kind: str, seed: int = 0, *, rate: float = 0.1) -> Wire:
     next_clock = 1.0
     #: after a frame is damaged, the next frame that restores it is spared
     sparing = False
-    restorer = {"dgt": "dump", "certabo": "record"}.get(wire.protocol, "update")
+    restorer = {"dgt": "dump", "certabo": "record", "sentio": "record"}.get(wire.protocol, "update")
     for n, frame in enumerate(source):
         gap_end = source[n + 1].t if n + 1 < len(source) else frame.t + 0.5
         fragile = (

@@ -14,6 +14,8 @@ What a careful arbiter expects, per kind of damage:
 - **what destroys information no later report restores** has tests of its own below.
 - **bit flips on boards without a checksum** (DGT, Chessnut) can make a valid message that
   says something else; the decode must not crash, and one known case is an expected failure.
+- **Sentio** (occupancy only) is checked for the damage that loses no record: a lost record
+  can hide for good the moment a capture's square stood empty.
 
 Each case is decoded in-process by the same code as `arbiter decode` (`decode_stream`); a few
 run the command itself as a subprocess, from a capture and from a raw file.
@@ -81,6 +83,8 @@ EXACT: dict[str, tuple[str, ...]] = {
         "partial",
     ),
     "chessnut": ("clean", "noise", "cut", "unsolicited", "repeat", "rotated", "slide"),
+    # occupancy only (3.4): a lost record may hide a capture's empty square for good
+    "sentio": ("clean", "noise", "unsolicited", "repeat", "rotated"),
 }
 
 
@@ -101,6 +105,8 @@ def codec_of(wire: Wire) -> Codec:
     cls = codec_class(wire.protocol)
     if wire.protocol == "certabo":
         return cls(calibration=wire.calibration)  # type: ignore[call-arg]
+    if wire.protocol == "sentio":  # occupancy cannot tell: the orientation is configured
+        return cls(orientation="rotated" if wire.rotated else "normal")  # type: ignore[call-arg]
     return cls()
 
 
