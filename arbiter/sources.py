@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import os
 import select
+import stat
 import sys
 import threading
 import time
@@ -193,16 +194,25 @@ class StreamSource(Source):
     `t`, so a scripted game runs as it would at the board, and runs the same every time.
     `tick` events are skipped (the live session's timer decides what time decides).
     On a resume, `skip_through(t, seen)` drops what the journal already holds.
+
+    A *live* stream (a pipe, a FIFO, a terminal: `open` tells) brings each line when it
+    happens, so while it waits for the next line nobody knows that line's time: the session's
+    timers go on deciding meanwhile (a flag falls when the time runs out, a piece is released
+    after `slide_s`), instead of waiting for the next line.
     """
 
     finite = True
 
-    def __init__(self, events: Iterable[Event], name: str = "events:-") -> None:
+    def __init__(
+        self, events: Iterable[Event], name: str = "events:-", *, live: bool = False
+    ) -> None:
         self.name = name
-        #: the `t` of the next event it will send (None once it has ended): the session
-        #: decides nothing by time at or after it before the event is in, so a script is
-        #: ruled the same however the threads are scheduled
-        self.horizon: float | None = 0.0
+        self.live = live
+        #: the `t` of the next event it will send (None once it has ended, or while a live
+        #: stream waits for its next line): the session decides nothing by time at or after
+        #: it before the event is in, so a script is ruled the same however the threads are
+        #: scheduled
+        self.horizon: float | None = None if live else 0.0
         self._events: Iterator[Event] = iter(events)
         self._first: Event | None = None
         self._skip_t: float | None = None
@@ -218,7 +228,7 @@ class StreamSource(Source):
         handle = open_text(path)
         label = "stdin" if path == "-" else path
         name = "events:-" if path == "-" else f"events:{os.path.abspath(path)}"
-        return cls(read_events(handle, label), name)
+        return cls(read_events(handle, label), name, live=_is_live(handle))
 
     def first_start(self) -> Start | None:
         """The stream's `start`, when it begins with one (taken out of the stream)."""
@@ -252,7 +262,13 @@ class StreamSource(Source):
     def _play(self, emit: Emit, clock: Clock) -> None:
         try:
             pending = [self._first] if self._first is not None else []
-            for event in _chain(pending, self._events):
+            events = _chain(pending, self._events)
+            while True:
+                if self.live:
+                    self.horizon = None  # the next line comes when it happens
+                event = next(events, None)
+                if event is None:
+                    break
                 if isinstance(event, Start):
                     raise SourceError(f"{self.name}: a second 'start' event at t={event.t}")
                 if isinstance(event, Tick) or self._skipped(event):
@@ -280,6 +296,15 @@ class StreamSource(Source):
 def _chain(first: list[Event], rest: Iterator[Event]) -> Iterator[Event]:
     yield from first
     yield from rest
+
+
+def _is_live(handle: TextIO) -> bool:
+    """Does `handle` bring its lines as they happen (not a regular file: a pipe, a FIFO, a
+    terminal)? A file redirected to standard input is not live."""
+    try:
+        return not stat.S_ISREG(os.fstat(handle.fileno()).st_mode)
+    except (AttributeError, OSError, ValueError):
+        return False  # no descriptor (a test's StringIO): its lines are all there
 
 
 class KeyboardSource(Source):

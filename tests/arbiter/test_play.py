@@ -275,3 +275,31 @@ def test_a_bad_line_in_the_stream_stops_with_its_line_and_keeps_what_was_read(
     assert "line 3" in done.stderr and "e9" in done.stderr and "Traceback" not in done.stderr
     events, _ = read_journal(journal)
     assert [e.type for e in events] == ["start", "lift"]  # nothing already read is lost
+
+
+def test_a_live_stream_on_stdin_lets_the_flag_fall_while_it_waits(tmp_path: Path) -> None:
+    """`--events -` from a pipe brings lines as they happen: while it waits for the next one,
+    the clock still runs out at its moment (not when the next line or the end comes)."""
+    journal = tmp_path / "j.jsonl"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "arbiter.cli", "play", "--events", "-", "--journal",
+         str(journal), "--display", "plain"],
+        cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True,
+    )  # fmt: skip
+    assert process.stdin is not None
+    try:
+        process.stdin.write('{"t": 0, "type": "start", "time_control": "1.5"}\n')
+        process.stdin.flush()  # and nothing more: the pipe stays open, silent
+        deadline = time.monotonic() + 8
+        while process.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert process.poll() == 0, "the flag did not fall while the stream waited"
+    finally:
+        if process.poll() is None:
+            process.kill()
+        out, err = process.communicate(timeout=10)
+    assert "game over: 0-1 (time)" in out, out + err
+    events, _ = read_journal(journal)
+    assert [e.type for e in events] == ["start", "tick"]
+    assert events[1].t == pytest.approx(1.5, abs=1e-3)

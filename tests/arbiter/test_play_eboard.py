@@ -16,11 +16,12 @@ the next move (well above every board's `slide_s`, also on a loaded machine).
 
 from __future__ import annotations
 
+import json
 import signal
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import chess
@@ -65,12 +66,16 @@ def run_play(
     tmp_path: Path,
     game: chess.pgn.Game,
     outages: Sequence[tuple[float, float]] = (),
+    beside: Callable[[VirtualBoard, Path], str] | None = None,
 ) -> tuple[subprocess.CompletedProcess[str], VirtualBoard, Path, Path]:
     """Play `events` on a virtual `protocol` board read by an `arbiter play` subprocess.
 
     The board's stream starts (its t = 0) once the program has journaled its `start`, i.e.
-    once it is about to open the port, as players begin when the arbiter is ready. Returns
-    the finished process, the board, the journal and the PGN.
+    once it is about to open the port, as players begin when the arbiter is ready. With
+    `beside`, the program also reads a live stream on its standard input (`--events -`), as
+    from a clock beside the board: it begins with a `start` (auto_press), and once the board
+    is started `beside(board, journal)` returns the lines to send. Returns the finished
+    process, the board, the journal and the PGN.
     """
     journal, pgn = tmp_path / "game.jsonl", tmp_path / "game.pgn"
     board = VirtualBoard(protocol, events, outages=outages)
@@ -81,15 +86,20 @@ def run_play(
         "--no-keyboard", "--display", "plain", "--set", "auto_press=true",
         "--white", game.headers["White"], "--black", game.headers["Black"],
     ]  # fmt: skip
+    if beside is not None:
+        args += ["--events", "-"]
     if protocol == "certabo":
         calibration = tmp_path / "certabo.json"
         board.save_calibration(calibration)
         args += ["--calibration", str(calibration)]
     process = subprocess.Popen(
-        args, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True,
+        args, cwd=ROOT, stdin=subprocess.DEVNULL if beside is None else subprocess.PIPE,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     try:
+        if process.stdin is not None:
+            process.stdin.write('{"t": 0, "type": "start", "auto_press": true}\n')
+            process.stdin.flush()
         deadline = time.monotonic() + GRACE_S
         while not (journal.exists() and journal.read_text(encoding="utf-8").strip()):
             if process.poll() is not None:
@@ -98,6 +108,9 @@ def run_play(
             assert time.monotonic() < deadline, "arbiter play never journaled its start"
             time.sleep(0.005)
         board.start()
+        if beside is not None and process.stdin is not None:
+            process.stdin.write(beside(board, journal))
+            process.stdin.flush()
         try:
             out, err = process.communicate(timeout=events[-1].t + GRACE_S)
         except subprocess.TimeoutExpired:
@@ -223,3 +236,49 @@ def test_a_pulled_cable_mid_game_gives_the_same_pgn(
     odd = [r for r in rulings if r["type"] in ("illegal", "penalty", "mismatch", "violation")]
     assert not odd
     assert [r["uci"] for r in ruled] == moves
+
+
+#: index (1-based) in real-games.pgn of DrDrunkenstein v Weetik: 15 plies (both castle),
+#: then Black resigned
+RESIGNED_GAME = 100
+
+
+@pytest.mark.slow
+def test_a_resignation_from_a_live_stream_beside_the_board_ends_the_game(
+    shared: Path, tmp_path: Path
+) -> None:
+    """The board brings the moves, a live stream on stdin (a clock beside the board) the
+    resignation: the PGN is the real game's. While the stream waits for its next line, the
+    program still releases each piece after `slide_s` (a `tick` journaled per ply)."""
+    with (shared / "data" / "games" / "real-games.pgn").open(encoding="utf-8") as handle:
+        for _ in range(RESIGNED_GAME - 1):
+            assert chess.pgn.skip_game(handle)
+        game = chess.pgn.read_game(handle)
+    assert game is not None and game.headers["Result"] == "1-0"
+    plies = game.end().ply()
+    assert plies == 15 and not game.end().board().is_game_over()
+
+    def resign(board: VirtualBoard, journal: Path) -> str:
+        assert board.wait_done(GRACE_S), "the board did not play the game"
+        time.sleep(1.0)  # the last piece released, as the loser thinks it over
+        last_t = read_journal(journal)[0][-1].t
+        return json.dumps({"t": last_t, "type": "resign", "side": "black"}) + "\n"
+
+    events = moves_to_events(game, first_t=FIRST_T, hand_s=HAND_S, gap_s=GAP_S)
+    done, board, journal, pgn = run_play("dgt", events, tmp_path, game, beside=resign)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr
+    assert "game over: 1-0 (resignation)" in done.stdout, done.stdout[-2000:]
+    with pgn.open(encoding="utf-8") as handle:
+        record = chess.pgn.read_game(handle)
+    assert record is not None
+    assert [m.uci() for m in record.mainline_moves()] == [m.uci() for m in game.mainline_moves()]
+    assert record.headers["Result"] == "1-0"
+    history, rulings = journal_rulings(journal)
+    start = history[0]
+    assert isinstance(start, Start) and start.auto_press
+    assert start.sources == ["events:-", f"board:dgt:{board.path}"]
+    ruled = [r for r in rulings if r["type"] == "move"]
+    ticks = [e.t for e in history if e.type == "tick"]
+    # each released by time when its slide_s ran out (a tick just after), not at the next lift
+    assert all(any(0 <= t - r["t"] < 1e-5 for t in ticks) for r in ruled), (ruled, ticks)
+    assert history[-1].type == "resign"
