@@ -10,7 +10,8 @@ byte arrived; a note on stderr says such output is for reading, not for replay. 
 as they are decoded, so a bad capture line stops the output after everything before it. At the
 end a line on stderr says how many events came out and how many bytes were dropped, in how
 many places and why (the `sensor` `dropped` events carry the same counts). `decode_stream` is
-the same decoder for use in-process (tests, benchmarks).
+the same decoder for use in-process (tests, benchmarks). `--rotated` fixes the orientation
+of a board seated the other way round, which an occupancy-only Sentio cannot detect.
 """
 
 from __future__ import annotations
@@ -53,6 +54,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--start",
         action="store_true",
         help="begin with a 'start' event carrying the board's sensor settings",
+    )
+    parser.add_argument(
+        "--rotated",
+        action="store_true",
+        help="the board was seated the other way round (a Sentio cannot tell; the others"
+        " find it from the initial position)",
     )
 
 
@@ -190,9 +197,13 @@ def decode_stream(
 
 
 def run(args: argparse.Namespace) -> int:
-    from firmware_bridge.registry import codec_for
+    from firmware_bridge.registry import codec_class, codec_for
 
-    codec = codec_for(args.protocol, calibration=args.calibration)
+    options: dict[str, object] = {}
+    if args.rotated:  # eboard-protocols.md 0: the orientation, fixed
+        dgt = codec_class(args.protocol).name == "dgt"
+        options = {"rotated": True} if dgt else {"orientation": "rotated"}
+    codec = codec_for(args.protocol, calibration=args.calibration, **options)
     out = sys.stdout
     stats = DecodeStats()
     if args.start:

@@ -387,3 +387,26 @@ def test_dgt_asks_for_a_dump_at_once_after_lost_bytes() -> None:
     assert [e.type for e in events] == ["sensor", "place"]
     assert codec.poll(10.11) == b"\x42"
     assert codec.poll(10.5) == b""  # once
+
+
+@pytest.mark.parametrize("protocol", ["sentio", "dgt"])
+def test_decode_rotated_for_a_board_turned_round(
+    protocol: str, games: list[tuple[int, list[chess.Move]]], tmp_path: Path
+) -> None:
+    """A Sentio cannot see how it is seated (occupancy only, 3.4): `--rotated` says it. A
+    DGT board finds it from its first dump, and `--rotated` agrees."""
+    _, moves = games[0]
+    wire = noisy_wire(protocol, moves[:20], "rotated", seed=3)
+    path = tmp_path / "turned.jsonl"
+    path.write_text(wire.capture_lines(), encoding="utf-8")
+    outcomes = {}
+    for flags in ([], ["--rotated"]):
+        result = run_decode("--protocol", protocol, "--start", *flags, path)
+        assert result.returncode == 0, result.stderr
+        events = [parse_line(line) for line in result.stdout.splitlines()]
+        assert isinstance(events[0], Start)
+        start = Start(t=0.0, auto_press=True, **_settings(events[0]))
+        rulings = replay([start, *events[1:]])
+        outcomes[bool(flags)] = [r.data["uci"] for r in rulings if r.type == "move"]
+    assert outcomes[True] == wire.moves
+    assert (outcomes[False] == wire.moves) is (protocol == "dgt")
