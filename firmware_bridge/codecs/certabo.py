@@ -8,10 +8,13 @@ Sentio) is dropped; both are reported as `Sensor(status='dropped')` events (3.1)
 `L` and `D` are board flags (single-colour and RGB LEDs, unverified), not garbage.
 
 Certabo records carry the tag identifier (5 numbers) on each square, a8 ... h1; a group with
-three or more zeros is an empty square. A `CertaboCalibration` turns identifiers into FEN
-letters (unknown tags become '?'); without one, every occupied square is '?'. RFID reads
-flicker, so each square shows the identifier seen most often in the last 3 records (3.2,
-picochess). Since the board streams continuously, a `Snapshot` is emitted only when the board
+three or more zeros is an empty square (the vendor's rule, 3.1), except that a weak read (not
+all zeros: some byte of a tag came through, `0 0 56 0 0`) keeps what the square read in the
+record before, so a tag read weakly in two records running does not make its piece vanish.
+A `CertaboCalibration` turns identifiers into FEN letters (unknown tags become '?'); without
+one, every occupied square is '?'. RFID reads flicker, so each square shows the identifier
+seen most often in the last 3 records (3.2, picochess). Since the board streams
+continuously, a `Snapshot` is emitted only when the board
 so filtered changes (the first record always gives one).
 
 Orientation (0): with a calibration, the initial position read turned 180 degrees sets
@@ -325,7 +328,15 @@ class CertaboCodec(_StreamCodec):
         return calibration
 
     def _placement(self, numbers: list[int]) -> str:
-        record = [normalise(numbers[i : i + 5]) for i in range(0, CERTABO_NUMBERS, 5)]
+        groups = [numbers[i : i + 5] for i in range(0, CERTABO_NUMBERS, 5)]
+        record = [normalise(group) for group in groups]
+        if self._history:
+            # A weak read (`0 0 56 0 0`: some byte of a tag came through) is no evidence
+            # that the square emptied: it keeps what the last record read there (3.1).
+            previous = self._history[-1]
+            for i, group in enumerate(groups):
+                if record[i] == EMPTY and any(group):
+                    record[i] = previous[i]
         self.records.append(record)
         self._history.append(record)
         if len(self._history) == 1:
