@@ -27,7 +27,7 @@ from vision.placement import INITIAL, Grid, to_grid
 from vision.registration import encode, reference_image
 
 FORMAT = "otb-arbiter-vision-calibration"
-VERSION = 1
+VERSION = 2  #: 2: a ninth square feature (Lflat) and per-square empty looks
 AUGMENT = (-2, 0, 2)  #: window offsets (px) used to multiply the training examples
 
 
@@ -95,7 +95,10 @@ class Calibration:
         if not isinstance(d, dict) or d.get("format") != FORMAT:
             raise CalibrationError(f"{where}: not an OTB Arbiter vision calibration")
         if d.get("version") != VERSION:
-            raise CalibrationError(f"{where}: calibration version {d.get('version')!r} unknown")
+            raise CalibrationError(
+                f"{where}: calibration version {d.get('version')!r}, this one reads "
+                f"{VERSION}: recalibrate (arbiter calibrate)"
+            )
         try:
             return cls(
                 corners=geometry.check_corners(d["corners"]),

@@ -19,7 +19,7 @@ WINDOW = 16  #: side of a square's sample window, canonical pixels (0.4 square)
 SHIFT = -0.1  #: window offset toward the camera, in squares (negative: away, into the body)
 LEVEL = 180.0  #: the rough pass scales each channel's upper quartile to this level
 REF = 100.0  #: the exact pass divides lightness features by this fixed level
-NAMES = ("L", "a", "b", "Lstd", "Lp10", "Lp90", "grad", "Lcore")
+NAMES = ("L", "a", "b", "Lstd", "Lp10", "Lp90", "grad", "Lcore", "Lflat")
 CORE = 12  #: side of the central part of a square whose mean measures the square's level
 
 
@@ -77,6 +77,21 @@ def levels_normalised(board: Any, measured: Any, targets: Any) -> Any:
     return c.LUT(board, lut)
 
 
+_PLANE: Any = None  #: (WINDOW**2, 2) centred x and y of a window's pixels
+_PINV: Any = None  #: its pseudo-inverse
+
+
+def _slopes(crops: Any) -> Any:
+    """(64, 2) least-squares x and y slopes of the flattened windows (64 x WINDOW**2)."""
+    global _PLANE, _PINV
+    n = np()
+    if _PLANE is None:
+        yy, xx = n.mgrid[0:WINDOW, 0:WINDOW].astype("float32") - (WINDOW - 1) / 2
+        _PLANE = n.stack([xx.ravel(), yy.ravel()], axis=1)
+        _PINV = n.linalg.pinv(_PLANE)
+    return (crops - crops.mean(axis=1, keepdims=True)) @ _PINV.T
+
+
 def _crops(img: Any, origins: Any) -> Any:
     """Stack the 64 windows of `img` (H x W [x C]) into a (64, WINDOW, WINDOW [, C]) array."""
     n = np()
@@ -89,7 +104,9 @@ def square_features(board: Any, origins: Any, ref: float | None = None) -> Any:
     L is Lab lightness, a/b its chroma; lightness features are divided by `ref` (default:
     the board's median lightness); `grad` is the mean Sobel magnitude (texture and outlines:
     a white piece on a light square differs mostly there); `Lcore` is the mean of the
-    window's central half, where a piece's body is.
+    window's central half, where a piece's body is; `Lflat` is the lightness spread left after
+    removing the window's best-fitting plane (a shadow edge or a light gradient is nearly a
+    plane across a window, a piece is not).
     """
     n, c = np(), cv2()
     lab = c.cvtColor(board, c.COLOR_BGR2LAB)
@@ -104,6 +121,9 @@ def square_features(board: Any, origins: Any, ref: float | None = None) -> Any:
     crops_g = _crops(grad, origins).reshape(64, -1)
     q = WINDOW // 4
     core = _crops(light, origins)[:, q : WINDOW - q, q : WINDOW - q].reshape(64, -1)
+    # spread left after removing each window's best-fitting plane: a light gradient or a soft
+    # shadow edge across the window is (locally) a plane, a piece's body is not
+    flat = crops_l - _slopes(crops_l) @ _PLANE.T
     k10, k90 = int(0.1 * (crops_l.shape[1] - 1)), int(0.9 * (crops_l.shape[1] - 1))
     part = n.partition(crops_l, (k10, k90), axis=1)
     p10, p90 = part[:, k10], part[:, k90]
@@ -117,6 +137,7 @@ def square_features(board: Any, origins: Any, ref: float | None = None) -> Any:
             p90 / ref,
             crops_g.mean(axis=1) / ref,
             core.mean(axis=1) / ref,
+            flat.std(axis=1) / ref,
         ],
         axis=1,
     )

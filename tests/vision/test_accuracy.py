@@ -156,16 +156,16 @@ def test_uschess_calibrated_on_img_4755(
     # the logo for a piece whenever h1 is empty (the logo's dark lines and their blends with
     # the cream are neither separable by colour nor by a median filter from a black piece).
     # The goal holds on the other 63 squares; the overall floor guards against regressions.
-    assert without_h1 >= 0.99
-    assert accuracy >= 0.979
+    assert without_h1 >= 0.991  # measured 99.14 %
+    assert accuracy >= 0.9795  # measured 97.99 % (95 wrong)
 
 
 def test_uschess_calibrated_where_the_logo_square_is_empty(
     images: dict[str, dict[str, Any]], vision_data: Path, failures_dir: Path
 ) -> None:
     """Calibrated on IMG_4768 (h1 empty there), the square's own empty look is kept: the logo
-    counts as empty. Measured 59 errors of 4736 (98.75 %), h1 4; before the per-square empty
-    look, 107 (97.7 %), h1 54."""
+    counts as empty. Measured 43 errors of 4736 (99.09 %), h1 4; before the per-square empty
+    look (and Lflat), 107 (97.7 %), h1 54."""
     errors, squares, by_square, _ = _uschess("uschess/IMG_4768.jpg", images, vision_data, None)
     _report(
         failures_dir,
@@ -178,7 +178,7 @@ def test_uschess_calibrated_where_the_logo_square_is_empty(
         },
     )
     assert by_square.get("h1", 0) <= 6
-    assert 1 - errors / squares >= 0.985
+    assert 1 - errors / squares >= 0.99
 
 
 def test_uschess_learning_each_confirmed_position(
@@ -186,8 +186,8 @@ def test_uschess_learning_each_confirmed_position(
 ) -> None:
     """The live path: calibrated on IMG_4755, then each later photo is scored *before* its
     labelled position is learned (as the arbiter learns a position the rules core confirmed).
-    h1 gets its own empty look once the game has emptied it. Measured: 42 of 4736 wrong
-    (99.1 %), h1 6 (before it is first seen empty); the per-photo score stays 99 wrong.
+    h1 gets its own empty look once the game has emptied it. Measured: 34 of 4736 wrong
+    (99.28 %), h1 6 (before it is first seen empty); 95 wrong scoring each photo on its own.
     A learned calibration saved and loaded classifies the same."""
     from vision.calibration import Calibration
     from vision.classify import learn_position
@@ -225,7 +225,7 @@ def test_uschess_learning_each_confirmed_position(
             "errors_by_square": dict(sorted(by_square.items(), key=lambda kv: -kv[1])),
         },
     )
-    assert 1 - errors / squares >= 0.99
+    assert 1 - errors / squares >= 0.992
     assert by_square.get("h1", 0) <= 8
     cal.save(tmp_path / "learned.json")
     loaded = Calibration.load(tmp_path / "learned.json")
