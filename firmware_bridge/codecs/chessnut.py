@@ -174,7 +174,7 @@ class ChessnutCodec(Codec):
         of a game's holds `01 24` (a queen beside an empty square, then a pawn beside a
         king) and one that did would at worst lose this one report."""
         start = pos + 1
-        end = pos + size
+        end = pos + size + 1  # a header may start on the message's last byte
         while True:
             j = buf.find(b"\x01\x24", start, end)
             if j < 0:

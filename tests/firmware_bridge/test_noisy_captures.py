@@ -388,3 +388,20 @@ def test_decode_rotated_for_a_board_turned_round(
         outcomes[bool(flags)] = [r.data["uci"] for r in rulings if r.type == "move"]
     assert outcomes[True] == wire.moves
     assert (outcomes[False] == wire.moves) is (protocol == "dgt")
+
+
+@pytest.mark.parametrize("kept", [1, 2, 20, 36, 37])
+def test_a_chessnut_position_cut_short_gives_way_to_the_next(kept: int) -> None:
+    """No checksum (4.2): a position cut after `kept` bytes would take the next message's
+    first bytes for its rest. The next position's `01 24` inside it shows the cut, wherever
+    it falls, the cut message's last byte included."""
+    from firmware_bridge.codecs.chessnut import ChessnutCodec
+    from firmware_bridge.sim.chessnut_board import ChessnutBoard
+
+    board = ChessnutBoard(reporting=True)
+    first = board.position_message()
+    after = board.lift("e2")
+    events = ChessnutCodec().feed(first[:kept] + after, 1.0)
+    snapshots = [e.board for e in events if e.type == "snapshot"]  # type: ignore[attr-defined]
+    assert snapshots == ["rnbqkbnr/pppppppp/8/8/8/8/PPPP1PPP/RNBQKBNR"]
+    assert [e.type for e in events] == ["sensor", "snapshot"]
