@@ -6,9 +6,9 @@ from dataclasses import replace
 from typing import Any
 
 from vision import geometry
-from vision.calibration import Calibration
+from vision.calibration import AUGMENT, Calibration
 from vision.cvload import np
-from vision.errors import CalibrationError
+from vision.errors import CalibrationError, VisionError
 from vision.features import (
     REF,
     WINDOW,
@@ -71,14 +71,16 @@ def learn_position(
     calibration). For the live path: once the rules core has confirmed a position, the
     squares that held pieces at calibration (a printed logo, an odd grain) get a look of
     their own. Only what a known position shows is learned; piece classes are unchanged.
+    Give it a still frame without hands (the frame of a snapshot the rules core accepted):
+    whatever covers a square said to be empty becomes part of that square's empty look.
 
     Raises:
-        VisionError: `placement` is not a valid placement.
+        VisionError: `placement` is not a valid placement, or `weight` is not in (0, 1].
         CalibrationError: the calibration has no two-pass models (made by an old version).
     """
-    from vision.calibration import AUGMENT
-
     n = np()
+    if not 0.0 < weight <= 1.0:
+        raise VisionError(f"weight must be in (0, 1], not {weight!r}")
     if cal.rough is None or cal.levels is None:
         raise CalibrationError("this calibration cannot learn positions: recalibrate")
     empty = [s == "." for row in to_grid(placement) for s in row]
