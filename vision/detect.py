@@ -45,6 +45,10 @@ NOT_FOUND = (
 MAX_RMS = 0.06
 #: verified points per axis the final fit needs: extrapolating from fewer lines is unsafe
 MIN_LINES = 5
+#: inner corners within this many lines of an outer corner extrapolate it
+LOCAL = 5.5
+#: seed of OpenCV's random state before each sector-detector call (reproducible results)
+SEED = 12345
 #: margin by which the best placement's score must beat the next (partial lattices only)
 PLACE_MARGIN = 0.25
 
@@ -66,7 +70,9 @@ def _seeds(grey: Any) -> Iterator[dict[tuple[int, int], tuple[float, float]]]:
     """Grids of inner corners, as {(column, row): image point}, best detectors first.
 
     Full 7x7 grids first (sector detector at 500 and 800 px, classic at 800 px), then the
-    largest partial grids the sector detector finds at both sizes.
+    largest partial grids the sector detector finds at both sizes. The sector detector draws
+    from OpenCV's random state (per thread), which is seeded first so that the same picture
+    always gives the same answer.
     """
     c = cv2()
     sb_flags = c.CALIB_CB_EXHAUSTIVE | c.CALIB_CB_NORMALIZE_IMAGE
@@ -80,11 +86,13 @@ def _seeds(grey: Any) -> Iterator[dict[tuple[int, int], tuple[float, float]]]:
             flags = c.CALIB_CB_ADAPTIVE_THRESH | c.CALIB_CB_NORMALIZE_IMAGE
             ok, found = c.findChessboardCorners(small, (7, 7), flags=flags)
         else:
+            c.setRNGSeed(SEED)
             ok, found = c.findChessboardCornersSB(small, (7, 7), flags=sb_flags)
         if ok:
             yield _as_grid(found.reshape(7, 7, 2) / scale)
     for side in (500, 800):
         scale, small = smalls[side]
+        c.setRNGSeed(SEED)
         ok, found, meta = c.findChessboardCornersSBWithMeta(
             small, (4, 4), sb_flags | c.CALIB_CB_LARGER
         )
@@ -102,23 +110,53 @@ def _as_grid(pts: Any) -> dict[tuple[int, int], tuple[float, float]]:
     }
 
 
-def _fit(points: dict[tuple[int, int], tuple[float, float]]) -> Any | None:
-    """Homography lattice (column, row) -> image of the points, robust to a few bad ones."""
+#: a verified point farther from the lattice's fit than 3 x the median residual, clipped
+#: to these bounds (squares), is dropped
+MIN_OFF, MAX_OFF = 0.04, 0.1
+
+
+def _residuals(h: Any, points: dict[tuple[int, int], tuple[float, float]]) -> Any:
+    """Each point's distance from its lattice place under `h`, in squares (board frame)."""
+    n, c = np(), cv2()
+    src = n.array(list(points.keys()), dtype="float64")
+    dst = n.array(list(points.values()), dtype="float64").reshape(-1, 1, 2)
+    back = c.perspectiveTransform(dst, n.linalg.inv(h)).reshape(-1, 2)
+    return n.linalg.norm(back - src, axis=1)
+
+
+def _limit(res: Any, most: float = MAX_OFF) -> float:
+    """The residual beyond which a point is an outlier (see `MIN_OFF`, `MAX_OFF`)."""
+    return min(most, max(MIN_OFF, 3.0 * float(np().median(res))))
+
+
+def _fit(points: dict[tuple[int, int], tuple[float, float]], most: float = MAX_OFF) -> Any | None:
+    """Homography lattice (column, row) -> image of the points, robust to a few bad ones.
+
+    Least squares, then the points more than three times the median residual off (within
+    `MIN_OFF` .. `most` squares) are dropped and the fit repeated; a raw seed, whose stray
+    points may be far off, is fitted with a looser `most`. Deterministic on purpose: OpenCV's
+    RANSAC draws from a process-wide random state, so the same picture could be found or
+    not depending on what ran before.
+    """
     n, c = np(), cv2()
     if len(points) < 6:
         return None
     src = n.array(list(points.keys()), dtype="float64")
     dst = n.array(list(points.values()), dtype="float64")
-    h, _ = c.findHomography(src, dst, c.RANSAC, _square_px(src, dst) * 0.1)
+    keep = n.ones(len(src), dtype=bool)
+    h = None
+    for _ in range(5):
+        if keep.sum() < 6:
+            return None
+        h, _ = c.findHomography(src[keep], dst[keep], 0)
+        if h is None:
+            return None
+        res = _residuals(h, points)
+        new = res < _limit(res[keep], most)
+        if (new == keep).all():
+            break
+        keep = new
     return h
-
-
-def _square_px(src: Any, dst: Any) -> float:
-    """Rough size of one square in pixels: image spread over lattice spread."""
-    n = np()
-    s = float(n.sqrt(n.prod(n.ptp(src, axis=0) + 1e-9)))
-    d = float(n.sqrt(n.prod(n.ptp(dst, axis=0) + 1e-9)))
-    return max(d / max(s, 1.0), 1.0)
 
 
 def _project(h: Any, lattice: Any) -> Any:
@@ -192,7 +230,7 @@ class _Lattice:
         self.sign = 0.0
         self.level = 0.0
         self.win = 3
-        h = _fit(seed)
+        h = _fit(seed, most=0.3)
         if h is None:
             return
         keys = list(seed)
@@ -239,7 +277,7 @@ class _Lattice:
         lat = n.array(keys, dtype="float64")
         pred = _project(h, lat)
         moved = n.linalg.norm(refined - pred, axis=1)
-        near = moved < 2.0 * self.win
+        near = moved < 1.2 * self.win  # a fifth of a square
         inside = _inside(self.grey, refined, self.win + 2.0)
         # verify at the refined place: the local lattice around it, shifted there
         hq = self._local(h, pred, refined)
@@ -262,11 +300,34 @@ class _Lattice:
         t = n.array([[1, 0, shift[0]], [0, 1, shift[1]], [0, 0, 1]], dtype="float64")
         return t @ h
 
-    def grow(self) -> None:
-        """Add whole lattice lines on each side while they verify (at most 7 lines a way)."""
+    def infill(self) -> None:
+        """Verify the lattice points missing inside the extent of the verified ones (a seed
+        found on every other line, or points first hidden by a piece's blur)."""
         n = np()
         if len(self.pts) < 6:
             return
+        h = _fit(self.pts)
+        if h is None:
+            return
+        cols = [k[0] for k in self.pts]
+        rows = [k[1] for k in self.pts]
+        keys = [
+            (col, row)
+            for col in range(min(cols), max(cols) + 1)
+            for row in range(min(rows), max(rows) + 1)
+            if (col, row) not in self.pts
+        ]
+        if keys:
+            pred = _project(h, n.array(keys, dtype="float64"))
+            self._accept(h, keys, self._refine(pred))
+
+    def grow(self) -> None:
+        """Add whole lattice lines on each side while they verify. Up to 8 lines a way: a board
+        has 7, so an eighth that verifies shows a larger checker (a tiled floor), refused."""
+        n = np()
+        if len(self.pts) < 6:
+            return
+        self.infill()
         done = {"left": False, "right": False, "up": False, "down": False}
         for _ in range(16):
             if all(done.values()):
@@ -280,10 +341,10 @@ class _Lattice:
                     continue
                 cols = sorted({k[0] for k in self.pts})
                 rows = sorted({k[1] for k in self.pts})
-                if side in ("left", "right") and cols[-1] - cols[0] >= 6:
+                if side in ("left", "right") and cols[-1] - cols[0] >= 7:
                     done[side] = True
                     continue
-                if side in ("up", "down") and rows[-1] - rows[0] >= 6:
+                if side in ("up", "down") and rows[-1] - rows[0] >= 7:
                     done[side] = True
                     continue
                 if side == "left":
@@ -305,6 +366,19 @@ class _Lattice:
                     for key in keys:
                         self.pts.pop(key, None)
                     done[side] = True
+                else:
+                    self.clean()
+
+    def clean(self) -> None:
+        """Drop the points that are outliers of the lattice's robust fit (a corner
+        pulled onto a piece's edge still looks like a corner, but not where one belongs)."""
+        h = _fit(self.pts)
+        if h is None:
+            self.pts = {}
+            return
+        res = _residuals(h, self.pts)
+        limit = _limit(res)
+        self.pts = {k: v for (k, v), r in zip(self.pts.items(), res, strict=True) if r < limit}
 
     def prune(self) -> None:
         """Drop lines (rows or columns) where fewer than 2 points or a third verified: a
@@ -343,7 +417,8 @@ def _placement(grey: Any, lat: _Lattice, h: Any) -> tuple[int, int] | None:
     """(c0, r0): the lattice column and row of the board's first inner line, or None.
 
     Seven verified lines on an axis fix it; with fewer, every place that keeps the verified
-    lines inside is scored by `_checker_score` and the best must win clearly.
+    lines inside is scored by `_checker_score` and the best must win clearly; all of them
+    must lie, with the ring of squares around them, inside the picture.
     """
     cols = sorted({k[0] for k in lat.pts})
     rows = sorted({k[1] for k in lat.pts})
@@ -353,6 +428,14 @@ def _placement(grey: Any, lat: _Lattice, h: Any) -> tuple[int, int] | None:
     r_cands = range(rows[-1] - 6, rows[0] + 1)
     if len(c_cands) == 1 and len(r_cands) == 1:
         return c_cands[0], r_cands[0]
+    # every candidate, with its ring of squares, must be in the picture to be judged: a
+    # board cut by the picture's edge looks like a board one square over
+    n = np()
+    for c0 in c_cands:
+        for r0 in r_cands:
+            ring = n.array([[c0 - 2, r0 - 2], [c0 + 8, r0 - 2], [c0 + 8, r0 + 8], [c0 - 2, r0 + 8]])
+            if not _inside(grey, _project(h, ring), 0.0).all():
+                return None
     scores = sorted(
         ((_checker_score(grey, h, c0, r0), (c0, r0)) for c0 in c_cands for r0 in r_cands),
         reverse=True,
@@ -373,15 +456,32 @@ class Located:
     rms: float  #: residual of the homography fitted to `points`, in squares
 
 
+def _grown(grey: Any, seed: dict[tuple[int, int], tuple[float, float]]) -> _Lattice:
+    """The verified lattice grown from a seed. The sector detector sometimes takes every
+    other line (of one axis or both) for a coarser checker; when fewer than half the seed
+    verifies, it is also read at double spacing on either axis, and the reading with the
+    most verified points is kept."""
+    lat = _Lattice(grey, seed)
+    if len(lat.pts) < len(seed) / 2:
+        for mx, my in ((2, 1), (1, 2), (2, 2)):
+            other = _Lattice(grey, {(mx * k[0], my * k[1]): v for k, v in seed.items()})
+            other.infill()
+            if len(other.pts) > len(lat.pts):
+                lat = other
+    lat.clean()
+    lat.prune()
+    lat.grow()
+    lat.clean()
+    lat.prune()
+    return lat
+
+
 def _board(grey: Any, seed: dict[tuple[int, int], tuple[float, float]]) -> Located | None:
     """The board found from one seed grid, or None when the evidence is not good enough.
 
     Board units are squares, 0..8 across the playing area; `points` are keyed 1..7."""
     n, c = np(), cv2()
-    lat = _Lattice(grey, seed)
-    lat.prune()
-    lat.grow()
-    lat.prune()
+    lat = _grown(grey, seed)
     if len(lat.pts) < 12:
         return None
     h = _fit(lat.pts)
@@ -404,12 +504,32 @@ def _board(grey: Any, seed: dict[tuple[int, int], tuple[float, float]]) -> Locat
     rms = float(n.sqrt(n.mean(n.sum((back - src) ** 2, axis=1))))
     if rms > MAX_RMS:
         return None
-    outer = n.array([[0, 0], [8, 0], [8, 8], [0, 8]], dtype="float64").reshape(-1, 1, 2)
     try:
-        corners = check_corners(order_corners(c.perspectiveTransform(outer, hb).reshape(-1, 2)))
+        corners = check_corners(order_corners(_outer_corners(src, dst, hb)))
     except CalibrationError:
         return None
     return Located(corners, board, rms)
+
+
+def _outer_corners(src: Any, dst: Any, hb: Any) -> Any:
+    """The four outer corners (board order), each extrapolated from the inner corners near it.
+
+    A board is rarely quite flat (a roll-up or folding board) and a lens bends lines a
+    little, so one homography for the whole lattice misplaces the outer corners by a
+    percent or two; the inner corners within 5 lines of an outer corner (up to 25, at least
+    12 on 3 lines each way) predict it better. Where there are too few, the whole fit `hb`.
+    """
+    n, c = np(), cv2()
+    out = []
+    for cx, cy in ((0, 0), (8, 0), (8, 8), (0, 8)):
+        near = (n.abs(src[:, 0] - cx) <= LOCAL) & (n.abs(src[:, 1] - cy) <= LOCAL)
+        h = hb
+        if near.sum() >= 12 and len(set(src[near, 0])) >= 3 and len(set(src[near, 1])) >= 3:
+            local, _ = c.findHomography(src[near], dst[near], 0)
+            h = hb if local is None else local
+        point = n.array([[[cx, cy]]], dtype="float64")
+        out.append(c.perspectiveTransform(point, h)[0, 0])
+    return n.array(out)
 
 
 def locate(frame: Any) -> Located:
