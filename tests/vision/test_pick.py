@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -218,3 +219,66 @@ def test_picker_loads_no_opencv_until_used() -> None:
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip().splitlines()[-1] == "False"
+
+
+_HARNESS = r"""
+const els = {};
+function el(id) {
+  if (!els[id]) els[id] = { textContent: "", className: "", disabled: false, width: 0, height: 0,
+    listeners: {}, addEventListener(t, f) { this.listeners[t] = f; },
+    getContext() { return ctx; },
+    getBoundingClientRect() { return { left: 10, top: 20, width: this.width / 2,
+                                       height: this.height / 2 }; } };
+  return els[id];
+}
+const arcs = [];
+const ctx = new Proxy({}, { get: (t, k) => (k in t ? t[k] : (...a) => {
+  if (k === "arc") arcs.push(a); }), set: (t, k, v) => { t[k] = v; return true; } });
+const keys = {};
+globalThis.document = { getElementById: el, addEventListener: (t, f) => { keys[t] = f; } };
+globalThis.Image = class { set src(v) { this.naturalWidth = 1000; this.naturalHeight = 800;
+                                        setTimeout(() => this.onload(), 0); } };
+let posted = null;
+globalThis.fetch = async (url, opts) => { posted = [url, JSON.parse(opts.body)];
+  return { ok: true, json: async () => ({ message: "corners received" }) }; };
+eval(require("fs").readFileSync(0, "utf8"));
+setTimeout(async () => {
+  const cv = el("c"), log = [];
+  // shown at half size at (10, 20); the picture sits `margin` (50 px) inside the canvas
+  const click = (x, y) => cv.listeners.click({ clientX: 10 + (x + 50) / 2,
+                                               clientY: 20 + (y + 50) / 2 });
+  log.push([cv.width, cv.height, el("msg").textContent]);
+  click(100, 80); click(900, 90); click(910, 700); click(500, 500);
+  el("undo").onclick();
+  keys.keydown({ key: "Backspace", preventDefault() {} });
+  log.push([el("msg").textContent, el("send").disabled]);
+  click(910, 700); click(-20, 710); click(0, 0);
+  log.push([el("msg").textContent, el("send").disabled]);
+  await el("send").onclick();
+  log.push(posted, [el("msg").textContent, el("msg").className, arcs.length > 0]);
+  console.log(JSON.stringify(log));
+}, 10);
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_page_script_clicks_undo_and_send(tmp_path: Path) -> None:
+    """The page's own script, run by node with a stand-in DOM: clicks map to picture pixels
+    (canvas scaled and with a margin), undo (button and Backspace) removes the last, a fifth
+    click is ignored, Send posts the four to `corners`."""
+    from vision.pick import PAGE
+
+    script = re.search(r"<script>(.*)</script>", PAGE, re.S)
+    assert script is not None
+    harness = tmp_path / "harness.js"
+    harness.write_text(_HARNESS)
+    out = subprocess.run(
+        ["node", str(harness)], input=script.group(1), capture_output=True, text=True, timeout=30
+    )
+    assert out.returncode == 0, out.stderr
+    log = json.loads(out.stdout)
+    assert log[0] == [1100, 900, "next: top-left corner"]
+    assert log[1] == ["next: bottom-right corner", True]
+    assert log[2] == ["four corners: send them, or undo", False]
+    assert log[3] == ["corners", {"corners": [[100, 80], [900, 90], [910, 700], [-20, 710]]}]
+    assert log[4] == ["corners received", "ok", True]
