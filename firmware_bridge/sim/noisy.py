@@ -255,18 +255,21 @@ def _dgt(steps: list[_Step], rotated: bool) -> tuple[list[Frame], list[tuple[flo
     frames.append(Frame(0.2, model.receive(bytes.fromhex("2b03030900")), "startup"))  # clock ACK
     dump_due: float | None = None
     states = [(0.0, model.dump())]
+    busy_until = 0.0  # a change during a dump's 70 ms on the wire is sent after it
     for step in steps:
         if dump_due is not None and dump_due < step.t:
-            frames.append(Frame(round(dump_due + 67 / 960, 6), model.dump(), "dump"))
+            busy_until = round(dump_due + 67 / 960, 6)
+            frames.append(Frame(busy_until, model.dump(), "dump"))
             dump_due = None
         data = (
             model.lift(step.square)
             if step.action == "lift"
             else model.place(step.square, step.piece)
         )
-        frames.append(Frame(step.t, data, "update", ply=step.ply))
+        t = max(step.t, round(busy_until + 5 / 960, 6))
+        frames.append(Frame(t, data, "update", ply=step.ply))
         states.append((step.t, model.dump()))
-        dump_due = step.t + DGT_QUIET_S
+        dump_due = t + DGT_QUIET_S
     if dump_due is not None:
         frames.append(Frame(round(dump_due + 67 / 960, 6), model.dump(), "dump", last=True))
     return [f for f in frames if f.data], states
