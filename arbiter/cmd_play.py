@@ -50,7 +50,8 @@ from rules.events import Event, Start
 SOURCE_KEYS = ("events", "gpio", "board", "camera", "video")
 #: `--board gpio-matrix`: a reed-switch board on the Pi's GPIO instead of a serial e-board
 GPIO_MATRIX = "gpio-matrix"
-#: `start` fields a stream's own `start` gives, unless the settings say otherwise
+#: how a source's name in `start.sources` carries its calibration file (a camera, a Certabo
+#: board), so that `arbiter resume` uses it again
 CALIBRATION_TAG = " calibration="
 
 
@@ -114,19 +115,34 @@ def _keyboard_wanted(settings: Settings, events: str | None) -> bool:
     return KeyboardSource.usable()
 
 
-def _board(spec: str, clock: Clock, settings: Settings, *, feedback: bool) -> Source:
-    """The e-board of `--board`, with its calibration (Certabo), capture file, DGT 3000
-    orientation, and whether it may show duties and moves (strict mode or `--feedback`)."""
+def _board(
+    spec: str,
+    clock: Clock,
+    settings: Settings,
+    *,
+    feedback: bool,
+    calibration: str | None = None,
+) -> Source:
+    """The e-board of `--board`, with its calibration (Certabo: `calibration`, else the
+    settings'), capture file, DGT 3000 orientation, and whether it may show duties and moves
+    (strict mode or `--feedback`).
+
+    A Certabo board's calibration goes into its name, so that `arbiter resume` reads the
+    pieces with it again (without it the board would tell only where pieces stand)."""
     if not _available("firmware_bridge.source"):
         raise SourceError(f"--board {spec}: e-boards are not available in this build")
-    return BoardAdapter(
+    calibration = calibration or settings.get("calibration")
+    source = BoardAdapter(
         spec,
         clock,
-        settings.get("calibration"),
+        calibration,
         capture=settings.get("capture"),
         clock_white=settings.get("clock_white"),
         feedback=feedback,
     )
+    if calibration is not None and getattr(source.board.codec, "calibration", None) is not None:
+        source.name += f"{CALIBRATION_TAG}{os.path.abspath(calibration)}"
+    return source
 
 
 def _camera(calibration: str | None, camera: int | None, video: str | None) -> Source:
@@ -164,7 +180,8 @@ def reopen_sources(
             sources.append(GpioSource(backend, settings.pin_map(), mode, matrix=matrix))
         elif kind == "board":
             mode = strict or bool(settings.get("feedback", False))
-            sources.append(_board(rest, clock, settings, feedback=mode))
+            spec, _, cal = rest.partition(CALIBRATION_TAG)
+            sources.append(_board(spec, clock, settings, feedback=mode, calibration=cal or None))
         elif kind in ("camera", "video"):
             where, _, cal = rest.partition(CALIBRATION_TAG)
             camera = int(where) if kind == "camera" else None
@@ -202,7 +219,7 @@ def gone_inputs(names: Sequence[str]) -> str | None:
         )
     for name in names:
         kind, _, spec = name.partition(":")
-        device = spec.partition(":")[2]
+        device = spec.partition(CALIBRATION_TAG)[0].partition(":")[2]
         if kind == "board" and is_virtual_path(device) and not os.path.exists(device):
             return (
                 f"its game was played on a virtual board ({device}), which ended with the "

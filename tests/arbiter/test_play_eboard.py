@@ -60,6 +60,31 @@ def mate_game(shared: Path) -> chess.pgn.Game:
     return game
 
 
+def play_args(board: VirtualBoard, tmp_path: Path, game: chess.pgn.Game) -> list[str]:
+    """`arbiter play` on `board`, journal and PGN in `tmp_path` (a Certabo board's
+    calibration saved there too), the players of `game`, moves counting as presses."""
+    args = [
+        sys.executable, "-m", "arbiter.cli", "play",
+        "--board", f"{board.protocol}:{board.path}",
+        "--journal", str(tmp_path / "game.jsonl"), "--pgn", str(tmp_path / "game.pgn"),
+        "--no-keyboard", "--display", "plain", "--set", "auto_press=true",
+        "--white", game.headers["White"], "--black", game.headers["Black"],
+    ]  # fmt: skip
+    if board.protocol == "certabo":
+        calibration = tmp_path / "certabo.json"
+        board.save_calibration(calibration)
+        args += ["--calibration", str(calibration)]
+    return args
+
+
+def board_name(protocol: str, board: VirtualBoard, tmp_path: Path) -> str:
+    """How the journal's `start.sources` names the board (with a Certabo's calibration)."""
+    name = f"board:{protocol}:{board.path}"
+    if protocol == "certabo":
+        name += f" calibration={tmp_path / 'certabo.json'}"
+    return name
+
+
 def run_play(
     protocol: str,
     events: list[Event],
@@ -79,19 +104,9 @@ def run_play(
     """
     journal, pgn = tmp_path / "game.jsonl", tmp_path / "game.pgn"
     board = VirtualBoard(protocol, events, outages=outages)
-    args = [
-        sys.executable, "-m", "arbiter.cli", "play",
-        "--board", f"{protocol}:{board.path}",
-        "--journal", str(journal), "--pgn", str(pgn),
-        "--no-keyboard", "--display", "plain", "--set", "auto_press=true",
-        "--white", game.headers["White"], "--black", game.headers["Black"],
-    ]  # fmt: skip
+    args = play_args(board, tmp_path, game)
     if beside is not None:
         args += ["--events", "-"]
-    if protocol == "certabo":
-        calibration = tmp_path / "certabo.json"
-        board.save_calibration(calibration)
-        args += ["--calibration", str(calibration)]
     process = subprocess.Popen(
         args, cwd=ROOT, stdin=subprocess.DEVNULL if beside is None else subprocess.PIPE,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -174,7 +189,7 @@ def test_a_real_game_on_the_board_comes_out_as_its_pgn(
     history, rulings = journal_rulings(journal)
     start = history[0]
     assert isinstance(start, Start) and start.auto_press
-    assert start.sources == [f"board:{protocol}:{board.path}"]
+    assert start.sources == [board_name(protocol, board, tmp_path)]
     assert not [e for e in history if isinstance(e, Sensor)]
     odd = [r for r in rulings if r["type"] in ("illegal", "penalty", "mismatch", "violation")]
     assert not odd
@@ -282,3 +297,74 @@ def test_a_resignation_from_a_live_stream_beside_the_board_ends_the_game(
     # each released by time when its slide_s ran out (a tick just after), not at the next lift
     assert all(any(0 <= t - r["t"] < 1e-5 for t in ticks) for r in ruled), (ruled, ticks)
     assert history[-1].type == "resign"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_a_crash_mid_game_then_resume_gives_the_same_pgn(
+    protocol: str, mate_game: chess.pgn.Game, tmp_path: Path
+) -> None:
+    """The program is killed mid-game (the Pi lost power, the board did not), a castling is
+    made meanwhile; `arbiter resume JOURNAL` with no options reopens the journal's board
+    (a Certabo with its calibration) and goes on: the same PGN."""
+    ply = 14  # 8. O-O is made while the program is down
+    moves = list(mate_game.mainline_moves())
+    before = moves_to_events(moves[:ply], first_t=FIRST_T, hand_s=HAND_S, gap_s=GAP_S)
+    position = chess.Board()
+    for move in moves[:ply]:
+        position.push(move)
+    killed_at = before[-1].t + 0.6  # the last ply before it released (slide_s) and journaled
+    during = moves_to_events(
+        moves[ply : ply + 1], first_t=killed_at + 0.5, hand_s=HAND_S, board=position
+    )
+    position.push(moves[ply])
+    after = moves_to_events(
+        moves[ply + 1 :], first_t=killed_at + 4.0, hand_s=HAND_S, gap_s=GAP_S, board=position
+    )
+    journal, pgn = tmp_path / "game.jsonl", tmp_path / "game.pgn"
+    board = VirtualBoard(protocol, before + during + after)
+    try:
+        first = subprocess.Popen(
+            play_args(board, tmp_path, mate_game), cwd=ROOT, stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        try:
+            deadline = time.monotonic() + GRACE_S
+            while not (journal.exists() and journal.read_text(encoding="utf-8").strip()):
+                assert first.poll() is None, "arbiter play ended before the game began"
+                assert time.monotonic() < deadline, "arbiter play never journaled its start"
+                time.sleep(0.005)
+            board.start()
+            while board.stream_time() < killed_at:
+                time.sleep(0.005)
+            first.kill()
+        finally:
+            first.kill()
+            first.wait(timeout=10)
+        assert not pgn.exists()
+        while board.stream_time() < killed_at + 2.0:  # the castling, made while it is down
+            time.sleep(0.01)
+        resumed = subprocess.run(
+            [sys.executable, "-m", "arbiter.cli", "resume", str(journal), "--pgn", str(pgn),
+             "--no-keyboard", "--display", "plain"],
+            cwd=ROOT, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+            timeout=after[-1].t + GRACE_S,
+        )  # fmt: skip
+    finally:
+        board.close()
+    check_pgn(resumed, pgn, mate_game)
+    assert board.skipped == []
+    history, rulings = journal_rulings(journal)
+    restarts = [i for i, e in enumerate(history) if e.type == "restart"]
+    assert len(restarts) == 1
+    restart = history[restarts[0]]
+    assert history[0].sources == [board_name(protocol, board, tmp_path)]  # type: ignore[attr-defined]
+    ruled = [r for r in rulings if r["type"] == "move"]
+    uci = [m.uci() for m in moves]
+    assert [r["uci"] for r in ruled if r["t"] < restart.t] == uci[:ply]  # nothing lost
+    assert [r["uci"] for r in ruled if r["t"] >= restart.t] == uci[ply:]
+    odd = [r for r in rulings if r["type"] in ("illegal", "penalty", "mismatch", "violation")]
+    assert not odd
+    # the resumed program read the pieces, not only where they stand (the calibration)
+    snapshots = [e for e in history[restarts[0] :] if isinstance(e, Snapshot)]
+    assert all("?" not in e.board for e in snapshots)
