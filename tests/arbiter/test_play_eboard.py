@@ -1,6 +1,8 @@
 """`arbiter play --board PROTOCOL:PTY` end to end: a real game on a virtual board, read by the
 `arbiter play` program as a user runs it, comes out as the same PGN; with the cable pulled in
-the middle (one move made while it is out), the same PGN again.
+the middle (one move made while it is out), the same PGN again; with the program killed in
+the middle and `arbiter resume` (a move made while it was down), the same PGN again; and a
+resignation sent on a live stream beside the board ends the game.
 
 The path under test: PGN -> lifts/places (`moves_to_events`) -> `VirtualBoard` (board model
 behind a pty, in this process) -> bytes -> the `arbiter play` subprocess (pyserial transport,
