@@ -13,7 +13,7 @@ This module also sets up live games for `arbiter resume`: `open_sources` turns t
 settings (`arbiter.config`) into input sources, `reopen_sources` turns the names a journal's
 `start.sources` recorded back into sources (so a game restarted by systemd after a crash
 goes on with the same inputs), `new_game` and `resume_game` build the `Session`, and
-`run_session` runs it, with SIGTERM as a clean stop, and writes the PGN.
+`run_session` runs it, with SIGTERM and Ctrl-C as a clean stop, and writes the PGN.
 """
 
 from __future__ import annotations
@@ -336,16 +336,29 @@ def resume_game(
 
 
 def run_session(session: Session, pgn: str | None) -> tuple[str, Path | None]:
-    """Run `session` (SIGTERM stops it cleanly), then write the PGN; returns how it ended."""
+    """Run `session`, then write the PGN; returns how it ended.
 
-    def on_term(signum: int, frame: object) -> None:
+    SIGTERM (systemd) and Ctrl-C (SIGINT) stop it cleanly, as the `q` key does: the PGN so
+    far is written and the journal stays resumable. A second Ctrl-C interrupts at once. A
+    SIGINT the program was started to ignore (a background job) stays ignored.
+    """
+    previous_int = signal.getsignal(signal.SIGINT)
+    if previous_int is None:  # set outside Python: put back the default at the end
+        previous_int = signal.SIG_DFL
+
+    def on_stop(signum: int, frame: object) -> None:
         session.stop()
+        if signum == signal.SIGINT:
+            signal.signal(signal.SIGINT, previous_int)  # the next Ctrl-C is not so patient
 
-    previous = signal.signal(signal.SIGTERM, on_term)
+    previous_term = signal.signal(signal.SIGTERM, on_stop)
+    if previous_int is not signal.SIG_IGN:
+        signal.signal(signal.SIGINT, on_stop)
     try:
         session.run()
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        signal.signal(signal.SIGTERM, previous_term)
+        signal.signal(signal.SIGINT, previous_int)
     written = session.write_pgn(pgn, date=f"{datetime.now():%Y.%m.%d}") if pgn else None
     game = session.game
     if game.over:

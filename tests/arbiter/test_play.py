@@ -11,8 +11,10 @@ import time
 from pathlib import Path
 
 import chess
+import chess.pgn
 import pytest
 
+from arbiter.cmd_play import load_unfinished
 from arbiter.journal import read_journal
 from rules.replay import replay
 
@@ -303,3 +305,34 @@ def test_a_live_stream_on_stdin_lets_the_flag_fall_while_it_waits(tmp_path: Path
     events, _ = read_journal(journal)
     assert [e.type for e in events] == ["start", "tick"]
     assert events[1].t == pytest.approx(1.5, abs=1e-3)
+
+
+def test_ctrl_c_stops_cleanly_and_writes_the_pgn_so_far(tmp_path: Path) -> None:
+    """Ctrl-C (SIGINT) stops `arbiter play` as `q` and SIGTERM do: the PGN of the game so far
+    is written, and the journal goes on with `arbiter resume`."""
+    moves = "e2e4 e7e5 g1f3 b8c6 f1c4 g8f6"
+    stream = script(tmp_path / "script.jsonl", moves, step=0.5)
+    journal, pgn = tmp_path / "j.jsonl", tmp_path / "g.pgn"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "arbiter.cli", "play", "--events", str(stream), "--journal",
+         str(journal), "--pgn", str(pgn), "--display", "plain"],
+        cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )  # fmt: skip
+    try:
+        wait_for_lines(journal, 8)  # start and two plies
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=10)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate(timeout=10)
+    assert process.returncode == 0, err
+    assert "Traceback" not in err and "interrupted" not in err
+    assert "stopped; the game goes on with `arbiter resume`" in out
+    with pgn.open(encoding="utf-8") as handle:
+        game = chess.pgn.read_game(handle)
+    assert game is not None and game.headers["Result"] == "*"
+    played = [m.uci() for m in game.mainline_moves()]
+    assert played and played == moves.split()[: len(played)]
+    assert load_unfinished(journal) is not None  # resumable
