@@ -512,7 +512,7 @@ class BoardAdapter(Source):
         spec: `PROTOCOL:DEVICE`.
         clock: the session's clock.
         calibration: Certabo's calibration file (ignored by other protocols: `--calibration`
-            may be the camera's).
+            may be the camera's; with `auto:`, used if the board found is a Certabo).
         capture: where to record what the board sends and receives (eboard-protocols.md 0.1).
         clock_white: DGT: which side of the DGT 3000, seen from its front, is White's.
         feedback: the board may show obligations and moves (see above).
@@ -528,7 +528,7 @@ class BoardAdapter(Source):
         clock_white: str | None = None,
         feedback: bool = False,
     ) -> None:
-        from firmware_bridge.registry import parse_board_spec
+        from firmware_bridge.registry import AUTO, parse_board_spec
         from firmware_bridge.source import BoardSource
 
         protocol, _ = parse_board_spec(spec)
@@ -546,7 +546,7 @@ class BoardAdapter(Source):
         self.feedback = feedback
         self.board = BoardSource(
             spec,
-            calibration=calibration if protocol == "certabo" else None,
+            calibration=calibration if protocol in ("certabo", AUTO) else None,
             capture_path=capture,
             clock=clock.now,
             zero=0.0,

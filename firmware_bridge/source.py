@@ -37,7 +37,8 @@ class BoardSource:
         spec: `PROTOCOL:DEVICE`, e.g. `dgt:/dev/ttyACM0`, `auto:/dev/ttyUSB0`, `dgt:loop://`.
             `auto:` runs the detection here, in the constructor (up to about 5 s on a port
             where no board answers, then `DetectionError`).
-        calibration: Certabo: the calibration file.
+        calibration: Certabo: the calibration file (with `auto:`, used only if the board
+            found is a Certabo).
         capture_path: where to record every byte read and written (JSON Lines, 0.1).
         clock: the monotonic clock (injected for tests).
         zero: the session's t = 0 on `clock` (default: now). Events are stamped `clock() - zero`.
@@ -68,6 +69,8 @@ class BoardSource:
                 self.protocol = detect_protocol(
                     self.device, clock=self.session_time, capture=self._capture
                 )
+                if self.protocol != "certabo":
+                    calibration = None  # another board needs none (it may be a camera's)
             self.codec: Codec = codec_for(
                 self.protocol, calibration=calibration, **(codec_options or {})
             )

@@ -71,3 +71,34 @@ def test_the_options_are_on_the_command_line() -> None:
     assert done.returncode == 0
     for option in ("--capture", "--clock-white", "--calibration", "--feedback"):
         assert option in done.stdout
+
+
+def test_auto_detection_gives_a_certabo_board_its_calibration_and_no_other(
+    tmp_path: Path,
+) -> None:
+    """`--board auto:DEVICE --calibration FILE`: the calibration reaches the board found if it
+    is a Certabo (which, without it, would tell only where pieces stand), and the journal's
+    name of the board keeps it for `arbiter resume`; a DGT board found ignores it."""
+    calibration = tmp_path / "certabo.json"
+    with VirtualBoard("certabo") as virtual:
+        virtual.save_calibration(calibration)
+        virtual.start()
+        board = _board(
+            Settings(play={"board": f"auto:{virtual.path}", "calibration": str(calibration)})
+        )
+        try:
+            assert board.board.codec.name == "certabo"
+            assert board.board.codec.calibration is not None  # type: ignore[attr-defined]
+            assert board.name == f"board:auto:{virtual.path} calibration={calibration}"
+        finally:
+            board.close()
+    with VirtualBoard("dgt") as virtual:
+        virtual.start()
+        board = _board(
+            Settings(play={"board": f"auto:{virtual.path}", "calibration": str(calibration)})
+        )
+        try:
+            assert board.board.codec.name == "dgt"
+            assert board.name == f"board:auto:{virtual.path}"
+        finally:
+            board.close()
