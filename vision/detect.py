@@ -7,18 +7,24 @@ How, and why this way:
    partial grid it can, which on crowded middlegame boards is often 4x4 to 6x7. The classic
    detector is a last try for plain boards the first misses (perspective, dark wood).
 2. Lattice. A seed says nothing about where on the board it lies, and may contain corners
-   that are not between four squares (the playing area's border, a piece's edge). So every
-   lattice point is *verified*: refined to sub-pixel at full resolution, then accepted only
-   if the four squares around it are a checker (the two diagonals alike, the diagonals
-   different, with the parity of its place in the lattice). From the verified points the
-   lattice is grown line by line, each new line predicted by the homography of the points
-   so far, until lines stop verifying (the playing area's edge or the image's).
-3. Placement. A board has exactly 7 inner lines each way. When 7 verified lines are found,
-   the playing area is one square beyond them. When fewer are (pieces hide a whole line), the
-   candidate places are compared by how much the squares inside alternate and the ring just
-   outside does not; only a clear winner is taken.
-4. Check. The final homography is fitted to all verified points; if their spread does not
-   cover most of the board or the fit's residual is large, the result is refused.
+   that are not between four squares (the playing area's border, a piece's edge) or skip
+   every other line. So every lattice point is *verified*: refined to sub-pixel at full
+   resolution, then accepted only if the four squares around it are a checker (the two
+   diagonals alike, the diagonals different, with the parity of its place in the lattice)
+   and it lies on the lattice's robust fit. From the verified points the lattice is filled
+   in and grown line by line, each new line predicted by the fit of the points so far,
+   until lines stop verifying (the playing area's edge or the image's).
+3. Placement. A board has exactly 7 inner lines each way (an eighth that verifies means a
+   larger checker: refused). When 7 verified lines are found, the playing area is one
+   square beyond them. When fewer are (pieces hide a whole line), the candidate places are
+   compared by how much the squares inside alternate and the ring just outside does not;
+   only a clear winner is taken, and only if every candidate lies inside the picture.
+4. Check and corners. The verified points must span 5 lines each way and fit one
+   homography within `MAX_RMS`; each outer corner is then extrapolated from the inner
+   corners near it (a board is rarely quite flat, a lens bends lines a little).
+
+Results are reproducible: no RANSAC, and OpenCV's random state is seeded before the sector
+detector runs.
 
 A wrong board is worse than none (the user can give or click the corners), so each doubt
 ends in `CalibrationError`, whose message names `--corners` and `--pick`.
