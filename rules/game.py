@@ -13,12 +13,11 @@ piece left in the hand, asks which legal move (or, for late sensors, which seque
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 import chess
 
-from rules import winnability
+from rules import arbiter_actions, claims, ending, hands, illegal
 from rules.clock import GameClock
 from rules.errors import EventError, EventOrderError, PositionError
 from rules.events import (
@@ -41,9 +40,8 @@ from rules.events import (
     Tick,
     Touch,
 )
-from rules.material import few_minor_pieces, minor_pieces_only, pawns_locked
-from rules.messages import REASONS, message
-from rules.profiles import get_profile, penalty_article, penalty_seconds
+from rules.messages import message
+from rules.profiles import get_profile
 from rules.rulings import Ruling
 from rules.sensed import (
     Match,
@@ -56,58 +54,12 @@ from rules.sensed import (
     sensed_from_board,
     sensed_from_placement,
 )
+from rules.sides import SIDE, other
 from rules.timecontrol import TimeControl
-from rules.touch import Obligation, castling_rook, declared, obligation_for
+from rules.touch import castling_rook
+from rules.turn import MoveRecord, Turn
 
-SIDE = {chess.WHITE: "white", chess.BLACK: "black"}
-#: work allowed for the dead-position check after a move (winnability budget units)
-DEAD_POSITION_BUDGET = 500
-COLOR = {"white": chess.WHITE, "black": chess.BLACK}
 PROMOTION_TYPES = {"q": chess.QUEEN, "r": chess.ROOK, "b": chess.BISHOP, "n": chess.KNIGHT}
-DEFECT_ARTICLE = {
-    "unreachable": "7.5.1",
-    "in_check": "7.5.1",
-    "other": "7.5.1",
-    "not_promoted": "7.5.2",
-    "no_move": "7.5.3",
-    "two_hands": "7.5.4",
-}
-
-
-def other(side: str) -> str:
-    return "black" if side == "white" else "white"
-
-
-@dataclass
-class _Turn:
-    """What the player having the move has done with his hands since the last move."""
-
-    side: str
-    touches: list[int] = field(default_factory=list)
-    touch_times: dict[int, float] = field(default_factory=dict)
-    adjusting: bool = False
-    touched_any: bool = False  # a piece touched to move it: no claim this move (4.8, 9.4)
-    moved_squares: set[int] = field(default_factory=set)  # squares this turn placed pieces on
-    promo_first: dict[int, str] = field(default_factory=dict)  # 4.4.4
-    obligation: Obligation | None = None
-    forced: Obligation | None = None  # a duty that stands whatever is touched (9.5.3, strict)
-    reported_illegal: frozenset[tuple[int, str | None]] | None = None
-    refused: frozenset[tuple[int, str | None]] | None = None  # strict: the board shows it
-    two_hands: bool = False
-
-
-@dataclass
-class _MoveRecord:
-    """A move that stands, with what the Laws may still need of it."""
-
-    ply: int
-    side: str
-    move: chess.Move
-    made_at: float
-    touches: list[int]
-    violation: dict[str, Any] | None = None
-    pressed: bool = False
-    credit: float = 0.0
 
 
 class Game:
@@ -138,8 +90,8 @@ class Game:
         self.over = False
         self.result: str | None = None
         self.reason: str | None = None
-        self.turn = _Turn(SIDE[self.board.turn])
-        self.records: list[_MoveRecord] = []
+        self.turn = Turn(SIDE[self.board.turn])
+        self.records: list[MoveRecord] = []
         self.illegal_count = {"white": 0, "black": 0}
         self.pending: dict[int, tuple[float, str]] = {}  # square -> (place time, hand side)
         self.recent_lift: dict[int, tuple[float, str | None, str]] = {}  # blink detection
@@ -151,7 +103,7 @@ class Game:
         self.reconciling = False
         self.snapshots_seen = False
         self.repetitions: dict[object, int] = {}
-        self._count_position()
+        self.count_position()
         self.start_ply = 0
         self.flags_down: set[str] = set()
         self.mismatch_key: tuple[object, ...] | None = None
@@ -178,7 +130,7 @@ class Game:
         self.t = event.t
         if self.over:
             if isinstance(event, ArbiterAction):
-                self._arbiter(event, out)
+                arbiter_actions.arbiter_action(self, event, out)
             return self._ordered(out)
         handler = _HANDLERS.get(type(event))
         if handler is not None:
@@ -197,11 +149,11 @@ class Game:
         """The next moment time alone decides something (a release, a flag, a press window)."""
         if self.over:
             return None
-        times = [self._release_due(sq) for sq in self.pending]
-        times += [self._press_due(t) for _, t in self.presses if self._press_due(t) is not None]
-        flag = self._flag_due()
+        times = [self.release_due(sq) for sq in self.pending]
+        times += [self.press_due(t) for _, t in self.presses if self.press_due(t) is not None]
+        flag = self.flag_due()
         if flag is not None:
-            times.append(flag[1] + self._flag_grace())
+            times.append(flag[1] + self.flag_grace())
         return min(times) if times else None  # type: ignore[type-var]
 
     def finish(self) -> list[Ruling]:
@@ -210,14 +162,14 @@ class Game:
         if self.over:
             return out
         while self.pending and not self.over:
-            sq = min(self.pending, key=self._release_due)
-            due = max(self.t, self._release_due(sq))
-            self._release(sq, due, out)
+            sq = min(self.pending, key=self.release_due)
+            due = max(self.t, self.release_due(sq))
+            self.release(sq, due, out)
         for side, t in list(self.presses):
             if self.over:
                 break
-            due = self._press_due(t)
-            self._resolve_press(
+            due = self.press_due(t)
+            self.resolve_press(
                 side, t, max(self.t, due if due is not None else self.t), out, final=True
             )
         self.presses.clear()
@@ -225,16 +177,16 @@ class Game:
 
     # ------------------------------------------------------------------ timing
 
-    def _release_due(self, sq: int) -> float:
+    def release_due(self, sq: int) -> float:
         t, _ = self.pending[sq]
         return t + self.start.slide_s
 
-    def _press_due(self, t: float) -> float | None:
-        if self._still_scene_source() or self.disconnected:
+    def press_due(self, t: float) -> float | None:
+        if self.still_scene_source() or self.disconnected:
             return None  # resolved by the next still scene, however late
         return t + self.start.latency_s
 
-    def _still_scene_source(self) -> bool:
+    def still_scene_source(self) -> bool:
         """A camera: it reports only still scenes, late (events.md: slide_s 0, latency_s > 0)."""
         return self.start.slide_s == 0 and self.start.latency_s > 0
 
@@ -247,38 +199,38 @@ class Game:
         while not self.over:
             candidates: list[tuple[float, int, object]] = []
             for sq in self.pending:
-                candidates.append((self._release_due(sq), 0, sq))
+                candidates.append((self.release_due(sq), 0, sq))
             for i, (_side, t) in enumerate(self.presses):
-                d = self._press_due(t)
+                d = self.press_due(t)
                 if d is not None:
                     candidates.append((d, 1, i))
                     break  # presses resolve in order
-            flag = self._flag_due()
+            flag = self.flag_due()
             if flag is not None:
-                candidates.append((flag[1] + self._flag_grace(), 2, flag))
+                candidates.append((flag[1] + self.flag_grace(), 2, flag))
             candidates = [c for c in candidates if due(c[0])]
             if not candidates:
                 return
             when, kind, what = min(candidates, key=lambda c: (c[0], c[1]))
             if kind == 0:
-                self._release(what, when, out)  # type: ignore[arg-type]
+                self.release(what, when, out)  # type: ignore[arg-type]
             elif kind == 1:
                 side, t = self.presses.pop(what)  # type: ignore[call-overload]
-                self._resolve_press(side, t, when, out)
+                self.resolve_press(side, t, when, out)
             else:
                 fside, at = what  # type: ignore[misc]
-                self._flag(fside, at, when, out)
+                ending.flag(self, fside, at, when, out)
 
-    def _flag_grace(self) -> float:
+    def flag_grace(self) -> float:
         """How long a flag waits for a late report of a move made before it.
 
         A camera reports still scenes up to `latency_s` late, so a mate released just in time
         may not be known yet; boards that report every change need no wait (a placement
         still within `slide_s` holds the flag by itself, see `_flag`).
         """
-        return self.start.latency_s if self._still_scene_source() else 0.0
+        return self.start.latency_s if self.still_scene_source() else 0.0
 
-    def _flag_due(self) -> tuple[str, float] | None:
+    def flag_due(self) -> tuple[str, float] | None:
         if not self.timed or self.flag_wait is not None:
             return None
         flag = self.clock.flag_at()
@@ -291,7 +243,7 @@ class Game:
 
     # ------------------------------------------------------------------ rulings
 
-    def _rule(
+    def rule(
         self,
         out: list[Ruling],
         t: float,
@@ -316,79 +268,29 @@ class Game:
             return out
         return sorted(out, key=lambda r: (r.t, r.type == "clock"))
 
-    def _clock_ruling(self, out: list[Ruling], t: float) -> None:
+    def clock_ruling(self, out: list[Ruling], t: float) -> None:
         if not self.timed:
             return
         t = max(t, self._clock_t)
         state = self.clock.state(t)
-        self._rule(out, t, "clock", **state)
+        self.rule(out, t, "clock", **state)
 
-    def _clock_time(self, t: float) -> float:
+    def clock_time(self, t: float) -> float:
         """Clock operations never run backwards, even when a report comes late."""
         self._clock_t = max(t, self._clock_t)
         return self._clock_t
 
     # ------------------------------------------------------------------ sensing
 
-    def _hand(self, side: str | None, square: int | None = None) -> str:
-        """Whose hand: the event's `side`, else the player having the move (events.md).
-
-        Exception: a piece of the player who just made his move, still unpressed, lifted from a
-        square of that move, is taken to be in that player's hand (the likeliest reading of a
-        board that cannot see hands; 4.7 then applies to him).
-        """
-        if side is not None:
-            return side
-        mover = SIDE[self.board.turn]
-        if square is not None and self.records:
-            last = self.records[-1]
-            letter = self.sensed[square]
-            if (
-                not last.pressed
-                and last.side != mover
-                and square == last.move.to_square
-                and letter_color(letter) == COLOR[last.side]
-                and not self.turn.touched_any
-            ):
-                return last.side
-        return mover
-
-    def _holding_hand(self) -> str:
-        """Whose hand puts a piece down: the other player's, if he still holds one he lifted."""
-        mover = SIDE[self.board.turn]
-        for sq, (_t, letter, hand) in reversed(list(self.recent_lift.items())):
-            if hand != mover and letter is not None and self.sensed[sq] is None:
-                return hand
-        return mover
-
-    def _own_in_hand(self) -> int:
-        """How many of the mover's pieces are off the board (captures aside).
-
-        A slot of unknown colour is the mover's where he put a piece down this turn, else
-        whatever the game's position has there.
-        """
-        us = self.board.turn
-        moved = self.turn.moved_squares
-        on_board = 0
-        for sq, letter in enumerate(self.sensed):
-            if letter is None:
-                continue
-            color = letter_color(letter)
-            if color is None:
-                color = us if sq in moved else self.board.color_at(sq)
-            if color is None or color == us:
-                on_board += 1
-        return chess.popcount(self.board.occupied_co[us]) - on_board
-
     def _lift(
         self, ev: Lift, out: list[Ruling], *, t: float | None = None, update: bool = True
     ) -> None:
         t = ev.t if t is None else t
         sq = chess.parse_square(ev.square)
-        hand = self._hand(ev.side, sq)
+        hand = hands.whose_hand(self, ev.side, sq)
         if hand != SIDE[self.board.turn] and self.pending:
-            self._release_early(t, out)
-            hand = self._hand(ev.side, sq)
+            self.release_early(t, out)
+            hand = hands.whose_hand(self, ev.side, sq)
         letter = self.sensed[sq]
         if sq in self.pending:
             placed_t, _ = self.pending.pop(sq)
@@ -400,86 +302,15 @@ class Game:
         self.sensed[sq] = None
         if letter is None:
             return
-        self._touched(sq, letter, hand, t, out, update=update)
+        hands.touched(self, sq, letter, hand, t, out, update=update)
         if hand == SIDE[self.board.turn] and self.turn.moved_squares and not self.pending:
             # the taken piece came off last: the capture is made now (4.7.1)
-            self._settle_if_move(t, out)
-
-    def _touched(
-        self,
-        sq: int,
-        letter: str | None,
-        hand: str,
-        t: float,
-        out: list[Ruling],
-        *,
-        update: bool = True,
-    ) -> None:
-        mover = SIDE[self.board.turn]
-        if hand != mover:
-            self._not_your_move(sq, hand, t, out)
-            return
-        turn = self.turn
-        if turn.adjusting:
-            return
-        if sq in turn.moved_squares:
-            return  # the piece on its way, already touched
-        piece = self.board.piece_at(sq)
-        if piece is None:
-            return
-        if self.offer is not None and self.offer != mover:
-            self.offer = None  # 9.1.2.1: the offer lapses when the opponent touches a piece
-        turn.touched_any = True
-        if sq not in turn.touches:
-            turn.touches.append(sq)
-            turn.touch_times[sq] = t
-            self._own_first_within_noise()
-            if update:
-                self._update_obligation(t, out)
-
-    def _own_first_within_noise(self) -> None:
-        """Touches within `noise_s` are simultaneous; own pieces count first (4.3.3)."""
-        turn = self.turn
-        us = self.board.turn
-        noise = self.start.noise_s
-        order = turn.touches
-        for i in range(len(order) - 1, 0, -1):
-            a, b = order[i - 1], order[i]
-            close = abs(turn.touch_times[a] - turn.touch_times[b]) <= noise
-            if close and self.board.color_at(a) != us and self.board.color_at(b) == us:
-                order[i - 1], order[i] = b, a
-
-    def _not_your_move(self, sq: int, hand: str, t: float, out: list[Ruling]) -> None:
-        """4.2.1, 6.2.5: only the player having the move may handle the pieces."""
-        last = self.records[-1] if self.records else None
-        if last is not None and last.side == hand and sq == last.move.to_square:
-            if last.violation is None or last.violation.get("kind") != "released":
-                self._rule(
-                    out,
-                    t,
-                    "violation",
-                    side=hand,
-                    article="4.7",
-                    key="violation.released",
-                    kind="released",
-                    square=chess.square_name(sq),
-                )
-            return
-        self._rule(
-            out,
-            t,
-            "violation",
-            side=hand,
-            article="4.2.1",
-            key="violation.not_your_move",
-            kind="not_your_move",
-            square=chess.square_name(sq),
-        )
+            self.settle_if_move(t, out)
 
     def _place(self, ev: Place, out: list[Ruling], *, t: float | None = None) -> None:
         t = ev.t if t is None else t
         sq = chess.parse_square(ev.square)
-        hand = ev.side or self._holding_hand()
+        hand = ev.side or hands.holding_hand(self)
         recent = self.recent_lift.pop(sq, None)
         letter = ev.piece
         if recent is not None:
@@ -488,7 +319,7 @@ class Game:
             if t - lift_t <= self.start.noise_s and same and before is not None:
                 # a sensor blink: the square never changed (events.md, noise_s)
                 self.sensed[sq] = before
-                self._undo_touch(sq, lift_hand, t, out)
+                hands.undo_touch(self, sq, lift_hand, t, out)
                 return
         if letter is None:
             letter = self._letter_in_hand(sq)
@@ -520,14 +351,7 @@ class Game:
             and self.sensed[sq] is None
             and letter_color(letter) == self.board.turn
         ]
-        return up[0] if len(up) == 1 and self._own_in_hand() == 1 else "?"
-
-    def _undo_touch(self, sq: int, hand: str, t: float, out: list[Ruling]) -> None:
-        turn = self.turn
-        if hand == turn.side and sq in turn.touches:
-            turn.touches.remove(sq)
-            turn.touched_any = bool(turn.touches)
-            self._update_obligation(t, out, lapse_ok=True)
+        return up[0] if len(up) == 1 and hands.own_in_hand(self) == 1 else "?"
 
     def _snapshot(self, ev: Snapshot, out: list[Ruling]) -> None:
         """A whole-board report: lifts first, then places, own pieces first (events.md)."""
@@ -550,7 +374,7 @@ class Game:
                 continue
             self._lift(Lift(t=ev.t, square=chess.square_name(sq)), out, update=False)
         if not self.over and self.turn.touches:
-            self._update_obligation(ev.t, out)
+            hands.update_obligation(self, ev.t, out)
         for sq in changed:
             if seen[sq] is not None and self.sensed[sq] != seen[sq]:
                 if self.sensed[sq] is not None and compatible(
@@ -568,10 +392,10 @@ class Game:
                 for i, s in enumerate(self.sensed)
             ]
             if self.start.slide_s == 0:
-                self._release_all(ev.t, out)
-                if self._still_scene_source() and not self.over and not self.pending:
-                    self._settle(ev.t, out, made_at=place_t)
-            self._resolve_waiting_presses(ev.t, out)
+                self.release_all(ev.t, out)
+                if self.still_scene_source() and not self.over and not self.pending:
+                    self.settle(ev.t, out, made_at=place_t)
+            self.resolve_waiting_presses(ev.t, out)
 
     def _reconcile(self, seen: Sensed, seen_at: float, t: float, out: list[Ruling]) -> None:
         """The first full report after a reconnection: a move (or up to `max_plies`) made
@@ -586,27 +410,27 @@ class Game:
             else seen[i]
             for i, s in enumerate(self.sensed)
         ]
-        diff = self._diff()
+        diff = self.diff()
         if diff:
             match = find_match(
                 self.board,
                 self.sensed,
                 max_plies=self.start.max_plies,
-                promotion=self._promo(),
+                promotion=self.promo(),
                 diff=diff,
             )
             if match is None:
-                self._mismatch(t, out, diff)
+                self.mismatch(t, out, diff)
             else:
-                self._made_all(match, t, seen_at, out)
-        self._resolve_waiting_presses(t, out)
+                self.made_all(match, t, seen_at, out)
+        self.resolve_waiting_presses(t, out)
 
     def _lift_order(self, lifts: list[int], seen: Sensed) -> list[int]:
         """Lifts in the order that explains a legal move: the moving piece (the king when
         castling, 4.4.1) first, then the rook or the taken piece; own pieces first otherwise."""
         if len(lifts) < 2:
             return lifts
-        match = find_match(self.board, seen, max_plies=1, promotion=self._promo())
+        match = find_match(self.board, seen, max_plies=1, promotion=self.promo())
         if match is None:
             return lifts
         move = match.moves[0]
@@ -624,74 +448,74 @@ class Game:
 
     # ------------------------------------------------------------------ releases and moves
 
-    def _release_early(self, t: float, out: list[Ruling]) -> None:
+    def release_early(self, t: float, out: list[Ruling]) -> None:
         """The other player's hand is at work: the mover has let go of what he put down."""
-        if self._own_in_hand() > 0:
+        if hands.own_in_hand(self) > 0:
             return
-        diff = self._diff()
-        if diff and find_match(self.board, self.sensed, promotion=self._promo(), diff=diff):
-            self._release_all(t, out)
+        diff = self.diff()
+        if diff and find_match(self.board, self.sensed, promotion=self.promo(), diff=diff):
+            self.release_all(t, out)
 
-    def _settle_if_move(self, t: float, out: list[Ruling], made_at: float | None = None) -> bool:
+    def settle_if_move(self, t: float, out: list[Ruling], made_at: float | None = None) -> bool:
         """Make the move the board shows, if it shows one; rule nothing otherwise."""
-        if self.over or self.pending or self._own_in_hand() > 0:
+        if self.over or self.pending or hands.own_in_hand(self) > 0:
             return False
-        diff = self._diff()
-        if not diff or self._arrangement(diff) == self.turn.refused:
+        diff = self.diff()
+        if not diff or self.arrangement(diff) == self.turn.refused:
             return False
         if (
             find_match(
                 self.board,
                 self.sensed,
                 max_plies=self.start.max_plies,
-                promotion=self._promo(),
+                promotion=self.promo(),
                 diff=diff,
             )
             is None
         ):
             return False
-        self._settle(t, out, made_at=t if made_at is None else made_at)
+        self.settle(t, out, made_at=t if made_at is None else made_at)
         return True
 
-    def _release_all(self, t: float, out: list[Ruling]) -> None:
+    def release_all(self, t: float, out: list[Ruling]) -> None:
         for sq in sorted(self.pending, key=lambda s: self.pending[s][0]):
             if self.over:
                 return
             if sq in self.pending:
-                self._release(sq, t, out)
+                self.release(sq, t, out)
 
-    def _release(self, sq: int, t: float, out: list[Ruling]) -> None:
+    def release(self, sq: int, t: float, out: list[Ruling]) -> None:
         placed_t, _hand = self.pending.pop(sq)
         if self.pending:
             return  # the move is made when its last piece is released
-        if self._own_in_hand() > 0:
+        if hands.own_in_hand(self) > 0:
             return  # the hand still holds a piece of this move (castling, a capture)
-        self._settle(t, out, made_at=placed_t)
+        self.settle(t, out, made_at=placed_t)
 
-    def _promo(self) -> int | None:
+    def promo(self) -> int | None:
         return self.promotion.get(SIDE[self.board.turn])
 
-    def _settle(self, t: float, out: list[Ruling], *, made_at: float, pressed: bool = False) -> str:
+    def settle(self, t: float, out: list[Ruling], *, made_at: float, pressed: bool = False) -> str:
         """Everything is down: which legal move (if any) does the board show?
 
         Returns 'none' (board = position), 'move', 'partial' (castling or promotion under way),
         'illegal' (the mover's pieces stand where no legal move puts them) or 'mismatch'.
         """
-        diff = self._diff()
+        diff = self.diff()
         if not diff:
-            self._clear_mismatch()
+            self.clear_mismatch()
             return "none"
-        if self._arrangement(diff) == self.turn.refused:
+        if self.arrangement(diff) == self.turn.refused:
             return "refused"
         match = find_match(
             self.board,
             self.sensed,
             max_plies=self.start.max_plies,
-            promotion=self._promo(),
+            promotion=self.promo(),
             diff=diff,
         )
         if match is not None:
-            self._made_all(match, t, made_at, out)
+            self.made_all(match, t, made_at, out)
             return "move"
         if self._made_with_displaced(diff, t, made_at, out):
             return "move"
@@ -700,32 +524,12 @@ class Game:
             return "partial"
         if self.turn.touched_any or self.turn.moved_squares:
             if not pressed:
-                self._illegal_open(attempt.kind, attempt.move, t, diff, out)
+                illegal.released(self, attempt.kind, attempt.move, t, diff, out)
             return "illegal"
-        self._mismatch(t, out, diff)
+        self.mismatch(t, out, diff)
         return "mismatch"
 
-    def _illegal_open(
-        self, kind: str, move: chess.Move | None, t: float, diff: set[int], out: list[Ruling]
-    ) -> None:
-        """7.5.1 / 4.7: released where no legal move takes it; correctable until the press."""
-        key = self._arrangement(diff)
-        if self.turn.reported_illegal == key:
-            return
-        self.turn.reported_illegal = key
-        defect = "in_check" if kind == "in_check" else "unreachable"
-        data: dict[str, Any] = {
-            "completed": False,
-            "defect": defect,
-            "count": self.illegal_count[self.turn.side],
-        }
-        if move is not None:
-            data["move"] = move.uci()
-        self._rule(
-            out, t, "illegal", side=self.turn.side, article="4.7", key="illegal.open", **data
-        )
-
-    def _name_sensed_pieces(self) -> None:
+    def name_sensed_pieces(self) -> None:
         """Once a move stands, pieces a blind sensor showed as X, x or ? are known."""
         board = self.board
         sensed = self.sensed
@@ -736,22 +540,22 @@ class Game:
                 if piece is not None and compatible(letter, piece):
                     sensed[sq] = piece.symbol()
 
-    def _board_changed(self) -> None:
+    def board_changed(self) -> None:
         self._expected = sensed_from_board(self.board)
 
-    def _diff(self) -> set[int]:
+    def diff(self) -> set[int]:
         """Squares where the board as sensed differs from the game's position."""
         return differing(self.board, self.sensed, self._expected)
 
-    def _arrangement(self, diff: set[int]) -> frozenset[tuple[int, str | None]]:
+    def arrangement(self, diff: set[int]) -> frozenset[tuple[int, str | None]]:
         return frozenset((sq, self.sensed[sq]) for sq in diff)
 
-    def _made_all(self, match: Match, t: float, made_at: float, out: list[Ruling]) -> None:
+    def made_all(self, match: Match, t: float, made_at: float, out: list[Ruling]) -> None:
         """The plies of one report, in order (several when a late sensor saw them at once)."""
         for i, move in enumerate(match.moves):
             if self.over:
                 break
-            self._made(
+            self.made(
                 move,
                 t,
                 made_at,
@@ -776,18 +580,18 @@ class Game:
         for sq in off:
             piece = self.board.piece_at(sq)
             restored[sq] = piece.symbol() if piece else None
-        match = find_match(self.board, restored, max_plies=1, promotion=self._promo())
+        match = find_match(self.board, restored, max_plies=1, promotion=self.promo())
         if match is None:
             return False
         move = match.moves[0]
         if move.to_square in off or self.board.is_en_passant(move):
             return False
-        self._made(move, t, made_at, out)
+        self.made(move, t, made_at, out)
         if not self.over:
-            self._mismatch(t, out)
+            self.mismatch(t, out)
         return True
 
-    def _made(
+    def made(
         self,
         move: chess.Move,
         t: float,
@@ -801,9 +605,9 @@ class Game:
         """A legal move was made (4.7): check Article 4, then let it stand (or refuse it)."""
         side = SIDE[self.board.turn]
         turn = self.turn
-        violation = None if (multi and not first) else self._article4(move)
+        violation = None if (multi and not first) else hands.article4_breach(self, move)
         if violation is not None:
-            self._rule(
+            self.rule(
                 out,
                 t,
                 "violation",
@@ -814,18 +618,18 @@ class Game:
                 square=violation["square"],
             )
             if self.strict:
-                self.turn.refused = self._arrangement(self._diff())
-                self._reinstate(t, "strict", violation["article"], out)
+                self.turn.refused = self.arrangement(self.diff())
+                self.reinstate(t, "strict", violation["article"], out)
                 return
         san = self.board.san(move)
         touches = list(turn.touches)
         self.board.push(move)
-        self._board_changed()
-        self._count_position()
-        self._name_sensed_pieces()
-        record = _MoveRecord(self.ply, side, move, made_at, touches, violation)
+        self.board_changed()
+        self.count_position()
+        self.name_sensed_pieces()
+        record = MoveRecord(self.ply, side, move, made_at, touches, violation)
         self.records.append(record)
-        self._rule(
+        self.rule(
             out,
             t,
             "move",
@@ -839,247 +643,70 @@ class Game:
             inferred=inferred,
         )
         self.promotion.pop(side, None)
-        self.turn = _Turn(SIDE[self.board.turn])
+        self.turn = Turn(SIDE[self.board.turn])
         for sq in list(self.recent_lift):
             del self.recent_lift[sq]
         if self.offer == other(side):
             pass  # the opponent's offer stands until answered (9.1.2.1)
-        self._clear_mismatch()
+        self.clear_mismatch()
         if self.start.auto_press:
-            self._complete(record, self._clock_time(max(made_at, self._clock_t)), out)
-        self._endings(t, out, made_at)
+            self.complete(record, self.clock_time(max(made_at, self._clock_t)), out)
+        ending.after_move(self, t, out, made_at)
         if not self.over:
-            self._claimable_flag_check(t, out)
-
-    def _claimable_flag_check(self, t: float, out: list[Ruling]) -> None:
-        """A flag that waited for this release (events.md): the move did not end the game."""
-        if self.flag_wait is not None and not self.pending:
-            side, at = self.flag_wait
-            self.flag_wait = None
-            self._flag(side, at, t, out, waited=True)
-
-    def _article4(self, move: chess.Move) -> dict[str, Any] | None:
-        """The Article 4 breach this move commits, if any."""
-        turn = self.turn
-        board = self.board
-        # 4.4.4: the promotion piece is fixed once it touched the promotion square
-        if move.promotion is not None:
-            first = turn.promo_first.get(move.to_square)
-            if first is not None and first.upper() in "NBRQ":
-                if chess.Piece.from_symbol(first).piece_type != move.promotion:
-                    return {
-                        "kind": "promotion_choice",
-                        "article": "4.4.4",
-                        "square": chess.square_name(move.to_square),
-                    }
-        duty = turn.forced or turn.obligation
-        if duty is None:
-            return None
-        if duty.rook_first is not None and castling_rook(board, move) == duty.rook_first:
-            return {
-                "kind": "castling_rook_first",
-                "article": "4.4.2",
-                "square": chess.square_name(duty.rook_first),
-            }
-        if duty.allowed is not None and move not in duty.allowed:
-            if move.promotion is not None and any(
-                m.from_square == move.from_square and m.to_square == move.to_square
-                for m in duty.allowed
-            ):
-                return None
-            square = duty.square if duty.square is not None else move.from_square
-            return {
-                "kind": "touch_move",
-                "article": duty.article,
-                "square": chess.square_name(square),
-            }
-        return None
-
-    def _update_obligation(self, t: float, out: list[Ruling], *, lapse_ok: bool = False) -> None:
-        turn = self.turn
-        if turn.forced is not None:
-            return
-        new = obligation_for(self.board, turn.touches)
-        old = turn.obligation
-        if new is None and old is None:
-            return
-        if new is not None and old is not None and new.key() == old.key():
-            return
-        turn.obligation = new
-        if new is None:
-            if lapse_ok and old is not None:
-                self._rule(
-                    out,
-                    t,
-                    "obligation",
-                    side=turn.side,
-                    article="4.2.2",
-                    key="obligation.none",
-                    kind="none",
-                )
-            return
-        self._emit_obligation(new, t, out)
-
-    def _emit_obligation(self, ob: Obligation, t: float, out: list[Ruling]) -> None:
-        key = "obligation." + ob.kind
-        if ob.kind == "capture_piece" and ob.with_square is not None:
-            key = "obligation.capture_with"
-        self._rule(
-            out, t, "obligation", side=self.turn.side, article=ob.article, key=key, **ob.fields()
-        )
-
-    # ------------------------------------------------------------------ endings
-
-    def _endings(self, t: float, out: list[Ruling], made_at: float) -> None:
-        """Automatic endings after a move: 5.1.1, 5.2.1, 9.6, 5.2.2, and the profile's draws."""
-        board = self.board
-        mover = other(SIDE[board.turn])
-        has_moves = any(True for _ in board.generate_legal_moves())
-        if not has_moves:
-            if board.is_check():
-                self._game_over(t, "1-0" if mover == "white" else "0-1", "checkmate", "5.1.1", out)
-            else:
-                self._game_over(t, "1/2-1/2", "stalemate", "5.2.1", out)
-            return
-        key = board._transposition_key()
-        if self.repetitions.get(key, 0) >= 5:
-            self._game_over(t, "1/2-1/2", "fivefold_repetition", "9.6.1", out)
-            return
-        if board.halfmove_clock >= 150:
-            self._game_over(t, "1/2-1/2", "seventyfive_moves", "9.6.2", out)
-            return
-        if self._dead_position():
-            self._game_over(t, "1/2-1/2", "dead_position", "5.2.2", out)
-            return
-        if self.profile.automatic_draws and (
-            self.repetitions.get(key, 0) >= 3
-            or board.halfmove_clock >= 100
-            or board.is_insufficient_material()
-        ):
-            self._game_over(t, "1/2-1/2", "profile", "9.2, 9.3, 5.2.2", out)
-            return
-        if self.profile.minor_pieces_drawn and minor_pieces_only(board):
-            self._game_over(t, "1/2-1/2", "profile", "5.2.2", out)
-
-    def _dead_position(self) -> bool:
-        """5.2.2: no series of legal moves can end in mate (proven, never guessed).
-
-        Checked after every move, so it must be cheap: python-chess's insufficient material
-        first, then the full analysis only where every pawn is locked (a position where some
-        pawn can still move is left to play on: at worst a dead position goes undetected,
-        never a live one declared dead). Queens are left out: a queen locked behind a wall
-        is a curiosity, and positions with queens and locked pawns are common in play.
-        """
-        board = self.board
-        if board.is_insufficient_material():
-            return True
-        if board.queens or not pawns_locked(board):
-            return False
-        return winnability.analyse(board, budget=DEAD_POSITION_BUDGET).dead is True
-
-    def _cannot_mate(self, side: str) -> bool:
-        """6.9, 5.1.2, 7.5.5: `side` cannot mate by any series of legal moves (proven).
-
-        python-chess's insufficient material first; the full analysis where unwinnability is
-        possible beyond it (locked pawns, or a few minor pieces and no pawns). Elsewhere the
-        answer is "not proven", as a search out of budget would give: the flag or the
-        resignation then counts as a loss, which is right whenever a mate exists.
-        """
-        board = self.board
-        color = COLOR[side]
-        if board.has_insufficient_material(color):
-            return True
-        if not (pawns_locked(board) or few_minor_pieces(board, color)):
-            return False
-        return winnability.can_mate(board, color) is False
-
-    def _game_over(
-        self, t: float, result: str, reason: str, article: str | None, out: list[Ruling]
-    ) -> None:
-        if self.over:
-            return
-        self.over = True
-        self.result = result
-        self.reason = reason
-        self.pending.clear()
-        self._rule(out, t, "game_over", article=article, result=result, reason=reason)
-        if self.timed:
-            self.clock.stop(self._clock_time(t))
-            self._clock_ruling(out, t)
-
-    def _flag(
-        self, side: str, at: float, t: float, out: list[Ruling], *, waited: bool = False
-    ) -> None:
-        """6.9: the time ran out. A placement still pending may yet end the game first."""
-        if self.over:
-            return
-        mover_pending = any(h == side for _, (pt, h) in self.pending.items() if pt <= at)
-        if mover_pending and not waited:
-            self.flag_wait = (side, at)
-            return
-        self._rule(out, t, "flag", side=side, article="6.9", at=round(at, 6))
-        self.flags_down.add(side)
-        self.clock.stop(self._clock_time(at))
-        winner = other(side)
-        if self._cannot_mate(winner):
-            self._game_over(t, "1/2-1/2", "time_dead_position", "6.9", out)
-        else:
-            self._game_over(t, "1-0" if winner == "white" else "0-1", "time", "6.9", out)
-
-    # ------------------------------------------------------------------ presses
+            ending.flag_after_release(self, t, out)
 
     def _press(self, ev: Press, out: list[Ruling]) -> None:
         side = ev.side
         if self.pending and (self.start.latency_s == 0 or self._pending_makes_move()):
             # the press releases what is down (4.7); with a late sensor, only when it already
             # shows a move: the rest of the move may still be on its way (latency_s)
-            self._release_all(ev.t, out)
+            self.release_all(ev.t, out)
             if self.over:
                 return
         if self.flag_wait is not None:
             fside, at = self.flag_wait
             self.flag_wait = None
-            self._flag(fside, at, ev.t, out, waited=True)
+            ending.flag(self, fside, at, ev.t, out, waited=True)
             if self.over:
                 return
         last = self.records[-1] if self.records else None
         if last is not None and last.side == side and not last.pressed:
-            self._complete(last, self._clock_time(ev.t), out)
+            self.complete(last, self.clock_time(ev.t), out)
             return
-        if side == SIDE[self.board.turn] and not self.presses and self._settle_if_move(ev.t, out):
+        if side == SIDE[self.board.turn] and not self.presses and self.settle_if_move(ev.t, out):
             last = self.records[-1] if self.records else None
             if last is not None and last.side == side and not last.pressed:
-                self._complete(last, self._clock_time(ev.t), out)
+                self.complete(last, self.clock_time(ev.t), out)
             return
         if side == SIDE[self.board.turn] or self.presses:
             self.presses.append((side, ev.t))
-            due = self._press_due(ev.t)
+            due = self.press_due(ev.t)
             if due is not None and due <= ev.t:
                 self.presses.pop()
-                self._resolve_press(side, ev.t, ev.t, out)
+                self.resolve_press(side, ev.t, ev.t, out)
 
     def _pending_makes_move(self) -> bool:
-        if self._own_in_hand() > 0:
+        if hands.own_in_hand(self) > 0:
             return False
-        diff = self._diff()
+        diff = self.diff()
         return bool(diff) and (
             find_match(
                 self.board,
                 self.sensed,
                 max_plies=self.start.max_plies,
-                promotion=self._promo(),
+                promotion=self.promo(),
                 diff=diff,
             )
             is not None
         )
 
-    def _resolve_waiting_presses(self, t: float, out: list[Ruling]) -> None:
+    def resolve_waiting_presses(self, t: float, out: list[Ruling]) -> None:
         """A still scene arrived: presses that waited for it are matched now."""
         while self.presses and not self.over:
             side, pt = self.presses.pop(0)
-            self._resolve_press(side, pt, t, out)
+            self.resolve_press(side, pt, t, out)
 
-    def _resolve_press(
+    def resolve_press(
         self, side: str, press_t: float, t: float, out: list[Ruling], *, final: bool = False
     ) -> None:
         """Match a press with its move, or rule it a press without a move (7.5.3)."""
@@ -1087,7 +714,7 @@ class Game:
             return
         for record in reversed(self.records):
             if record.side == side and not record.pressed:
-                self._complete(record, self._clock_time(press_t), out, ruling_t=t)
+                self.complete(record, self.clock_time(press_t), out, ruling_t=t)
                 return
             if record.pressed:
                 break
@@ -1100,21 +727,21 @@ class Game:
             # the press released what still stood within slide_s
             made_at = max(pt for pt, _ in self.pending.values())
             self.pending.clear()
-        state = self._settle(t, out, made_at=made_at, pressed=True)
+        state = self.settle(t, out, made_at=made_at, pressed=True)
         if state == "refused":
             return  # strict: the refused move is no move; the player's clock runs on
         if state == "move":
             last = self.records[-1]
             if last.side == side and not last.pressed:
-                self._complete(last, self._clock_time(press_t), out, ruling_t=t)
+                self.complete(last, self.clock_time(press_t), out, ruling_t=t)
             return
-        diff = self._diff()
+        diff = self.diff()
         if state == "none" and not diff:
-            self._illegal_completed(side, "no_move", None, t, out, press_t=press_t)
+            illegal.completed(self, side, "no_move", None, t, out, press_t=press_t)
             return
         attempt = classify_attempt(self.board, self.sensed, diff)
         if attempt.kind == "not_promoted" and attempt.move is not None:
-            self._illegal_completed(side, "not_promoted", attempt.move, t, out, press_t=press_t)
+            illegal.completed(self, side, "not_promoted", attempt.move, t, out, press_t=press_t)
             return
         if attempt.kind == "castling_partial":
             defect = "unreachable"
@@ -1122,14 +749,14 @@ class Game:
             defect = "in_check" if attempt.kind == "in_check" else "unreachable"
         if self.turn.touched_any or self.turn.moved_squares:
             defect = "two_hands" if self.turn.two_hands else defect
-            self._illegal_completed(side, defect, attempt.move, t, out, press_t=press_t)
+            illegal.completed(self, side, defect, attempt.move, t, out, press_t=press_t)
         else:
-            self._mismatch(t, out, diff)
-            self._illegal_completed(side, "no_move", None, t, out, press_t=press_t)
+            self.mismatch(t, out, diff)
+            illegal.completed(self, side, "no_move", None, t, out, press_t=press_t)
 
-    def _complete(
+    def complete(
         self,
-        record: _MoveRecord,
+        record: MoveRecord,
         press_t: float,
         out: list[Ruling],
         *,
@@ -1144,140 +771,13 @@ class Game:
             record.credit = self.clock.press(record.side, press_t, completed_move=True)
         if getattr(record, "two_hands", False):
             return
-        self._clock_ruling(out, t)
+        self.clock_ruling(out, t)
 
-    def _illegal_completed(
-        self,
-        side: str,
-        defect: str,
-        move: chess.Move | None,
-        t: float,
-        out: list[Ruling],
-        *,
-        press_t: float,
-    ) -> None:
-        """7.5: an illegal move completed at the press, ruled at once in every mode."""
-        self.illegal_count[side] += 1
-        count = self.illegal_count[side]
-        article = DEFECT_ARTICLE[defect]
-        data: dict[str, Any] = {"completed": True, "defect": defect, "count": count}
-        if move is not None:
-            data["move"] = move.uci()
-        self._rule(out, t, "illegal", side=side, article=article, key="illegal.completed", **data)
-        credit = 0.0
-        if defect != "no_move" and self.timed:
-            credit = self.clock.press(side, self._clock_time(press_t), completed_move=True)
-        if defect == "not_promoted" and move is not None:
-            # 7.5.2: the pawn becomes a queen of its colour; the move stands
-            queen = chess.Move(move.from_square, move.to_square, chess.QUEEN)
-            self.board.push(queen)
-            self._board_changed()
-            self._count_position()
-            record = _MoveRecord(
-                self.ply, side, queen, press_t, list(self.turn.touches), pressed=True, credit=credit
-            )
-            self.records.append(record)
-            self._rule(
-                out,
-                t,
-                "move",
-                side=side,
-                ply=self.ply,
-                uci=queen.uci(),
-                san=self._san_of_last(),
-                fen=self.board.fen(),
-                made_at=round(press_t, 6),
-                inferred=False,
-            )
-            self.turn = _Turn(SIDE[self.board.turn])
-        elif defect != "no_move" and self.timed:
-            self.clock.uncount_move(side)
-            self.clock.start(side, self._clock_time(press_t))
-        if not self._illegal_penalties(side, count, credit, t, out):
-            return
-        if defect not in ("no_move", "not_promoted"):
-            self._reinstate(t, "illegal_move", "7.5.1", out, clock=False)
-        elif defect == "not_promoted":
-            self._mismatch(t, out)
-        self._clock_ruling(out, t)
-        if defect == "not_promoted":
-            self._endings(t, out, press_t)
-
-    def _illegal_penalties(
-        self, side: str, count: int, credit: float, t: float, out: list[Ruling]
-    ) -> bool:
-        """7.5.5: the press's increment back, then time to the opponent or the game lost.
-
-        Returns False when the game is over (a second illegal move, or the Czech text's
-        fast-play rule), True when play goes on.
-        """
-        opponent = other(side)
-        if credit > 0:
-            if self.timed:
-                self.clock.add(side, -credit, self._clock_time(t))
-            self._rule(
-                out,
-                t,
-                "penalty",
-                side=side,
-                article="7.5.5",
-                key="penalty.increment_removed",
-                kind="increment_removed",
-                seconds=round(credit, 6),
-            )
-        if count >= 2 or self._illegal_loses_at_once():
-            if self._cannot_mate(opponent):
-                self._game_over(t, "1/2-1/2", "illegal_moves_dead_position", "7.5.5", out)
-            else:
-                self._rule(
-                    out,
-                    t,
-                    "penalty",
-                    side=side,
-                    article="7.5.5",
-                    key="penalty.game_lost",
-                    kind="game_lost",
-                )
-                result = "1-0" if opponent == "white" else "0-1"
-                self._game_over(t, result, "illegal_moves", "7.5.5", out)
-            return False
-        seconds = penalty_seconds(self.mode)
-        if self.timed:
-            self.clock.add(opponent, seconds, self._clock_time(t))
-        self._rule(
-            out,
-            t,
-            "penalty",
-            side=side,
-            article=penalty_article(self.mode, "7.5.5"),
-            key="penalty.time_added",
-            kind="time_added",
-            seconds=seconds,
-        )
-        return True
-
-    def _illegal_loses_at_once(self) -> bool:
-        """Czech text: in games under 15 minutes a completed illegal move loses at once."""
-        limit = self.profile.illegal_loses_under_s
-        if limit is None or not self.timed:
-            return False
-        periods = self.control.periods
-        total = sum(p.seconds for p in periods) + 60 * (periods[0].increment if periods else 0)
-        return total < limit
-
-    def _san_of_last(self) -> str:
-        move = self.board.pop()
-        san = self.board.san(move)
-        self.board.push(move)
-        return san
-
-    # ------------------------------------------------------------------ reinstatement
-
-    def _reinstate(
+    def reinstate(
         self, t: float, reason: str, article: str, out: list[Ruling], *, clock: bool = True
     ) -> None:
         """The position goes back; the board must be made to show it (`mismatch`)."""
-        self._rule(
+        self.rule(
             out,
             t,
             "reinstate",
@@ -1288,17 +788,17 @@ class Game:
             reason=reason,
         )
         if self.turn.obligation is not None:
-            self._emit_obligation(self.turn.obligation, t, out)
+            hands.emit_obligation(self, self.turn.obligation, t, out)
         self.turn.reported_illegal = None
         self.mismatch_key = None
-        self._mismatch(t, out)
+        self.mismatch(t, out)
         if clock:
-            self._clock_ruling(out, t)
+            self.clock_ruling(out, t)
 
-    def _mismatch(self, t: float, out: list[Ruling], diff: set[int] | None = None) -> None:
+    def mismatch(self, t: float, out: list[Ruling], diff: set[int] | None = None) -> None:
         """7.4, 7.6: what to put back where, once per distinct difference."""
         if diff is None:
-            diff = self._diff()
+            diff = self.diff()
         if not diff:
             return
         missing, extra = [], []
@@ -1321,221 +821,38 @@ class Game:
                 if not any(m["square"] == e["square"] for m in missing)
             ]
         )
-        self._rule(out, t, "mismatch", missing=missing, extra=extra, what=what)
+        self.rule(out, t, "mismatch", missing=missing, extra=extra, what=what)
         out[-1].data.pop("what", None)
 
-    def _clear_mismatch(self) -> None:
+    def clear_mismatch(self) -> None:
         self.mismatch_key = None
 
-    def _count_position(self) -> None:
+    def count_position(self) -> None:
         key = self.board._transposition_key()
         self.repetitions[key] = self.repetitions.get(key, 0) + 1
 
-    def _uncount_position(self) -> None:
+    def uncount_position(self) -> None:
         key = self.board._transposition_key()
         if self.repetitions.get(key, 0) > 0:
             self.repetitions[key] -= 1
 
-    def _take_back(self, plies: int) -> list[_MoveRecord]:
+    def take_back(self, plies: int) -> list[MoveRecord]:
         undone = []
         for _ in range(min(plies, len(self.records))):
             record = self.records.pop()
-            self._uncount_position()
+            self.uncount_position()
             self.board.pop()
-            self._board_changed()
+            self.board_changed()
             if record.pressed and self.timed:
                 self.clock.uncount_move(record.side)
             undone.append(record)
-        self.turn = _Turn(SIDE[self.board.turn])
+        self.turn = Turn(SIDE[self.board.turn])
         return undone
 
     # ------------------------------------------------------------------ other events
 
-    def _touch(self, ev: Touch, out: list[Ruling]) -> None:
-        sq = chess.parse_square(ev.square)
-        if ev.side != SIDE[self.board.turn] and self.pending:
-            self._release_early(ev.t, out)
-        self._touched(sq, self.sensed[sq], ev.side, ev.t, out)
-
-    def _adjust(self, ev: Adjust, out: list[Ruling]) -> None:
-        """4.2.1: only the player having the move adjusts, announcing it first."""
-        if ev.side == SIDE[self.board.turn]:
-            self.turn.adjusting = True
-
     def _promote(self, ev: Promote, out: list[Ruling]) -> None:
         self.promotion[ev.side] = PROMOTION_TYPES[ev.piece.lower()]
-
-    def _claim(self, ev: Claim, out: list[Ruling]) -> None:
-        side = ev.side
-        if ev.kind == "touch_move":
-            self._claim_touch_move(side, ev.t, out)
-            return
-        mover = SIDE[self.board.turn]
-        if side == mover and self.turn.touched_any:
-            # 9.4: a piece touched under 4.3 forfeits the claim for this move
-            self._rule(
-                out,
-                ev.t,
-                "claim",
-                side=side,
-                article="9.4",
-                key="claim.inadmissible",
-                kind=ev.kind,
-                valid=False,
-            )
-            return
-        # an intended move that is not legal cannot make the claim correct (9.2.1, 9.3.1)
-        intended = chess.Move.from_uci(ev.move) if ev.move is not None else None
-        if intended is not None and intended not in self.board.legal_moves:
-            intended = None
-        valid_kind = None
-        if side == mover:
-            valid_kind = self._draw_claim_valid(ev.kind, intended)
-        if valid_kind is not None:
-            reason, article = valid_kind
-            self._rule(
-                out,
-                ev.t,
-                "claim",
-                side=side,
-                article=article,
-                key="claim.valid",
-                kind=ev.kind,
-                valid=True,
-            )
-            self._game_over(ev.t, "1/2-1/2", reason, article, out)
-            return
-        article = "9.5.3"
-        self._rule(
-            out,
-            ev.t,
-            "claim",
-            side=side,
-            article=article,
-            key="claim.invalid",
-            kind=ev.kind,
-            valid=False,
-        )
-        seconds = penalty_seconds(self.mode)
-        opponent = other(side)
-        if self.timed:
-            self.clock.add(opponent, seconds, self._clock_time(ev.t))
-        self._rule(
-            out,
-            ev.t,
-            "penalty",
-            side=side,
-            article=penalty_article(self.mode, "9.5.3"),
-            key="penalty.time_added",
-            kind="time_added",
-            seconds=seconds,
-        )
-        self.offer = side
-        self._rule(out, ev.t, "draw_offer", side=side, article="9.1.2.3")
-        if intended is not None and side == mover:
-            self.turn.forced = declared(intended)
-            self._emit_obligation(self.turn.forced, ev.t, out)
-        self._clock_ruling(out, ev.t)
-
-    def _draw_claim_valid(self, kind: str, intended: chess.Move | None) -> tuple[str, str] | None:
-        """9.2 / 9.3: correct claims, with an intended move (9.2.1, 9.3.1) or without."""
-        board = self.board
-        want_threefold = kind in ("threefold", "any")
-        want_fifty = kind in ("fifty", "any")
-        if intended is not None:
-            board.push(intended)
-            key = board._transposition_key()
-            count = self.repetitions.get(key, 0) + 1
-            halfmoves = board.halfmove_clock
-            board.pop()
-            if want_threefold and count >= 3:
-                return "threefold_repetition", "9.2.1"
-            if want_fifty and halfmoves >= 100:
-                return "fifty_moves", "9.3.1"
-        if want_threefold and self.repetitions.get(board._transposition_key(), 0) >= 3:
-            return "threefold_repetition", "9.2.2"
-        if want_fifty and board.halfmove_clock >= 100:
-            return "fifty_moves", "9.3.2"
-        return None
-
-    def _claim_touch_move(self, side: str, t: float, out: list[Ruling]) -> None:
-        """4.8: the opponent's Article 4 breach, claimed before touching a piece."""
-        last = self.records[-1] if self.records else None
-        mover = SIDE[self.board.turn]
-        valid = (
-            last is not None
-            and last.side != side
-            and last.violation is not None
-            and side == mover
-            and not self.turn.touched_any
-        )
-        if not valid or last is None:
-            self._rule(
-                out,
-                t,
-                "claim",
-                side=side,
-                article="4.8",
-                key="claim.invalid",
-                kind="touch_move",
-                valid=False,
-            )
-            return
-        assert last.violation is not None
-        self._rule(
-            out,
-            t,
-            "claim",
-            side=side,
-            article=last.violation["article"],
-            key="claim.valid",
-            kind="touch_move",
-            valid=True,
-        )
-        self._take_back(1)
-        self.turn.touches = list(last.touches)
-        self.turn.touched_any = True
-        self.turn.obligation = obligation_for(self.board, self.turn.touches)
-        if self.timed:
-            if last.credit:
-                self.clock.add(last.side, -last.credit, self._clock_time(t))
-            self.clock.start(last.side, self._clock_time(t))
-        self._reinstate(t, "claim_upheld", last.violation["article"], out)
-
-    def _offer(self, ev: Offer, out: list[Ruling]) -> None:
-        self.offer = ev.side
-        self._rule(out, ev.t, "draw_offer", side=ev.side, article="9.1.2")
-
-    def _accept(self, ev: Accept, out: list[Ruling]) -> None:
-        if self.offer != other(ev.side):
-            return
-        both_moved = {r.side for r in self.records} == {"white", "black"}
-        if not both_moved:
-            self._rule(
-                out,
-                ev.t,
-                "note",
-                article="5.2.3",
-                key="note",
-                text="A draw cannot be agreed before both players have made a move (Art. 5.2.3).",
-            )
-            self.offer = None
-            return
-        self._game_over(ev.t, "1/2-1/2", "agreement", "5.2.3", out)
-
-    def _decline(self, ev: Decline, out: list[Ruling]) -> None:
-        if self.offer == other(ev.side):
-            self.offer = None
-
-    def _resign(self, ev: Resign, out: list[Ruling]) -> None:
-        """5.1.2: resignation loses, unless the opponent cannot mate by any legal series."""
-        winner = other(ev.side)
-        if self._cannot_mate(winner):
-            self._game_over(ev.t, "1/2-1/2", "resignation_dead_position", "5.1.2", out)
-        else:
-            self._game_over(
-                ev.t, "1-0" if winner == "white" else "0-1", "resignation", "5.1.2", out
-            )
 
     def _sensor(self, ev: Sensor, out: list[Ruling]) -> None:
         if ev.status == "disconnected":
@@ -1550,196 +867,21 @@ class Game:
     def _tick(self, ev: Tick, out: list[Ruling]) -> None:
         """Time passed; `_advance` already decided what fell due."""
 
-    def _arbiter(self, ev: ArbiterAction, out: list[Ruling]) -> None:
-        a = ev.action
-        t = ev.t
-        if a == "declare":
-            if not self.over:
-                reason = ev.reason if ev.reason in _REASONS else "arbiter_decision"
-                self._game_over(t, ev.result or "1/2-1/2", reason, None, out)
-            return
-        if self.over:
-            return
-        if a == "pause" and self.timed:
-            self.clock.pause(self._clock_time(t))
-            self._clock_ruling(out, t)
-        elif a == "resume" and self.timed:
-            self.clock.resume(self._clock_time(t))
-            self._clock_ruling(out, t)
-        elif a == "add_time" and self.timed:
-            self.clock.add(ev.side or "white", float(ev.seconds or 0), self._clock_time(t))
-            self._clock_ruling(out, t)
-        elif a == "set_clock" and self.timed:
-            self.clock.set(float(ev.white or 0), float(ev.black or 0), self._clock_time(t))
-            self._clock_ruling(out, t)
-        elif a == "set_position":
-            try:
-                board = chess.Board(ev.fen)
-            except ValueError as exc:
-                raise EventError(
-                    f"set_position: the FEN {ev.fen!r} cannot be read ({exc})"
-                ) from None
-            self.board = board
-            self._board_changed()
-            self.records.clear()
-            self.repetitions.clear()
-            self._count_position()
-            self.turn = _Turn(SIDE[board.turn])
-            if self.timed and self.clock.running not in (None, SIDE[board.turn]):
-                self.clock.start(SIDE[board.turn], self._clock_time(t))
-            self._reinstate(t, "arbiter", "7.1", out)
-        elif a == "takeback":
-            self._take_back(ev.plies or 1)
-            if self.timed:
-                self.clock.start(SIDE[self.board.turn], self._clock_time(t))
-            self._reinstate(t, "arbiter", "7.1", out)
-        elif a == "penalty":
-            self._arbiter_penalty(ev, out)
-        elif a == "warning":
-            self._rule(
-                out,
-                t,
-                "penalty",
-                side=ev.side,
-                article="12.9.1",
-                key="penalty.warning",
-                kind="warning",
-            )
-        elif a == "two_hands":
-            self._two_hands(ev.side or SIDE[self.board.turn], t, out)
-        elif a == "accident":
-            self._accident(ev.side or SIDE[self.board.turn], ev.square or "a1", t, out)
-
-    def _arbiter_penalty(self, ev: ArbiterAction, out: list[Ruling]) -> None:
-        side = ev.side or "white"
-        kind = ev.kind or "time_added"
-        seconds = float(ev.seconds or 0)
-        t = ev.t
-        if kind == "game_lost":
-            self._rule(
-                out,
-                t,
-                "penalty",
-                side=side,
-                article="12.9.6",
-                key="penalty.game_lost",
-                kind="game_lost",
-            )
-            winner = other(side)
-            self._game_over(
-                t, "1-0" if winner == "white" else "0-1", "arbiter_decision", "12.9", out
-            )
-            return
-        if kind == "warning":
-            self._rule(
-                out,
-                t,
-                "penalty",
-                side=side,
-                article="12.9.1",
-                key="penalty.warning",
-                kind="warning",
-            )
-            return
-        if kind == "time_deducted":
-            if self.timed:
-                self.clock.add(side, -seconds, self._clock_time(t))
-            self._rule(
-                out,
-                t,
-                "penalty",
-                side=side,
-                article="12.9.3",
-                key="penalty.time_deducted",
-                kind="time_deducted",
-                seconds=seconds,
-            )
-        else:
-            if self.timed:
-                self.clock.add(other(side), seconds, self._clock_time(t))
-            self._rule(
-                out,
-                t,
-                "penalty",
-                side=side,
-                article="12.9.2",
-                key="penalty.time_added",
-                kind="time_added",
-                seconds=seconds,
-            )
-        self._clock_ruling(out, t)
-
-    def _two_hands(self, side: str, t: float, out: list[Ruling]) -> None:
-        """4.1 before the press (a warning); 7.5.4 once the move was completed."""
-        last = self.records[-1] if self.records else None
-        if (
-            last is not None
-            and last.side == side
-            and last.pressed
-            and self.board.turn != COLOR[side]
-        ):
-            self._take_back(1)
-            self.turn.touches = list(last.touches)
-            self.turn.touched_any = True
-            self.turn.obligation = obligation_for(self.board, self.turn.touches)
-            if self.timed:
-                self.clock.start(side, self._clock_time(t))
-            self.illegal_count[side] += 1
-            count = self.illegal_count[side]
-            self._rule(
-                out,
-                t,
-                "illegal",
-                side=side,
-                article="7.5.4",
-                key="illegal.completed",
-                completed=True,
-                defect="two_hands",
-                count=count,
-                move=last.move.uci(),
-            )
-            if self._illegal_penalties(side, count, last.credit, t, out):
-                self._reinstate(t, "illegal_move", "7.5.4", out)
-            return
-        if side == SIDE[self.board.turn]:
-            self.turn.two_hands = True
-        self._rule(
-            out, t, "penalty", side=side, article="4.1", key="penalty.warning", kind="warning"
-        )
-
-    def _accident(self, side: str, square: str, t: float, out: list[Ruling]) -> None:
-        """4.2.2: the arbiter judged a touch accidental; its duty lapses."""
-        sq = chess.parse_square(square)
-        turn = self.turn
-        if turn.side != side or sq not in turn.touches:
-            return
-        turn.touches.remove(sq)
-        new = obligation_for(self.board, turn.touches)
-        turn.obligation = new
-        if new is None:
-            self._rule(
-                out, t, "obligation", side=side, article="4.2.2", key="obligation.none", kind="none"
-            )
-        else:
-            self._emit_obligation(new, t, out)
-
-
-_REASONS = frozenset(REASONS)
 
 _HANDLERS: dict[type, Any] = {
     Lift: Game._lift,
     Place: Game._place,
     Snapshot: Game._snapshot,
     Press: Game._press,
-    Touch: Game._touch,
-    Adjust: Game._adjust,
+    Touch: hands.touch,
+    Adjust: hands.adjust,
     Promote: Game._promote,
-    Claim: Game._claim,
-    Offer: Game._offer,
-    Accept: Game._accept,
-    Decline: Game._decline,
-    Resign: Game._resign,
-    ArbiterAction: Game._arbiter,
+    Claim: claims.claim,
+    Offer: claims.offer,
+    Accept: claims.accept,
+    Decline: claims.decline,
+    Resign: ending.resign,
+    ArbiterAction: arbiter_actions.arbiter_action,
     Sensor: Game._sensor,
     Restart: Game._restart,
     Tick: Game._tick,

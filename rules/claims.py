@@ -1,0 +1,197 @@
+"""Claims and draw offers: Articles 9.1 to 9.5, and the touch-move claim of 4.8.
+
+A draw claim (threefold repetition 9.2, fifty moves 9.3) is correct only from the player
+having the move, before touching a piece (9.4), with an intended move or without; an
+incorrect one costs time (9.5.3), stands as a draw offer and binds a declared move. A
+touch-move claim (4.8) by the opponent, before he touches a piece, reinstates the position
+before the breach. Offers (9.1.2) stand until answered; an agreement needs both players to
+have moved (5.2.3).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import chess
+
+from rules import ending, hands
+from rules.events import Accept, Claim, Decline, Offer
+from rules.profiles import penalty_article, penalty_seconds
+from rules.rulings import Ruling
+from rules.sides import SIDE, other
+from rules.touch import declared, obligation_for
+
+if TYPE_CHECKING:
+    from rules.game import Game
+
+
+def claim(game: Game, ev: Claim, out: list[Ruling]) -> None:
+    """A claim to the arbiter: touch-move (4.8) or a draw (9.2, 9.3), ruled at once (9.5)."""
+    side = ev.side
+    if ev.kind == "touch_move":
+        claim_touch_move(game, side, ev.t, out)
+        return
+    mover = SIDE[game.board.turn]
+    if side == mover and game.turn.touched_any:
+        # 9.4: a piece touched under 4.3 forfeits the claim for this move
+        game.rule(
+            out,
+            ev.t,
+            "claim",
+            side=side,
+            article="9.4",
+            key="claim.inadmissible",
+            kind=ev.kind,
+            valid=False,
+        )
+        return
+    # an intended move that is not legal cannot make the claim correct (9.2.1, 9.3.1)
+    intended = chess.Move.from_uci(ev.move) if ev.move is not None else None
+    if intended is not None and intended not in game.board.legal_moves:
+        intended = None
+    valid_kind = None
+    if side == mover:
+        valid_kind = draw_claim_valid(game, ev.kind, intended)
+    if valid_kind is not None:
+        reason, article = valid_kind
+        game.rule(
+            out,
+            ev.t,
+            "claim",
+            side=side,
+            article=article,
+            key="claim.valid",
+            kind=ev.kind,
+            valid=True,
+        )
+        ending.game_over(game, ev.t, "1/2-1/2", reason, article, out)
+        return
+    article = "9.5.3"
+    game.rule(
+        out,
+        ev.t,
+        "claim",
+        side=side,
+        article=article,
+        key="claim.invalid",
+        kind=ev.kind,
+        valid=False,
+    )
+    seconds = penalty_seconds(game.mode)
+    opponent = other(side)
+    if game.timed:
+        game.clock.add(opponent, seconds, game.clock_time(ev.t))
+    game.rule(
+        out,
+        ev.t,
+        "penalty",
+        side=side,
+        article=penalty_article(game.mode, "9.5.3"),
+        key="penalty.time_added",
+        kind="time_added",
+        seconds=seconds,
+    )
+    game.offer = side
+    game.rule(out, ev.t, "draw_offer", side=side, article="9.1.2.3")
+    if intended is not None and side == mover:
+        game.turn.forced = declared(intended)
+        hands.emit_obligation(game, game.turn.forced, ev.t, out)
+    game.clock_ruling(out, ev.t)
+
+
+def draw_claim_valid(game: Game, kind: str, intended: chess.Move | None) -> tuple[str, str] | None:
+    """9.2 / 9.3: correct claims, with an intended move (9.2.1, 9.3.1) or without."""
+    board = game.board
+    want_threefold = kind in ("threefold", "any")
+    want_fifty = kind in ("fifty", "any")
+    if intended is not None:
+        board.push(intended)
+        key = board._transposition_key()
+        count = game.repetitions.get(key, 0) + 1
+        halfmoves = board.halfmove_clock
+        board.pop()
+        if want_threefold and count >= 3:
+            return "threefold_repetition", "9.2.1"
+        if want_fifty and halfmoves >= 100:
+            return "fifty_moves", "9.3.1"
+    if want_threefold and game.repetitions.get(board._transposition_key(), 0) >= 3:
+        return "threefold_repetition", "9.2.2"
+    if want_fifty and board.halfmove_clock >= 100:
+        return "fifty_moves", "9.3.2"
+    return None
+
+
+def claim_touch_move(game: Game, side: str, t: float, out: list[Ruling]) -> None:
+    """4.8: the opponent's Article 4 breach, claimed before touching a piece."""
+    last = game.records[-1] if game.records else None
+    mover = SIDE[game.board.turn]
+    valid = (
+        last is not None
+        and last.side != side
+        and last.violation is not None
+        and side == mover
+        and not game.turn.touched_any
+    )
+    if not valid or last is None:
+        game.rule(
+            out,
+            t,
+            "claim",
+            side=side,
+            article="4.8",
+            key="claim.invalid",
+            kind="touch_move",
+            valid=False,
+        )
+        return
+    assert last.violation is not None
+    game.rule(
+        out,
+        t,
+        "claim",
+        side=side,
+        article=last.violation["article"],
+        key="claim.valid",
+        kind="touch_move",
+        valid=True,
+    )
+    game.take_back(1)
+    game.turn.touches = list(last.touches)
+    game.turn.touched_any = True
+    game.turn.obligation = obligation_for(game.board, game.turn.touches)
+    if game.timed:
+        if last.credit:
+            game.clock.add(last.side, -last.credit, game.clock_time(t))
+        game.clock.start(last.side, game.clock_time(t))
+    game.reinstate(t, "claim_upheld", last.violation["article"], out)
+
+
+def offer(game: Game, ev: Offer, out: list[Ruling]) -> None:
+    """9.1.2: a draw offer, which stands until answered or lapsed."""
+    game.offer = ev.side
+    game.rule(out, ev.t, "draw_offer", side=ev.side, article="9.1.2")
+
+
+def accept(game: Game, ev: Accept, out: list[Ruling]) -> None:
+    """5.2.3: the opponent's offer accepted, a draw once both players have moved."""
+    if game.offer != other(ev.side):
+        return
+    both_moved = {r.side for r in game.records} == {"white", "black"}
+    if not both_moved:
+        game.rule(
+            out,
+            ev.t,
+            "note",
+            article="5.2.3",
+            key="note",
+            text="A draw cannot be agreed before both players have made a move (Art. 5.2.3).",
+        )
+        game.offer = None
+        return
+    ending.game_over(game, ev.t, "1/2-1/2", "agreement", "5.2.3", out)
+
+
+def decline(game: Game, ev: Decline, out: list[Ruling]) -> None:
+    """9.1.2.1: the opponent's offer declined."""
+    if game.offer == other(ev.side):
+        game.offer = None

@@ -1,0 +1,142 @@
+"""How a game ends: Articles 5 (mate, stalemate, dead position, resignation), 6.9 (the flag)
+and 9.6 (fivefold repetition, 75 moves), and the rule profiles' automatic draws.
+
+After every move the automatic endings are checked (5.1.1, 5.2.1, 9.6, 5.2.2). A flag, a
+resignation or a second illegal move asks whether the opponent can still mate (6.9, 5.1.2,
+7.5.5): a proven "cannot" makes the game a draw. The end stops the clocks.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rules import winnability
+from rules.events import Resign
+from rules.material import few_minor_pieces, minor_pieces_only, pawns_locked
+from rules.rulings import Ruling
+from rules.sides import COLOR, SIDE, other, win_for
+
+if TYPE_CHECKING:
+    from rules.game import Game
+
+#: work allowed for the dead-position check after a move (winnability budget units)
+DEAD_POSITION_BUDGET = 500
+
+
+def after_move(game: Game, t: float, out: list[Ruling], made_at: float) -> None:
+    """Automatic endings after a move: 5.1.1, 5.2.1, 9.6, 5.2.2, and the profile's draws."""
+    board = game.board
+    mover = other(SIDE[board.turn])
+    has_moves = any(True for _ in board.generate_legal_moves())
+    if not has_moves:
+        if board.is_check():
+            game_over(game, t, win_for(mover), "checkmate", "5.1.1", out)
+        else:
+            game_over(game, t, "1/2-1/2", "stalemate", "5.2.1", out)
+        return
+    key = board._transposition_key()
+    if game.repetitions.get(key, 0) >= 5:
+        game_over(game, t, "1/2-1/2", "fivefold_repetition", "9.6.1", out)
+        return
+    if board.halfmove_clock >= 150:
+        game_over(game, t, "1/2-1/2", "seventyfive_moves", "9.6.2", out)
+        return
+    if dead_position(game):
+        game_over(game, t, "1/2-1/2", "dead_position", "5.2.2", out)
+        return
+    if game.profile.automatic_draws and (
+        game.repetitions.get(key, 0) >= 3
+        or board.halfmove_clock >= 100
+        or board.is_insufficient_material()
+    ):
+        game_over(game, t, "1/2-1/2", "profile", "9.2, 9.3, 5.2.2", out)
+        return
+    if game.profile.minor_pieces_drawn and minor_pieces_only(board):
+        game_over(game, t, "1/2-1/2", "profile", "5.2.2", out)
+
+
+def dead_position(game: Game) -> bool:
+    """5.2.2: no series of legal moves can end in mate (proven, never guessed).
+
+    Checked after every move, so it must be cheap: python-chess's insufficient material
+    first, then the full analysis only where every pawn is locked (a position where some
+    pawn can still move is left to play on: at worst a dead position goes undetected,
+    never a live one declared dead). Queens are left out: a queen locked behind a wall
+    is a curiosity, and positions with queens and locked pawns are common in play.
+    """
+    board = game.board
+    if board.is_insufficient_material():
+        return True
+    if board.queens or not pawns_locked(board):
+        return False
+    return winnability.analyse(board, budget=DEAD_POSITION_BUDGET).dead is True
+
+
+def cannot_mate(game: Game, side: str) -> bool:
+    """6.9, 5.1.2, 7.5.5: `side` cannot mate by any series of legal moves (proven).
+
+    python-chess's insufficient material first; the full analysis where unwinnability is
+    possible beyond it (locked pawns, or a few minor pieces and no pawns). Elsewhere the
+    answer is "not proven", as a search out of budget would give: the flag or the
+    resignation then counts as a loss, which is right whenever a mate exists.
+    """
+    board = game.board
+    color = COLOR[side]
+    if board.has_insufficient_material(color):
+        return True
+    if not (pawns_locked(board) or few_minor_pieces(board, color)):
+        return False
+    return winnability.can_mate(board, color) is False
+
+
+def game_over(
+    game: Game, t: float, result: str, reason: str, article: str | None, out: list[Ruling]
+) -> None:
+    """The game ended (5, 6.9, 9.6, 7.5.5, a claim, the arbiter): rule it and stop the clocks."""
+    if game.over:
+        return
+    game.over = True
+    game.result = result
+    game.reason = reason
+    game.pending.clear()
+    game.rule(out, t, "game_over", article=article, result=result, reason=reason)
+    if game.timed:
+        game.clock.stop(game.clock_time(t))
+        game.clock_ruling(out, t)
+
+
+def flag(
+    game: Game, side: str, at: float, t: float, out: list[Ruling], *, waited: bool = False
+) -> None:
+    """6.9: the time ran out. A placement still pending may yet end the game first."""
+    if game.over:
+        return
+    mover_pending = any(h == side for _, (pt, h) in game.pending.items() if pt <= at)
+    if mover_pending and not waited:
+        game.flag_wait = (side, at)
+        return
+    game.rule(out, t, "flag", side=side, article="6.9", at=round(at, 6))
+    game.flags_down.add(side)
+    game.clock.stop(game.clock_time(at))
+    winner = other(side)
+    if cannot_mate(game, winner):
+        game_over(game, t, "1/2-1/2", "time_dead_position", "6.9", out)
+    else:
+        game_over(game, t, win_for(winner), "time", "6.9", out)
+
+
+def flag_after_release(game: Game, t: float, out: list[Ruling]) -> None:
+    """A flag that waited for this release (events.md): the move did not end the game."""
+    if game.flag_wait is not None and not game.pending:
+        side, at = game.flag_wait
+        game.flag_wait = None
+        flag(game, side, at, t, out, waited=True)
+
+
+def resign(game: Game, ev: Resign, out: list[Ruling]) -> None:
+    """5.1.2: resignation loses, unless the opponent cannot mate by any legal series."""
+    winner = other(ev.side)
+    if cannot_mate(game, winner):
+        game_over(game, ev.t, "1/2-1/2", "resignation_dead_position", "5.1.2", out)
+    else:
+        game_over(game, ev.t, win_for(winner), "resignation", "5.1.2", out)

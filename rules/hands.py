@@ -1,0 +1,248 @@
+"""The players' hands: whose hand is at work, what it touched, and what that obliges (Art. 4).
+
+A board that cannot see hands gives each lift, place and touch to a player by the readings
+of docs/events.md ("Whose hand"). Touches by the player having the move build his touch-move
+duty (4.3, 4.4; simultaneous touches within `noise_s` count own pieces first, 4.3.3) unless
+he declared an adjustment (4.2.1); touches by the other player are breaches (4.2.1, 6.2.5,
+4.7 for his own piece just moved). When a legal move is made it is checked against that duty
+(`article4_breach`: 4.3 to 4.6).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import chess
+
+from rules.events import Adjust, Touch
+from rules.rulings import Ruling
+from rules.sensed import letter_color
+from rules.sides import COLOR, SIDE
+from rules.touch import Obligation, castling_rook, obligation_for
+
+if TYPE_CHECKING:
+    from rules.game import Game
+
+
+def whose_hand(game: Game, side: str | None, square: int | None = None) -> str:
+    """Whose hand: the event's `side`, else the player having the move (events.md).
+
+    Exception: a piece of the player who just made his move, still unpressed, lifted from a
+    square of that move, is taken to be in that player's hand (the likeliest reading of a
+    board that cannot see hands; 4.7 then applies to him).
+    """
+    if side is not None:
+        return side
+    mover = SIDE[game.board.turn]
+    if square is not None and game.records:
+        last = game.records[-1]
+        letter = game.sensed[square]
+        if (
+            not last.pressed
+            and last.side != mover
+            and square == last.move.to_square
+            and letter_color(letter) == COLOR[last.side]
+            and not game.turn.touched_any
+        ):
+            return last.side
+    return mover
+
+
+def holding_hand(game: Game) -> str:
+    """Whose hand puts a piece down: the other player's, if he still holds one he lifted."""
+    mover = SIDE[game.board.turn]
+    for sq, (_t, letter, hand) in reversed(list(game.recent_lift.items())):
+        if hand != mover and letter is not None and game.sensed[sq] is None:
+            return hand
+    return mover
+
+
+def own_in_hand(game: Game) -> int:
+    """How many of the mover's pieces are off the board (captures aside).
+
+    A slot of unknown colour is the mover's where he put a piece down this turn, else
+    whatever the game's position has there.
+    """
+    us = game.board.turn
+    moved = game.turn.moved_squares
+    on_board = 0
+    for sq, letter in enumerate(game.sensed):
+        if letter is None:
+            continue
+        color = letter_color(letter)
+        if color is None:
+            color = us if sq in moved else game.board.color_at(sq)
+        if color is None or color == us:
+            on_board += 1
+    return chess.popcount(game.board.occupied_co[us]) - on_board
+
+
+def touched(
+    game: Game,
+    sq: int,
+    letter: str | None,
+    hand: str,
+    t: float,
+    out: list[Ruling],
+    *,
+    update: bool = True,
+) -> None:
+    """4.3, 4.2.1: a piece touched by `hand`; the mover's touches build his duty."""
+    mover = SIDE[game.board.turn]
+    if hand != mover:
+        not_your_move(game, sq, hand, t, out)
+        return
+    turn = game.turn
+    if turn.adjusting:
+        return
+    if sq in turn.moved_squares:
+        return  # the piece on its way, already touched
+    piece = game.board.piece_at(sq)
+    if piece is None:
+        return
+    if game.offer is not None and game.offer != mover:
+        game.offer = None  # 9.1.2.1: the offer lapses when the opponent touches a piece
+    turn.touched_any = True
+    if sq not in turn.touches:
+        turn.touches.append(sq)
+        turn.touch_times[sq] = t
+        own_first_within_noise(game)
+        if update:
+            update_obligation(game, t, out)
+
+
+def own_first_within_noise(game: Game) -> None:
+    """Touches within `noise_s` are simultaneous; own pieces count first (4.3.3)."""
+    turn = game.turn
+    us = game.board.turn
+    noise = game.start.noise_s
+    order = turn.touches
+    for i in range(len(order) - 1, 0, -1):
+        a, b = order[i - 1], order[i]
+        close = abs(turn.touch_times[a] - turn.touch_times[b]) <= noise
+        if close and game.board.color_at(a) != us and game.board.color_at(b) == us:
+            order[i - 1], order[i] = b, a
+
+
+def not_your_move(game: Game, sq: int, hand: str, t: float, out: list[Ruling]) -> None:
+    """4.2.1, 6.2.5: only the player having the move may handle the pieces."""
+    last = game.records[-1] if game.records else None
+    if last is not None and last.side == hand and sq == last.move.to_square:
+        if last.violation is None or last.violation.get("kind") != "released":
+            game.rule(
+                out,
+                t,
+                "violation",
+                side=hand,
+                article="4.7",
+                key="violation.released",
+                kind="released",
+                square=chess.square_name(sq),
+            )
+        return
+    game.rule(
+        out,
+        t,
+        "violation",
+        side=hand,
+        article="4.2.1",
+        key="violation.not_your_move",
+        kind="not_your_move",
+        square=chess.square_name(sq),
+    )
+
+
+def undo_touch(game: Game, sq: int, hand: str, t: float, out: list[Ruling]) -> None:
+    """A sensor blink (noise_s) was no touch: take it back, the duty may lapse (4.2.2)."""
+    turn = game.turn
+    if hand == turn.side and sq in turn.touches:
+        turn.touches.remove(sq)
+        turn.touched_any = bool(turn.touches)
+        update_obligation(game, t, out, lapse_ok=True)
+
+
+def article4_breach(game: Game, move: chess.Move) -> dict[str, Any] | None:
+    """The Article 4 breach this move commits, if any."""
+    turn = game.turn
+    board = game.board
+    # 4.4.4: the promotion piece is fixed once it touched the promotion square
+    if move.promotion is not None:
+        first = turn.promo_first.get(move.to_square)
+        if first is not None and first.upper() in "NBRQ":
+            if chess.Piece.from_symbol(first).piece_type != move.promotion:
+                return {
+                    "kind": "promotion_choice",
+                    "article": "4.4.4",
+                    "square": chess.square_name(move.to_square),
+                }
+    duty = turn.forced or turn.obligation
+    if duty is None:
+        return None
+    if duty.rook_first is not None and castling_rook(board, move) == duty.rook_first:
+        return {
+            "kind": "castling_rook_first",
+            "article": "4.4.2",
+            "square": chess.square_name(duty.rook_first),
+        }
+    if duty.allowed is not None and move not in duty.allowed:
+        if move.promotion is not None and any(
+            m.from_square == move.from_square and m.to_square == move.to_square
+            for m in duty.allowed
+        ):
+            return None
+        square = duty.square if duty.square is not None else move.from_square
+        return {
+            "kind": "touch_move",
+            "article": duty.article,
+            "square": chess.square_name(square),
+        }
+    return None
+
+
+def update_obligation(game: Game, t: float, out: list[Ruling], *, lapse_ok: bool = False) -> None:
+    """4.3, 4.4, 4.5: the duty of the mover's touches so far; rule it when it changes."""
+    turn = game.turn
+    if turn.forced is not None:
+        return
+    new = obligation_for(game.board, turn.touches)
+    old = turn.obligation
+    if new is None and old is None:
+        return
+    if new is not None and old is not None and new.key() == old.key():
+        return
+    turn.obligation = new
+    if new is None:
+        if lapse_ok and old is not None:
+            game.rule(
+                out,
+                t,
+                "obligation",
+                side=turn.side,
+                article="4.2.2",
+                key="obligation.none",
+                kind="none",
+            )
+        return
+    emit_obligation(game, new, t, out)
+
+
+def emit_obligation(game: Game, ob: Obligation, t: float, out: list[Ruling]) -> None:
+    """The `obligation` ruling of a duty (4.3 to 4.5, 9.5.3 declared move)."""
+    key = "obligation." + ob.kind
+    if ob.kind == "capture_piece" and ob.with_square is not None:
+        key = "obligation.capture_with"
+    game.rule(out, t, "obligation", side=game.turn.side, article=ob.article, key=key, **ob.fields())
+
+
+def touch(game: Game, ev: Touch, out: list[Ruling]) -> None:
+    """A touch without a lift (a camera, the arbiter): 4.3 as for a lift."""
+    sq = chess.parse_square(ev.square)
+    if ev.side != SIDE[game.board.turn] and game.pending:
+        game.release_early(ev.t, out)
+    touched(game, sq, game.sensed[sq], ev.side, ev.t, out)
+
+
+def adjust(game: Game, ev: Adjust, out: list[Ruling]) -> None:
+    """4.2.1: only the player having the move adjusts, announcing it first."""
+    if ev.side == SIDE[game.board.turn]:
+        game.turn.adjusting = True

@@ -1,0 +1,181 @@
+"""Illegal moves and their penalties: Article 7.5 (and 4.7 before the press).
+
+An arrangement no legal move explains, released before the press, is an illegal move the
+player may still correct (4.7: `illegal` with `completed: false`). Completed at the press, it
+is ruled at once in every mode (7.5.1 to 7.5.4): the press's increment is taken back, the
+opponent gets time or, at the second one, the game is lost (7.5.5; a draw when the opponent
+cannot mate). A pawn left on the last rank becomes a queen (7.5.2); a press without a move
+(7.5.3) changes no position. Profiles may make the first one lose (the Czech text).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import chess
+
+from rules import ending
+from rules.profiles import penalty_article, penalty_seconds
+from rules.rulings import Ruling
+from rules.sides import SIDE, other, win_for
+from rules.turn import MoveRecord, Turn
+
+if TYPE_CHECKING:
+    from rules.game import Game
+
+DEFECT_ARTICLE = {
+    "unreachable": "7.5.1",
+    "in_check": "7.5.1",
+    "other": "7.5.1",
+    "not_promoted": "7.5.2",
+    "no_move": "7.5.3",
+    "two_hands": "7.5.4",
+}
+
+
+def released(
+    game: Game, kind: str, move: chess.Move | None, t: float, diff: set[int], out: list[Ruling]
+) -> None:
+    """7.5.1 / 4.7: released where no legal move takes it; correctable until the press."""
+    key = game.arrangement(diff)
+    if game.turn.reported_illegal == key:
+        return
+    game.turn.reported_illegal = key
+    defect = "in_check" if kind == "in_check" else "unreachable"
+    data: dict[str, Any] = {
+        "completed": False,
+        "defect": defect,
+        "count": game.illegal_count[game.turn.side],
+    }
+    if move is not None:
+        data["move"] = move.uci()
+    game.rule(out, t, "illegal", side=game.turn.side, article="4.7", key="illegal.open", **data)
+
+
+def completed(
+    game: Game,
+    side: str,
+    defect: str,
+    move: chess.Move | None,
+    t: float,
+    out: list[Ruling],
+    *,
+    press_t: float,
+) -> None:
+    """7.5: an illegal move completed at the press, ruled at once in every mode."""
+    game.illegal_count[side] += 1
+    count = game.illegal_count[side]
+    article = DEFECT_ARTICLE[defect]
+    data: dict[str, Any] = {"completed": True, "defect": defect, "count": count}
+    if move is not None:
+        data["move"] = move.uci()
+    game.rule(out, t, "illegal", side=side, article=article, key="illegal.completed", **data)
+    credit = 0.0
+    if defect != "no_move" and game.timed:
+        credit = game.clock.press(side, game.clock_time(press_t), completed_move=True)
+    if defect == "not_promoted" and move is not None:
+        # 7.5.2: the pawn becomes a queen of its colour; the move stands
+        queen = chess.Move(move.from_square, move.to_square, chess.QUEEN)
+        game.board.push(queen)
+        game.board_changed()
+        game.count_position()
+        record = MoveRecord(
+            game.ply, side, queen, press_t, list(game.turn.touches), pressed=True, credit=credit
+        )
+        game.records.append(record)
+        game.rule(
+            out,
+            t,
+            "move",
+            side=side,
+            ply=game.ply,
+            uci=queen.uci(),
+            san=san_of_last(game),
+            fen=game.board.fen(),
+            made_at=round(press_t, 6),
+            inferred=False,
+        )
+        game.turn = Turn(SIDE[game.board.turn])
+    elif defect != "no_move" and game.timed:
+        game.clock.uncount_move(side)
+        game.clock.start(side, game.clock_time(press_t))
+    if not penalties(game, side, count, credit, t, out):
+        return
+    if defect not in ("no_move", "not_promoted"):
+        game.reinstate(t, "illegal_move", "7.5.1", out, clock=False)
+    elif defect == "not_promoted":
+        game.mismatch(t, out)
+    game.clock_ruling(out, t)
+    if defect == "not_promoted":
+        ending.after_move(game, t, out, press_t)
+
+
+def penalties(
+    game: Game, side: str, count: int, credit: float, t: float, out: list[Ruling]
+) -> bool:
+    """7.5.5: the press's increment back, then time to the opponent or the game lost.
+
+    Returns False when the game is over (a second illegal move, or the Czech text's
+    fast-play rule), True when play goes on.
+    """
+    opponent = other(side)
+    if credit > 0:
+        if game.timed:
+            game.clock.add(side, -credit, game.clock_time(t))
+        game.rule(
+            out,
+            t,
+            "penalty",
+            side=side,
+            article="7.5.5",
+            key="penalty.increment_removed",
+            kind="increment_removed",
+            seconds=round(credit, 6),
+        )
+    if count >= 2 or loses_at_once(game):
+        if ending.cannot_mate(game, opponent):
+            ending.game_over(game, t, "1/2-1/2", "illegal_moves_dead_position", "7.5.5", out)
+        else:
+            game.rule(
+                out,
+                t,
+                "penalty",
+                side=side,
+                article="7.5.5",
+                key="penalty.game_lost",
+                kind="game_lost",
+            )
+            result = win_for(opponent)
+            ending.game_over(game, t, result, "illegal_moves", "7.5.5", out)
+        return False
+    seconds = penalty_seconds(game.mode)
+    if game.timed:
+        game.clock.add(opponent, seconds, game.clock_time(t))
+    game.rule(
+        out,
+        t,
+        "penalty",
+        side=side,
+        article=penalty_article(game.mode, "7.5.5"),
+        key="penalty.time_added",
+        kind="time_added",
+        seconds=seconds,
+    )
+    return True
+
+
+def loses_at_once(game: Game) -> bool:
+    """Czech text: in games under 15 minutes a completed illegal move loses at once."""
+    limit = game.profile.illegal_loses_under_s
+    if limit is None or not game.timed:
+        return False
+    periods = game.control.periods
+    total = sum(p.seconds for p in periods) + 60 * (periods[0].increment if periods else 0)
+    return total < limit
+
+
+def san_of_last(game: Game) -> str:
+    move = game.board.pop()
+    san = game.board.san(move)
+    game.board.push(move)
+    return san

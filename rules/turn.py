@@ -1,0 +1,52 @@
+"""What the rules remember between events: the current turn's hand work, and the moves made.
+
+`Turn` is what the player having the move has done with his hands since the last move
+(touches for Article 4.3, adjustments 4.2, promotion pieces 4.4.4, an illegal arrangement
+already reported 7.5.1, a move refused in strict mode). `MoveRecord` is a move that stands,
+with what the Laws may still need of it: its touches and breach for a claim (4.8), whether
+its clock was pressed (6.2.1) and the increment that press gave (7.5.5).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import chess
+
+from rules.touch import Obligation
+
+#: an arrangement of the sensed board: the differing squares and what stands on them
+Arrangement = frozenset[tuple[int, str | None]]
+
+
+@dataclass
+class Turn:
+    """What the player having the move has done with his hands since the last move."""
+
+    side: str
+    touches: list[int] = field(default_factory=list)
+    touch_times: dict[int, float] = field(default_factory=dict)
+    adjusting: bool = False
+    touched_any: bool = False  # a piece touched to move it: no claim this move (4.8, 9.4)
+    moved_squares: set[int] = field(default_factory=set)  # squares this turn placed pieces on
+    promo_first: dict[int, str] = field(default_factory=dict)  # 4.4.4
+    obligation: Obligation | None = None
+    forced: Obligation | None = None  # a duty that stands whatever is touched (9.5.3, strict)
+    reported_illegal: Arrangement | None = None
+    refused: Arrangement | None = None  # strict: the board shows it
+    two_hands: bool = False
+
+
+@dataclass
+class MoveRecord:
+    """A move that stands, with what the Laws may still need of it."""
+
+    ply: int
+    side: str
+    move: chess.Move
+    made_at: float
+    touches: list[int]
+    violation: dict[str, Any] | None = None
+    pressed: bool = False
+    credit: float = 0.0
