@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import chess
 
+from rules import moves
 from rules.events import Adjust, Touch
 from rules.rulings import Ruling
 from rules.sensed import letter_color
@@ -238,7 +239,7 @@ def touch(game: Game, ev: Touch, out: list[Ruling]) -> None:
     """A touch without a lift (a camera, the arbiter): 4.3 as for a lift."""
     sq = chess.parse_square(ev.square)
     if ev.side != SIDE[game.board.turn] and game.pending:
-        game.release_early(ev.t, out)
+        moves.release_early(game, ev.t, out)
     touched(game, sq, game.sensed[sq], ev.side, ev.t, out)
 
 

@@ -1,0 +1,208 @@
+"""What the board's sensors report: lifts, places, whole-board snapshots, the source's state.
+
+The rules keep the board as sensed (events.md "The board as sensed"): each `lift` and `place`
+changes it, a `snapshot` replaces it (its differences taken as lifts first, then places, in
+the order that explains a legal move, own pieces first: 4.3.3). A square that blinks within
+`noise_s` never changed; a piece put down is released after `slide_s` (4.7). A piece-blind
+sensor's letters are filled in from what the hand holds. After a reconnection the first full
+report is reconciled with the game (a move made meanwhile, or a `mismatch`: 7.4).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import chess
+
+from rules import hands, moves, presses
+from rules.events import Lift, Place, Promote, Sensor, Snapshot
+from rules.rulings import Ruling
+from rules.sensed import Sensed, compatible, find_match, letter_color, sensed_from_placement
+from rules.sides import SIDE
+from rules.touch import castling_rook
+
+if TYPE_CHECKING:
+    from rules.game import Game
+
+PROMOTION_TYPES = {"q": chess.QUEEN, "r": chess.ROOK, "b": chess.BISHOP, "n": chess.KNIGHT}
+
+
+def lift(
+    game: Game, ev: Lift, out: list[Ruling], *, t: float | None = None, update: bool = True
+) -> None:
+    """A piece left a square: a touch by the hand it is in (4.3), unless it only slid over."""
+    t = ev.t if t is None else t
+    sq = chess.parse_square(ev.square)
+    hand = hands.whose_hand(game, ev.side, sq)
+    if hand != SIDE[game.board.turn] and game.pending:
+        moves.release_early(game, t, out)
+        hand = hands.whose_hand(game, ev.side, sq)
+    letter = game.sensed[sq]
+    if sq in game.pending:
+        placed_t, _ = game.pending.pop(sq)
+        if t - placed_t <= game.start.slide_s:
+            # slid over the square, never released there (events.md, slide_s)
+            game.sensed[sq] = None
+            return
+    game.recent_lift[sq] = (t, letter, hand)
+    game.sensed[sq] = None
+    if letter is None:
+        return
+    hands.touched(game, sq, letter, hand, t, out, update=update)
+    if hand == SIDE[game.board.turn] and game.turn.moved_squares and not game.pending:
+        # the taken piece came off last: the capture is made now (4.7.1)
+        moves.settle_if_move(game, t, out)
+
+
+def place(game: Game, ev: Place, out: list[Ruling], *, t: float | None = None) -> None:
+    """A piece put down: pending until released (slide_s, 4.7), unless the square blinked."""
+    t = ev.t if t is None else t
+    sq = chess.parse_square(ev.square)
+    hand = ev.side or hands.holding_hand(game)
+    recent = game.recent_lift.pop(sq, None)
+    letter = ev.piece
+    if recent is not None:
+        lift_t, before, lift_hand = recent
+        same = letter is None or letter == before
+        if t - lift_t <= game.start.noise_s and same and before is not None:
+            # a sensor blink: the square never changed (events.md, noise_s)
+            game.sensed[sq] = before
+            hands.undo_touch(game, sq, lift_hand, t, out)
+            return
+    if letter is None:
+        letter = letter_in_hand(game, sq)
+    game.sensed[sq] = letter
+    game.pending[sq] = (t, hand)
+    if hand == SIDE[game.board.turn]:
+        game.turn.moved_squares.add(sq)
+        us = game.board.turn
+        last_rank = 7 if us == chess.WHITE else 0
+        if (
+            chess.square_rank(sq) == last_rank
+            and letter is not None
+            and letter.upper() in "NBRQ"
+            and letter_color(letter) == us
+        ):
+            game.turn.promo_first.setdefault(sq, letter)
+
+
+def letter_in_hand(game: Game, sq: int) -> str:
+    """The piece a piece-blind sensor put down: the one lifted piece, if only one is up.
+
+    A pawn put on a last rank stays unknown: it may be the promotion's new piece.
+    """
+    if chess.square_rank(sq) in (0, 7):
+        return "?"
+    up = [
+        letter
+        for sq, (t, letter, hand) in game.recent_lift.items()
+        if letter is not None
+        and game.sensed[sq] is None
+        and letter_color(letter) == game.board.turn
+    ]
+    return up[0] if len(up) == 1 and hands.own_in_hand(game) == 1 else "?"
+
+
+def snapshot(game: Game, ev: Snapshot, out: list[Ruling]) -> None:
+    """A whole-board report: lifts first, then places, own pieces first (events.md)."""
+    game.snapshots_seen = True
+    seen = sensed_from_placement(ev.board)
+    place_t = ev.seen_at if ev.seen_at is not None and ev.seen_at <= ev.t else ev.t
+    us = game.board.turn
+    changed = [sq for sq in range(64) if seen[sq] != game.sensed[sq]]
+    if game.reconciling:
+        reconcile(game, seen, place_t, ev.t, out)
+        return
+    if game.disconnected:
+        game.disconnected = False
+    lifts = [sq for sq in changed if game.sensed[sq] is not None]
+    lifts.sort(key=lambda sq: letter_color(game.sensed[sq]) != us)
+    lifts = lift_order(game, lifts, seen)
+    for sq in lifts:
+        if seen[sq] is not None and compatible(seen[sq], piece_of(game.sensed[sq])):
+            # same colour/kind still there (a sensor that only knows colours)
+            continue
+        lift(game, Lift(t=ev.t, square=chess.square_name(sq)), out, update=False)
+    if not game.over and game.turn.touches:
+        hands.update_obligation(game, ev.t, out)
+    for sq in changed:
+        if seen[sq] is not None and game.sensed[sq] != seen[sq]:
+            if game.sensed[sq] is not None and compatible(seen[sq], piece_of(game.sensed[sq])):
+                continue
+            place(game, Place(t=ev.t, square=chess.square_name(sq), piece=seen[sq]), out, t=place_t)
+    if not game.over:
+        game.sensed = [
+            s
+            if s is not None and seen[i] is not None and compatible(seen[i], piece_of(s))
+            else seen[i]
+            for i, s in enumerate(game.sensed)
+        ]
+        if game.start.slide_s == 0:
+            moves.release_all(game, ev.t, out)
+            if game.still_scene_source() and not game.over and not game.pending:
+                moves.settle(game, ev.t, out, made_at=place_t)
+        presses.resolve_waiting(game, ev.t, out)
+
+
+def reconcile(game: Game, seen: Sensed, seen_at: float, t: float, out: list[Ruling]) -> None:
+    """The first full report after a reconnection: a move (or up to `max_plies`) made
+    while the cable was out is recognised; anything else is a `mismatch` (events.md)."""
+    game.reconciling = False
+    game.disconnected = False
+    game.pending.clear()
+    game.recent_lift.clear()
+    game.sensed = [
+        s if s is not None and seen[i] is not None and compatible(seen[i], piece_of(s)) else seen[i]
+        for i, s in enumerate(game.sensed)
+    ]
+    diff = game.diff()
+    if diff:
+        match = find_match(
+            game.board,
+            game.sensed,
+            max_plies=game.start.max_plies,
+            promotion=game.promo(),
+            diff=diff,
+        )
+        if match is None:
+            game.mismatch(t, out, diff)
+        else:
+            moves.made_all(game, match, t, seen_at, out)
+    presses.resolve_waiting(game, t, out)
+
+
+def lift_order(game: Game, lifts: list[int], seen: Sensed) -> list[int]:
+    """Lifts in the order that explains a legal move: the moving piece (the king when
+    castling, 4.4.1) first, then the rook or the taken piece; own pieces first otherwise."""
+    if len(lifts) < 2:
+        return lifts
+    match = find_match(game.board, seen, max_plies=1, promotion=game.promo())
+    if match is None:
+        return lifts
+    move = match.moves[0]
+    first = [move.from_square]
+    rook = castling_rook(game.board, move)
+    if rook is not None:
+        first.append(rook)
+    return [sq for sq in first if sq in lifts] + [sq for sq in lifts if sq not in first]
+
+
+def piece_of(letter: str | None) -> chess.Piece | None:
+    """The piece a sensed letter names, None for an empty square or an unknown kind."""
+    if letter is None or letter in "Xx?":
+        return None
+    return chess.Piece.from_symbol(letter)
+
+
+def sensor(game: Game, ev: Sensor, out: list[Ruling]) -> None:
+    """What a source says about itself: after `reconnected` the next full report is reconciled."""
+    if ev.status == "disconnected":
+        game.disconnected = True
+    elif ev.status == "reconnected":
+        game.disconnected = True  # until the next full report reconciles the board
+        game.reconciling = True
+
+
+def promote(game: Game, ev: Promote, out: list[Ruling]) -> None:
+    """The piece a player promotes to, for sensors that cannot tell (4.4.4, events.md)."""
+    game.promotion[ev.side] = PROMOTION_TYPES[ev.piece.lower()]

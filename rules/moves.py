@@ -1,0 +1,231 @@
+"""When a move is made (Article 4.7) and what follows when it stands.
+
+A move is made when its last piece is released (it stood `slide_s`, the clock was pressed,
+or the other player's hand proved the release) with none of the mover's pieces left in the
+hand; then the board as sensed is matched with the legal moves (or, for late sensors, with
+sequences of up to `max_plies`). A legal move is checked against Article 4 (a breach is
+recorded, or in strict mode the move refused), pushed, and the automatic endings follow
+(Art. 5, 9.6). What no legal move explains is an illegal move in progress (4.7, 7.5.1), a
+move still under way (castling 4.7.2, a capture 4.7.1, a promotion 4.7.3) or displaced
+pieces (`mismatch`, 7.4).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import chess
+
+from rules import ending, hands, illegal, presses
+from rules.rulings import Ruling
+from rules.sensed import Match, classify_attempt, compatible, find_match
+from rules.sides import SIDE
+from rules.turn import MoveRecord, Turn
+
+if TYPE_CHECKING:
+    from rules.game import Game
+
+
+def release_early(game: Game, t: float, out: list[Ruling]) -> None:
+    """The other player's hand is at work: the mover has let go of what he put down."""
+    if hands.own_in_hand(game) > 0:
+        return
+    diff = game.diff()
+    if diff and find_match(game.board, game.sensed, promotion=game.promo(), diff=diff):
+        release_all(game, t, out)
+
+
+def settle_if_move(game: Game, t: float, out: list[Ruling], made_at: float | None = None) -> bool:
+    """Make the move the board shows, if it shows one; rule nothing otherwise."""
+    if game.over or game.pending or hands.own_in_hand(game) > 0:
+        return False
+    diff = game.diff()
+    if not diff or game.arrangement(diff) == game.turn.refused:
+        return False
+    if (
+        find_match(
+            game.board,
+            game.sensed,
+            max_plies=game.start.max_plies,
+            promotion=game.promo(),
+            diff=diff,
+        )
+        is None
+    ):
+        return False
+    settle(game, t, out, made_at=t if made_at is None else made_at)
+    return True
+
+
+def release_all(game: Game, t: float, out: list[Ruling]) -> None:
+    for sq in sorted(game.pending, key=lambda s: game.pending[s][0]):
+        if game.over:
+            return
+        if sq in game.pending:
+            release(game, sq, t, out)
+
+
+def release(game: Game, sq: int, t: float, out: list[Ruling]) -> None:
+    placed_t, _hand = game.pending.pop(sq)
+    if game.pending:
+        return  # the move is made when its last piece is released
+    if hands.own_in_hand(game) > 0:
+        return  # the hand still holds a piece of this move (castling, a capture)
+    settle(game, t, out, made_at=placed_t)
+
+
+def settle(
+    game: Game, t: float, out: list[Ruling], *, made_at: float, pressed: bool = False
+) -> str:
+    """Everything is down: which legal move (if any) does the board show?
+
+    Returns 'none' (board = position), 'move', 'partial' (castling or promotion under way),
+    'illegal' (the mover's pieces stand where no legal move puts them) or 'mismatch'.
+    """
+    diff = game.diff()
+    if not diff:
+        game.clear_mismatch()
+        return "none"
+    if game.arrangement(diff) == game.turn.refused:
+        return "refused"
+    match = find_match(
+        game.board,
+        game.sensed,
+        max_plies=game.start.max_plies,
+        promotion=game.promo(),
+        diff=diff,
+    )
+    if match is not None:
+        made_all(game, match, t, made_at, out)
+        return "move"
+    if made_with_displaced(game, diff, t, made_at, out):
+        return "move"
+    attempt = classify_attempt(game.board, game.sensed, diff)
+    if attempt.kind in ("castling_partial", "capture_partial", "not_promoted") and not pressed:
+        return "partial"
+    if game.turn.touched_any or game.turn.moved_squares:
+        if not pressed:
+            illegal.released(game, attempt.kind, attempt.move, t, diff, out)
+        return "illegal"
+    game.mismatch(t, out, diff)
+    return "mismatch"
+
+
+def name_sensed_pieces(game: Game) -> None:
+    """Once a move stands, pieces a blind sensor showed as X, x or ? are known."""
+    board = game.board
+    sensed = game.sensed
+    for sq in range(64):
+        letter = sensed[sq]
+        if letter in ("?", "X", "x"):
+            piece = board.piece_at(sq)
+            if piece is not None and compatible(letter, piece):
+                sensed[sq] = piece.symbol()
+
+
+def made_all(game: Game, match: Match, t: float, made_at: float, out: list[Ruling]) -> None:
+    """The plies of one report, in order (several when a late sensor saw them at once)."""
+    for i, move in enumerate(match.moves):
+        if game.over:
+            break
+        made(
+            game,
+            move,
+            t,
+            made_at,
+            out,
+            inferred=match.inferred,
+            multi=len(match.moves) > 1,
+            first=i == 0,
+        )
+
+
+def made_with_displaced(
+    game: Game, diff: set[int], t: float, made_at: float, out: list[Ruling]
+) -> bool:
+    """A legal move, with opponent pieces the mover took off and did not capture.
+
+    The move stands (4.7) and the pieces taken off are displaced (7.4): `mismatch`.
+    """
+    them = not game.board.turn
+    off = {sq for sq in diff if game.sensed[sq] is None and game.board.color_at(sq) == them}
+    if not off:
+        return False
+    restored = list(game.sensed)
+    for sq in off:
+        piece = game.board.piece_at(sq)
+        restored[sq] = piece.symbol() if piece else None
+    match = find_match(game.board, restored, max_plies=1, promotion=game.promo())
+    if match is None:
+        return False
+    move = match.moves[0]
+    if move.to_square in off or game.board.is_en_passant(move):
+        return False
+    made(game, move, t, made_at, out)
+    if not game.over:
+        game.mismatch(t, out)
+    return True
+
+
+def made(
+    game: Game,
+    move: chess.Move,
+    t: float,
+    made_at: float,
+    out: list[Ruling],
+    *,
+    inferred: bool = False,
+    multi: bool = False,
+    first: bool = True,
+) -> None:
+    """A legal move was made (4.7): check Article 4, then let it stand (or refuse it)."""
+    side = SIDE[game.board.turn]
+    turn = game.turn
+    violation = None if (multi and not first) else hands.article4_breach(game, move)
+    if violation is not None:
+        game.rule(
+            out,
+            t,
+            "violation",
+            side=side,
+            article=violation["article"],
+            key=f"violation.{violation['kind']}",
+            kind=violation["kind"],
+            square=violation["square"],
+        )
+        if game.strict:
+            game.turn.refused = game.arrangement(game.diff())
+            game.reinstate(t, "strict", violation["article"], out)
+            return
+    san = game.board.san(move)
+    touches = list(turn.touches)
+    game.board.push(move)
+    game.board_changed()
+    game.count_position()
+    name_sensed_pieces(game)
+    record = MoveRecord(game.ply, side, move, made_at, touches, violation)
+    game.records.append(record)
+    game.rule(
+        out,
+        t,
+        "move",
+        side=side,
+        key="move.inferred" if inferred else "move",
+        ply=game.ply,
+        uci=move.uci(),
+        san=san,
+        fen=game.board.fen(),
+        made_at=round(made_at, 6),
+        inferred=inferred,
+    )
+    game.promotion.pop(side, None)
+    game.turn = Turn(SIDE[game.board.turn])
+    for sq in list(game.recent_lift):
+        del game.recent_lift[sq]
+    # an offer by the opponent stands until answered (9.1.2.1)
+    game.clear_mismatch()
+    if game.start.auto_press:
+        presses.complete(game, record, game.clock_time(max(made_at, game._clock_t)), out)
+    ending.after_move(game, t, out, made_at)
+    if not game.over:
+        ending.flag_after_release(game, t, out)

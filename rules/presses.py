@@ -1,0 +1,149 @@
+"""Clock presses: the press completes the move (6.2.1, 4.7), or is a press without a move.
+
+A press releases what the mover put down (4.7). With a sensor that reports late
+(`latency_s`, a camera's still scenes) a press waits for the report of its move; only a
+report that shows the player's move not made makes it a press without a move (7.5.3), and
+never while the source is disconnected (events.md). A press after an arrangement that no
+legal move explains completes an illegal move (7.5).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rules import ending, hands, illegal, moves
+from rules.events import Press
+from rules.rulings import Ruling
+from rules.sensed import classify_attempt, find_match
+from rules.sides import SIDE
+from rules.turn import MoveRecord
+
+if TYPE_CHECKING:
+    from rules.game import Game
+
+
+def press(game: Game, ev: Press, out: list[Ruling]) -> None:
+    side = ev.side
+    if game.pending and (game.start.latency_s == 0 or pending_makes_move(game)):
+        # the press releases what is down (4.7); with a late sensor, only when it already
+        # shows a move: the rest of the move may still be on its way (latency_s)
+        moves.release_all(game, ev.t, out)
+        if game.over:
+            return
+    if game.flag_wait is not None:
+        fside, at = game.flag_wait
+        game.flag_wait = None
+        ending.flag(game, fside, at, ev.t, out, waited=True)
+        if game.over:
+            return
+    last = game.records[-1] if game.records else None
+    if last is not None and last.side == side and not last.pressed:
+        complete(game, last, game.clock_time(ev.t), out)
+        return
+    if (
+        side == SIDE[game.board.turn]
+        and not game.waiting_presses
+        and moves.settle_if_move(game, ev.t, out)
+    ):
+        last = game.records[-1] if game.records else None
+        if last is not None and last.side == side and not last.pressed:
+            complete(game, last, game.clock_time(ev.t), out)
+        return
+    if side == SIDE[game.board.turn] or game.waiting_presses:
+        game.waiting_presses.append((side, ev.t))
+        due = game.press_due(ev.t)
+        if due is not None and due <= ev.t:
+            game.waiting_presses.pop()
+            resolve(game, side, ev.t, ev.t, out)
+
+
+def pending_makes_move(game: Game) -> bool:
+    if hands.own_in_hand(game) > 0:
+        return False
+    diff = game.diff()
+    return bool(diff) and (
+        find_match(
+            game.board,
+            game.sensed,
+            max_plies=game.start.max_plies,
+            promotion=game.promo(),
+            diff=diff,
+        )
+        is not None
+    )
+
+
+def resolve_waiting(game: Game, t: float, out: list[Ruling]) -> None:
+    """A still scene arrived: presses that waited for it are matched now."""
+    while game.waiting_presses and not game.over:
+        side, pt = game.waiting_presses.pop(0)
+        resolve(game, side, pt, t, out)
+
+
+def resolve(
+    game: Game, side: str, press_t: float, t: float, out: list[Ruling], *, final: bool = False
+) -> None:
+    """Match a press with its move, or rule it a press without a move (7.5.3)."""
+    if game.over:
+        return
+    for record in reversed(game.records):
+        if record.side == side and not record.pressed:
+            complete(game, record, game.clock_time(press_t), out, ruling_t=t)
+            return
+        if record.pressed:
+            break
+    if side != SIDE[game.board.turn]:
+        return  # pressing when one's clock is not running changes nothing
+    if game.disconnected:
+        return  # while a source is disconnected, never a press without a move
+    made_at = press_t
+    if game.pending:
+        # the press released what still stood within slide_s
+        made_at = max(pt for pt, _ in game.pending.values())
+        game.pending.clear()
+    state = moves.settle(game, t, out, made_at=made_at, pressed=True)
+    if state == "refused":
+        return  # strict: the refused move is no move; the player's clock runs on
+    if state == "move":
+        last = game.records[-1]
+        if last.side == side and not last.pressed:
+            complete(game, last, game.clock_time(press_t), out, ruling_t=t)
+        return
+    diff = game.diff()
+    if state == "none" and not diff:
+        illegal.completed(game, side, "no_move", None, t, out, press_t=press_t)
+        return
+    attempt = classify_attempt(game.board, game.sensed, diff)
+    if attempt.kind == "not_promoted" and attempt.move is not None:
+        illegal.completed(game, side, "not_promoted", attempt.move, t, out, press_t=press_t)
+        return
+    if attempt.kind == "castling_partial":
+        defect = "unreachable"
+    else:
+        defect = "in_check" if attempt.kind == "in_check" else "unreachable"
+    if game.turn.touched_any or game.turn.moved_squares:
+        defect = "two_hands" if game.turn.two_hands else defect
+        illegal.completed(game, side, defect, attempt.move, t, out, press_t=press_t)
+    else:
+        game.mismatch(t, out, diff)
+        illegal.completed(game, side, "no_move", None, t, out, press_t=press_t)
+
+
+def complete(
+    game: Game,
+    record: MoveRecord,
+    press_t: float,
+    out: list[Ruling],
+    *,
+    ruling_t: float | None = None,
+) -> None:
+    """6.2.1: the press completes the move; the clock ruling follows."""
+    record.pressed = True
+    t = press_t if ruling_t is None else ruling_t
+    if game.turn.side == record.side and game.turn.two_hands:
+        pass
+    if game.timed:
+        record.credit = game.clock.press(record.side, press_t, completed_move=True)
+    if getattr(record, "two_hands", False):
+        return
+    game.clock_ruling(out, t)
