@@ -8,18 +8,26 @@ the grid against the calibration frame, wait while a changed region crosses the 
 of a placement different from the last one, confidently seen and not changing suspiciously
 many squares (unless that lasts). Its `seen_at` is the first frame of the still scene.
 Vision reports what it sees: it never bends a placement toward a legal move.
+
+Learning as the game goes: the tracker keeps the frames of its last few snapshots. When the
+rules core confirms a position (`confirm`, with the position after a move that stands) and a
+kept snapshot shows exactly that position's colours, each empty square of it learns its own
+empty look from that frame (`classify.learn_position`). A square that held a piece at
+calibration (a printed logo, an odd grain of wood) is thus known empty once the game first
+empties it. A position the rules did not accept teaches nothing.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections import deque
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rules.events import Event, Sensor, Snapshot
 from vision import geometry
 from vision.calibration import Calibration
-from vision.classify import classify_board
+from vision.classify import classify_board, learn_position
 from vision.detect import find_corners
 from vision.errors import CalibrationError, VisionError
 from vision.motion import Masks, arm_across_edge, changed_fraction, normalise, small_grey
@@ -27,6 +35,7 @@ from vision.placement import differences, to_sensed
 from vision.registration import Registrar, board_mask, decode, move_points, reference_image
 
 REGISTER_MARGIN = 0.15  #: the registration looks this far (share of the board) around it
+KEPT_SNAPSHOTS = 4  #: frames of this many recent snapshots are kept for `confirm`
 
 
 def _max_move(a: list[tuple[float, float]], b: list[tuple[float, float]]) -> float:
@@ -88,6 +97,30 @@ class SnapshotTracker:
         self._next_check = 0.0
         self._edge_refs: list[Any] = []
         self._run_start: Any = None
+        #: (placement, frame, calibration then) of the last snapshots, for `confirm`
+        self._emitted: deque[tuple[str, Any, Calibration]] = deque(maxlen=KEPT_SNAPSHOTS)
+
+    def confirm(self, placement: str) -> bool:
+        """The rules core confirmed `placement` (piece letters or X/x): learn from it.
+
+        If one of the last snapshots showed exactly this placement's colours, each square
+        empty in it learns its own empty look from that snapshot's frame, measured under the
+        grid of that moment; the learned looks are kept when the grid is re-registered
+        later. Returns whether anything was learned.
+        """
+        sensed = to_sensed(placement)
+        for seen, frame, cal in reversed(self._emitted):
+            if seen != sensed:
+                continue
+            try:
+                learned = learn_position(frame, cal, sensed)
+            except (VisionError, CalibrationError):
+                return False  # an old calibration without two-pass models learns nothing
+            self.base = replace(self.base, model=learned.model, rough=learned.rough, _cache={})
+            self.cal = replace(self.cal, model=learned.model, rough=learned.rough, _cache={})
+            self._emitted.clear()  # older frames show positions before this one
+            return True
+        return False
 
     @property
     def still_since(self) -> float | None:
@@ -280,6 +313,7 @@ class SnapshotTracker:
             return events
         events.append(Snapshot(t=t, board=placement, seen_at=self._still_since))
         self.last_board = placement
+        self._emitted.append((placement, frame.copy(), self.cal))
         self._accept(small)
         return events
 

@@ -199,3 +199,26 @@ def test_the_known_position_may_be_given_with_piece_letters(
     events = [e for k in range(1, 30) for e in tracker.feed(frames[k], k / FPS)]
     assert video_cal.placement == video["segments"][1]["fen"]
     assert events == []
+
+
+def test_confirmed_positions_teach_their_empty_squares_and_the_game_stays_exact(
+    frames: list[Any], video: dict[str, Any], video_cal: Any
+) -> None:
+    """Each snapshot confirmed with its labelled position teaches the tracker; a position
+    that no recent snapshot showed teaches nothing. The game still comes out exactly."""
+    tracker = SnapshotTracker(video_cal)
+    events, learned = [], []
+    assert not tracker.confirm(video["segments"][-1]["fen"])  # nothing seen yet
+    for k, frame in enumerate(frames):
+        for event in tracker.feed(frame, k / FPS):
+            events.append((k, event))
+            if isinstance(event, Snapshot):
+                fen = segment_of(video, k)["fen"]
+                assert not tracker.confirm("8/8/8/8/8/8/8/8")  # not what was seen
+                model = tracker.cal.model
+                learned.append(tracker.confirm(fen))
+                assert tracker.cal.model is not model and tracker.base.model is tracker.cal.model
+    _check(events, video)
+    assert learned and all(learned)
+    # e2 held a pawn at calibration: after 1.e4 it has an empty look of its own
+    assert tracker.base.model != video_cal.model
