@@ -157,13 +157,7 @@ def reconcile(game: Game, seen: Sensed, seen_at: float, t: float, out: list[Ruli
     ]
     diff = game.diff()
     if diff:
-        match = find_match(
-            game.board,
-            game.sensed,
-            max_plies=game.start.max_plies,
-            promotion=game.promo(),
-            diff=diff,
-        )
+        match = game.match()
         if match is None:
             game.mismatch(t, out, diff)
         else:

@@ -19,6 +19,7 @@ waiting for a report, flags); each job is a module of its own, taking the game e
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import chess
@@ -49,7 +50,7 @@ from rules.events import (
 from rules.messages import message
 from rules.profiles import get_profile
 from rules.rulings import Ruling
-from rules.sensed import Sensed, differing, sensed_from_board
+from rules.sensed import Match, Sensed, differing, fen_of, find_match, sensed_from_board
 from rules.sides import SIDE
 from rules.timecontrol import TimeControl
 from rules.turn import MoveRecord, Turn
@@ -79,6 +80,8 @@ class Game:
         self.clock = GameClock(self.control, t=start.t, running=SIDE[self.board.turn])
         self.sensed: Sensed = sensed_from_board(self.board)
         self._expected: Sensed = list(self.sensed)  # the position's letters, kept in step
+        self._diff_cache: tuple[tuple[str | None, ...], set[int]] | None = None
+        self._matches: dict[tuple[object, ...], Match | None] = {}
         self.t = start.t
         self.over = False
         self.result: str | None = None
@@ -279,14 +282,63 @@ class Game:
     # ------------------------------------------------------------------ releases and moves
 
     def promo(self) -> int | None:
+        """The piece type the mover named with `promote` (for piece-blind sensors), if any."""
         return self.promotion.get(SIDE[self.board.turn])
 
-    def board_changed(self) -> None:
-        self._expected = sensed_from_board(self.board)
+    def board_changed(self, squares: Iterable[int] | None = None) -> None:
+        """The position changed: the letters a perfect sensor would show follow it.
+
+        `squares`: the only squares that changed (those of one move), else all of them.
+        """
+        board = self.board
+        if squares is None:
+            self._expected = sensed_from_board(board)
+        else:
+            expected = self._expected
+            for sq in squares:
+                piece = board.piece_at(sq)
+                expected[sq] = piece.symbol() if piece is not None else None
+        self._diff_cache = None
+        self._matches.clear()
+
+    def fen(self) -> str:
+        """The position's FEN, as `chess.Board.fen()` gives it (from the letters at hand)."""
+        return fen_of(self.board, self._expected)
 
     def diff(self) -> set[int]:
-        """Squares where the board as sensed differs from the game's position."""
-        return differing(self.board, self.sensed, self._expected)
+        """Squares where the board as sensed differs from the game's position.
+
+        Asked several times for one board report (release, press, settle): the answer for
+        the last sensed board is kept until the board or the position changes.
+        """
+        sensed = tuple(self.sensed)
+        cached = self._diff_cache
+        if cached is None or cached[0] != sensed:
+            cached = self._diff_cache = (sensed, differing(self.board, self.sensed, self._expected))
+        return set(cached[1])
+
+    def match(self, max_plies: int | None = None) -> Match | None:
+        """The legal move (or sequence, up to `max_plies`, default the start's) the board shows.
+
+        `find_match` on the sensed board and the game's position, kept per sensed board
+        until the position changes: a press asks whether the board shows a move, and the
+        release it causes asks again.
+        """
+        plies = self.start.max_plies if max_plies is None else max_plies
+        promotion = self.promo()
+        key = (tuple(self.sensed), promotion, plies)
+        if key in self._matches:
+            return self._matches[key]
+        if len(self._matches) > 64:
+            self._matches.clear()
+        diff = self.diff()
+        found = None
+        if diff:
+            found = find_match(
+                self.board, self.sensed, max_plies=plies, promotion=promotion, diff=diff
+            )
+        self._matches[key] = found
+        return found
 
     def arrangement(self, diff: set[int]) -> frozenset[tuple[int, str | None]]:
         return frozenset((sq, self.sensed[sq]) for sq in diff)
@@ -301,7 +353,7 @@ class Game:
             "reinstate",
             article=article,
             key=f"reinstate.{reason}",
-            fen=self.board.fen(),
+            fen=self.fen(),
             ply=self.ply,
             reason=reason,
         )

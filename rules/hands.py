@@ -17,7 +17,7 @@ import chess
 from rules import moves
 from rules.events import Adjust, Touch
 from rules.rulings import Ruling
-from rules.sensed import letter_color
+from rules.sensed import letter_color, own_on_board
 from rules.sides import COLOR, SIDE
 from rules.touch import Obligation, castling_rook, obligation_for
 
@@ -64,18 +64,9 @@ def own_in_hand(game: Game) -> int:
     A slot of unknown colour is the mover's where he put a piece down this turn, else
     whatever the game's position has there.
     """
-    us = game.board.turn
-    moved = game.turn.moved_squares
-    on_board = 0
-    for sq, letter in enumerate(game.sensed):
-        if letter is None:
-            continue
-        color = letter_color(letter)
-        if color is None:
-            color = us if sq in moved else game.board.color_at(sq)
-        if color is None or color == us:
-            on_board += 1
-    return chess.popcount(game.board.occupied_co[us]) - on_board
+    board = game.board
+    on_board = own_on_board(game.sensed, board, game.turn.moved_squares)
+    return chess.popcount(board.occupied_co[board.turn]) - on_board
 
 
 def touched(

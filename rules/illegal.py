@@ -91,7 +91,7 @@ def completed(
             ply=game.ply,
             uci=queen.uci(),
             san=san_of_last(game),
-            fen=game.board.fen(),
+            fen=game.fen(),
             made_at=round(press_t, 6),
             inferred=False,
         )

@@ -18,7 +18,7 @@ import chess
 
 from rules import ending, hands, illegal, presses
 from rules.rulings import Ruling
-from rules.sensed import Match, classify_attempt, compatible, find_match
+from rules.sensed import Match, changed_squares, classify_attempt, compatible, find_match
 from rules.sides import SIDE
 from rules.turn import MoveRecord, Turn
 
@@ -31,7 +31,7 @@ def release_early(game: Game, t: float, out: list[Ruling]) -> None:
     if hands.own_in_hand(game) > 0:
         return
     diff = game.diff()
-    if diff and find_match(game.board, game.sensed, promotion=game.promo(), diff=diff):
+    if diff and game.match(1):
         release_all(game, t, out)
 
 
@@ -42,16 +42,7 @@ def settle_if_move(game: Game, t: float, out: list[Ruling], made_at: float | Non
     diff = game.diff()
     if not diff or game.arrangement(diff) == game.turn.refused:
         return False
-    if (
-        find_match(
-            game.board,
-            game.sensed,
-            max_plies=game.start.max_plies,
-            promotion=game.promo(),
-            diff=diff,
-        )
-        is None
-    ):
+    if game.match() is None:
         return False
     settle(game, t, out, made_at=t if made_at is None else made_at)
     return True
@@ -88,13 +79,7 @@ def settle(
         return "none"
     if game.arrangement(diff) == game.turn.refused:
         return "refused"
-    match = find_match(
-        game.board,
-        game.sensed,
-        max_plies=game.start.max_plies,
-        promotion=game.promo(),
-        diff=diff,
-    )
+    match = game.match()
     if match is not None:
         made_all(game, match, t, made_at, out)
         return "move"
@@ -115,6 +100,8 @@ def name_sensed_pieces(game: Game) -> None:
     """Once a move stands, pieces a blind sensor showed as X, x or ? are known."""
     board = game.board
     sensed = game.sensed
+    if "?" not in sensed and "X" not in sensed and "x" not in sensed:
+        return
     for sq in range(64):
         letter = sensed[sq]
         if letter in ("?", "X", "x"):
@@ -197,10 +184,11 @@ def made(
             game.turn.refused = game.arrangement(game.diff())
             game.reinstate(t, "strict", violation["article"], out)
             return
-    san = game.board.san(move)
     touches = list(turn.touches)
-    game.board.push(move)
-    game.board_changed()
+    changed = changed_squares(game.board, move)
+    # `board.san(move)` pushes the move to see check or mate, then pops it: keep it pushed
+    san = game.board._algebraic_and_push(move)
+    game.board_changed(changed)
     game.count_position()
     name_sensed_pieces(game)
     record = MoveRecord(game.ply, side, move, made_at, touches, violation)
@@ -214,7 +202,7 @@ def made(
         ply=game.ply,
         uci=move.uci(),
         san=san,
-        fen=game.board.fen(),
+        fen=game.fen(),
         made_at=round(made_at, 6),
         inferred=inferred,
     )

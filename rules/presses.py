@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from rules import ending, hands, illegal, moves
 from rules.events import Press
 from rules.rulings import Ruling
-from rules.sensed import classify_attempt, find_match
+from rules.sensed import classify_attempt
 from rules.sides import SIDE
 from rules.turn import MoveRecord
 
@@ -61,16 +61,7 @@ def pending_makes_move(game: Game) -> bool:
     if hands.own_in_hand(game) > 0:
         return False
     diff = game.diff()
-    return bool(diff) and (
-        find_match(
-            game.board,
-            game.sensed,
-            max_plies=game.start.max_plies,
-            promotion=game.promo(),
-            diff=diff,
-        )
-        is not None
-    )
+    return bool(diff) and (game.match() is not None)
 
 
 def resolve_waiting(game: Game, t: float, out: list[Ruling]) -> None:

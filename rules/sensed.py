@@ -23,12 +23,84 @@ Sensed = list[str | None]
 _COLOR_OF_LETTER = {c: c.isupper() for c in "PNBRQKpnbrqk"}
 
 
+_LETTERS = tuple(
+    (color, piece_type, chess.Piece(piece_type, color).symbol())
+    for color in chess.COLORS
+    for piece_type in chess.PIECE_TYPES
+)
+
+
 def sensed_from_board(board: chess.Board) -> Sensed:
-    """The slots of a position as a perfect sensor would show it."""
+    """The slots of a position as a perfect sensor would show it.
+
+    Read from the bitboards, a piece type and colour at a time: this runs after every move,
+    and asking the board square by square costs several times more.
+    """
     out: Sensed = [None] * 64
-    for sq, piece in board.piece_map().items():
-        out[sq] = piece.symbol()
+    occupied_co = board.occupied_co
+    for color, piece_type, letter in _LETTERS:
+        for sq in chess.scan_forward(board.pieces_mask(piece_type, color) & occupied_co[color]):
+            out[sq] = letter
     return out
+
+
+_RUNS = tuple(("1" * n, str(n)) for n in range(8, 1, -1))
+#: a slot as one character: its letter, "1" for an empty square
+_SLOT_CHAR: dict[str | None, str] = {None: "1", **{c: c for c in "PNBRQKpnbrqkXx?"}}
+
+
+def slots_text(sensed: Sensed) -> str:
+    """The 64 slots as a string, a1 first, "1" for an empty square (fast to count and slice)."""
+    return "".join(map(_SLOT_CHAR.__getitem__, sensed))
+
+
+def board_fen_of(letters: Sensed) -> str:
+    """The FEN piece placement of a position's slots (as `chess.Board.board_fen()` gives it)."""
+    text = slots_text(letters)
+    text = "/".join([text[rank : rank + 8] for rank in range(56, -1, -8)])
+    for run, digit in _RUNS:
+        if run in text:
+            text = text.replace(run, digit)
+    return text
+
+
+#: `str.translate` table: "1" where a slot shows a piece of unknown colour, else "0"
+_UNKNOWN_BIT = str.maketrans({c: ("1" if c == "?" else "0") for c in _SLOT_CHAR.values()})
+_OWN_LETTERS = {chess.WHITE: "PNBRQKX", chess.BLACK: "pnbrqkx"}
+
+
+def own_on_board(sensed: Sensed, board: chess.Board, moved: set[int]) -> int:
+    """How many slots show a piece of the side to move of `board`.
+
+    A slot of unknown colour (`?`) counts as his where he put a piece down (`moved`), else
+    as whatever the position has there (an empty square of the position counts as his).
+    """
+    us = board.turn
+    text = slots_text(sensed)
+    known = sum(text.count(letter) for letter in _OWN_LETTERS[us])
+    if "?" not in text:
+        return known
+    unknown = int(text.translate(_UNKNOWN_BIT)[::-1], 2)
+    moved_mask = 0
+    for sq in moved:
+        moved_mask |= chess.BB_SQUARES[sq]
+    theirs = unknown & board.occupied_co[not us] & ~moved_mask
+    return known + chess.popcount(unknown) - chess.popcount(theirs)
+
+
+def fen_of(board: chess.Board, letters: Sensed) -> str:
+    """`board.fen()` (legal en passant only, X-FEN castling), its placement from `letters`.
+
+    `letters` must be `sensed_from_board(board)`; the rules core keeps it at hand, and the
+    FEN of every move ruling is built from it at a fraction of python-chess's cost.
+    """
+    ep = board.ep_square
+    ep_name = chess.SQUARE_NAMES[ep] if ep is not None and board.has_legal_en_passant() else "-"
+    castling = board.castling_xfen() if board.castling_rights else "-"
+    return (
+        f"{board_fen_of(letters)} {'w' if board.turn else 'b'} {castling}"
+        f" {ep_name} {board.halfmove_clock} {board.fullmove_number}"
+    )
 
 
 def sensed_from_placement(placement: str) -> Sensed:
@@ -173,13 +245,26 @@ def find_match(
     from_mask = 0
     for sq in diff:
         from_mask |= chess.BB_SQUARES[sq]
+    several = len(diff) > 1
     for move in board.generate_legal_moves(from_mask=from_mask):
+        if several and move.to_square not in diff:
+            # the move's own square would have to change too (an empty square filled, or
+            # taken and refilled): it cannot explain a board whose arrival square is as
+            # before, unless nothing but its departure changed
+            continue
         changed = changed_squares(board, move)
         if not diff.issubset(changed):
             continue
-        board.push(move)
-        ok = _consistent(board, sensed, changed)
-        board.pop()
+        if len(changed) == 2:
+            # neither castling nor en passant: the departure square empties and the arrival
+            # square shows the piece (promoted), as the position after the move would
+            piece_type = move.promotion or board.piece_type_at(move.from_square)
+            arrived = chess.Piece(piece_type, board.turn)  # type: ignore[arg-type]
+            ok = sensed[move.from_square] is None and compatible(sensed[move.to_square], arrived)
+        else:
+            board.push(move)
+            ok = _consistent(board, sensed, changed)
+            board.pop()
         if ok:
             singles.append(move)
     if singles:

@@ -76,7 +76,8 @@ def obligation_for(
                 own_mask |= chess.BB_SQUARES[sq]
             elif board.color_at(sq) is not None:
                 opp_mask |= chess.BB_SQUARES[sq]
-        if board.ep_square is not None:
+        # moves onto opponent pieces matter only when one was touched (`captures_of`)
+        if opp_mask and board.ep_square is not None:
             opp_mask |= chess.BB_SQUARES[board.ep_square]
         moves = list(board.generate_legal_moves(from_mask=own_mask))
         if opp_mask:
