@@ -30,6 +30,7 @@ from typing import Any
 from arbiter.journal import JournalWriter, restart_event
 from arbiter.sources import (
     BoardAdapter,
+    CameraSource,
     Clock,
     GpioSource,
     KeyCommand,
@@ -97,8 +98,11 @@ class Session:
         self.stopped = False
         self.done: set[str] = set()
         self.panels = [s for s in self.sources if isinstance(s, GpioSource)]
-        #: e-boards, which show what the rulings allow (LEDs under FIDE 12.6, a DGT 3000)
-        self.boards = [s for s in self.sources if isinstance(s, BoardAdapter)]
+        #: e-boards, which show what the rulings allow (LEDs under FIDE 12.6, a DGT 3000),
+        #: and cameras, which learn from the positions the rules accept
+        self.boards: list[BoardAdapter | CameraSource] = [
+            s for s in self.sources if isinstance(s, BoardAdapter | CameraSource)
+        ]
         self._next_refresh = 0.0
         self._restore: list[Ruling] | None = None  # a resumed game's rulings, for the panel
         self._stuck: float | None = None

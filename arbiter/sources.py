@@ -22,6 +22,7 @@ tests inject a `FakeClock`.
 from __future__ import annotations
 
 import os
+import queue
 import select
 import stat
 import sys
@@ -534,7 +535,7 @@ class BoardAdapter(Source):
         protocol, _ = parse_board_spec(spec)
         options: dict[str, Any] = {}
         if clock_white is not None:
-            if protocol != "dgt":
+            if protocol not in ("dgt", "revelation"):
                 raise SourceError(
                     f"--clock-white is for a DGT 3000 clock on a DGT board (dgt:DEVICE), "
                     f"not for --board {spec}"
@@ -671,6 +672,11 @@ class CameraSource(Source):
     Frames are stamped by their source from its first frame; the first frame is taken to be
     seen at the session time it arrived, and later ones keep their spacing. A video file is
     played at its own pace. The tracker turns still scenes into `snapshot` events.
+
+    `follow` passes the position after each move that stands to the tracker, which learns
+    the empty squares' looks from the frame of the snapshot that showed it
+    (`SnapshotTracker.confirm`): light that drifts over a long game, and squares that held
+    a piece at calibration, are then judged by what they looked like empty in this game.
     """
 
     def __init__(
@@ -686,6 +692,10 @@ class CameraSource(Source):
         self.cal = Calibration.load(calibration)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        #: positions the rules accepted, for the tracker's thread to learn from
+        self._confirmed: queue.SimpleQueue[str] = queue.SimpleQueue()
+        #: how many confirmed positions taught the tracker (for the display and tests)
+        self.learned = 0
 
     def start_settings(self) -> dict[str, Any]:
         return dict(CAMERA_SETTINGS)
@@ -713,6 +723,8 @@ class CameraSource(Source):
                 wait = clock.real_delay(offset + t - clock.now())
                 if wait > 0 and self._stop.wait(wait):
                     return
+                while not self._confirmed.empty():
+                    self.learned += tracker.confirm(self._confirmed.get_nowait())
                 for event in tracker.feed(frame, t):
                     emit(_shifted(event, offset))
             emit(SourceDone(self.name))
@@ -722,6 +734,15 @@ class CameraSource(Source):
             close = getattr(frames, "close", None)
             if callable(close):
                 close()  # releases the capture in this thread, before the program ends
+
+    def follow(self, rulings: list[Ruling], t: float) -> None:
+        """Hand the position after the last move that stands to the tracker's thread."""
+        placement = None
+        for ruling in rulings:
+            if ruling.type in ("move", "reinstate") and ruling.data.get("fen"):
+                placement = str(ruling.data["fen"]).split()[0]
+        if placement is not None:
+            self._confirmed.put(placement)
 
     def close(self) -> None:
         self._stop.set()

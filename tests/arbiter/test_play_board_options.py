@@ -102,3 +102,10 @@ def test_auto_detection_gives_a_certabo_board_its_calibration_and_no_other(
             assert board.name == f"board:auto:{virtual.path}"
         finally:
             board.close()
+
+
+def test_clock_white_reaches_a_revelation_board() -> None:
+    """A Revelation II is a DGT board: a DGT 3000 may sit on it too."""
+    board = _board(Settings(play={"board": "revelation:loop://", "clock_white": "right"}))
+    assert board.board.codec.name == "dgt"
+    assert board.board.codec.revelation  # type: ignore[attr-defined]
