@@ -220,7 +220,10 @@ def gone_inputs(names: Sequence[str]) -> str | None:
     for name in names:
         kind, _, spec = name.partition(":")
         device = spec.partition(CALIBRATION_TAG)[0].partition(":")[2]
-        if kind == "board" and is_virtual_path(device) and not os.path.exists(device):
+        # the board's folder lives as long as the program that made it; while it is there,
+        # the board is only unplugged (its symlink gone) and is waited for like a real one
+        folder = os.path.dirname(device)
+        if kind == "board" and is_virtual_path(device) and not os.path.exists(folder):
             return (
                 f"its game was played on a virtual board ({device}), which ended with the "
                 "program that made it: it cannot be reopened"
@@ -323,6 +326,10 @@ def resume_game(
     for source in sources:
         if isinstance(source, StreamSource):
             source.skip_through(last_t, history)
+        elif isinstance(source, BoardAdapter):
+            # the game goes on: a board not plugged in yet is waited for, as after a pulled
+            # cable, so that a service restarted at boot does not fail before the board is up
+            source.wait_for_port = True
     display = make_display(settings, start, sources)
     return Session.resume(
         history,

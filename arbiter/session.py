@@ -40,7 +40,7 @@ from arbiter.sources import (
     SourceFailed,
 )
 from rules.errors import ArbiterError
-from rules.events import ArbiterAction, Claim, Event, Press, Start, Tick
+from rules.events import ArbiterAction, Claim, Event, Press, Sensor, Start, Tick
 from rules.game import Game
 from rules.rulings import Ruling
 
@@ -209,6 +209,10 @@ class Session:
         self.events.append(event)
         self.last_t = event.t
         rulings = self.game.handle(event)
+        if isinstance(event, Sensor) and self.display is not None:
+            text = sensor_note(event)
+            if text:
+                self.display.note(text)
         self._deliver(rulings, event.t)
         return rulings
 
@@ -366,6 +370,24 @@ class Session:
         except OSError as exc:
             raise SessionError(f"PGN {p}: cannot be written ({exc.strerror})") from None
         return p
+
+
+#: what the arbiter's screen says when a source reports on itself (events.md `sensor`)
+SENSOR_NOTES = {
+    "disconnected": "the board is not connected ({detail}); waiting for it: moves made "
+    "meanwhile are checked when it is back",
+    "reconnected": "the board is connected again ({detail}); its position is checked "
+    "against the game",
+    "camera_moved": "the camera moved: {detail}",
+    "recalibrated": "the camera found the board again: {detail}",
+}
+
+
+def sensor_note(event: Sensor) -> str | None:
+    """The screen's line for a source's report on itself; None for dropped bytes (the
+    codecs resynchronise, and a noisy line would fill the screen)."""
+    text = SENSOR_NOTES.get(event.status)
+    return text.format(detail=event.detail or "no detail") if text else None
 
 
 def rebuild(history: Sequence[Event]) -> tuple[Game, list[Ruling]]:

@@ -555,6 +555,8 @@ class BoardAdapter(Source):
         )
         #: the bytes `follow` sent to the board, in order (for the display and tests)
         self.sent: list[bytes] = []
+        #: a board not plugged in at the start is waited for (a resumed game), not an error
+        self.wait_for_port = False
         self._stop = threading.Event()
 
     def start_settings(self) -> dict[str, float]:
@@ -562,7 +564,7 @@ class BoardAdapter(Source):
         return self.board.start_settings()
 
     def start(self, emit: Emit, clock: Clock) -> None:
-        self.board.start()
+        self.board.start(wait=self.wait_for_port)
         threading.Thread(target=self._pump, args=(emit,), name=self.name, daemon=True).start()
 
     def _pump(self, emit: Emit) -> None:

@@ -95,12 +95,23 @@ class BoardSource:
 
     # -- running ------------------------------------------------------------------------
 
-    def start(self) -> BoardSource:
-        """Open the port (a port that cannot be opened is an error now) and start reading."""
+    def start(self, *, wait: bool = False) -> BoardSource:
+        """Open the port and start reading.
+
+        A port that cannot be opened is an error now, unless `wait`: then a `disconnected`
+        event comes first and the port is tried again with back-off, as after a pulled
+        cable (a resumed game whose board is not plugged in yet).
+        """
         if self._thread is not None:
             return self
         try:
             self.transport.open()
+        except TransportError as exc:
+            if not wait:
+                self._close_capture()
+                raise
+            for event in self.transport.open_later(str(exc)):
+                self._queue.put(event)
         except BaseException:
             self._close_capture()
             raise

@@ -189,6 +189,12 @@ class SerialTransport:
         """Open the port and write the start-up; a port that cannot be opened is an error."""
         self._startup(self._open())
 
+    def open_later(self, reason: str) -> list[Event]:
+        """Start as though the cable had just been pulled: later steps try to open the port
+        with back-off. For a game that goes on (`arbiter resume`) while its board is not
+        plugged in yet. Returns the `disconnected` event to pass on."""
+        return self._disconnect(reason)
+
     def _open(self) -> float:
         """Open the port; return the time it opened."""
         self._port = open_port(self.url, self._settings, clear_dtr=self.codec.name == "millennium")

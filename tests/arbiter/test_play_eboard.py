@@ -309,6 +309,34 @@ def test_a_crash_mid_game_then_resume_gives_the_same_pgn(
     """The program is killed mid-game (the Pi lost power, the board did not), a castling is
     made meanwhile; `arbiter resume JOURNAL` with no options reopens the journal's board
     (a Certabo with its calibration) and goes on: the same PGN."""
+    history, _ = crash_then_resume(protocol, mate_game, tmp_path, unplugged=False)
+    restart = next(i for i, e in enumerate(history) if e.type == "restart")
+    assert not [e for e in history[restart:] if isinstance(e, Sensor)]
+
+
+@pytest.mark.slow
+def test_resume_waits_for_a_board_not_plugged_in_yet(
+    mate_game: chess.pgn.Game, tmp_path: Path
+) -> None:
+    """The Pi restarts before the board is back (a service started at boot): `arbiter
+    resume` waits for the board as after a pulled cable, then reconciles the castling made
+    meanwhile, and the game goes on to the same PGN."""
+    history, resumed = crash_then_resume("dgt", mate_game, tmp_path, unplugged=True)
+    assert "the board is not connected" in resumed.stdout
+    assert "the board is connected again" in resumed.stdout
+    restart = next(i for i, e in enumerate(history) if e.type == "restart")
+    sensors = [e for e in history[restart:] if isinstance(e, Sensor)]
+    assert [e.status for e in sensors] == ["disconnected", "reconnected"]
+    assert "cannot open" in (sensors[0].detail or "")
+
+
+def crash_then_resume(
+    protocol: str, mate_game: chess.pgn.Game, tmp_path: Path, *, unplugged: bool
+) -> tuple[list[Event], subprocess.CompletedProcess[str]]:
+    """Kill `arbiter play` mid-game, make 8. O-O while it is down, `arbiter resume`; with
+    `unplugged`, the board is also away when the program comes back and returns 2 s later.
+    Checks the PGN and that nothing before the crash is lost; returns the journal's events
+    and the resumed run."""
     ply = 14  # 8. O-O is made while the program is down
     moves = list(mate_game.mainline_moves())
     before = moves_to_events(moves[:ply], first_t=FIRST_T, hand_s=HAND_S, gap_s=GAP_S)
@@ -320,11 +348,14 @@ def test_a_crash_mid_game_then_resume_gives_the_same_pgn(
         moves[ply : ply + 1], first_t=killed_at + 0.5, hand_s=HAND_S, board=position
     )
     position.push(moves[ply])
+    resumed_at = killed_at + 2.0
+    back = resumed_at + (2.0 if unplugged else 0.0)
     after = moves_to_events(
-        moves[ply + 1 :], first_t=killed_at + 4.0, hand_s=HAND_S, gap_s=GAP_S, board=position
+        moves[ply + 1 :], first_t=back + 2.0, hand_s=HAND_S, gap_s=GAP_S, board=position
     )
+    outages = [(killed_at + 0.2, back)] if unplugged else []
     journal, pgn = tmp_path / "game.jsonl", tmp_path / "game.pgn"
-    board = VirtualBoard(protocol, before + during + after)
+    board = VirtualBoard(protocol, before + during + after, outages=outages)
     try:
         first = subprocess.Popen(
             play_args(board, tmp_path, mate_game), cwd=ROOT, stdin=subprocess.DEVNULL,
@@ -344,8 +375,10 @@ def test_a_crash_mid_game_then_resume_gives_the_same_pgn(
             first.kill()
             first.wait(timeout=10)
         assert not pgn.exists()
-        while board.stream_time() < killed_at + 2.0:  # the castling, made while it is down
+        while board.stream_time() < resumed_at:  # the castling, made while it is down
             time.sleep(0.01)
+        if unplugged:
+            assert not Path(board.path).exists()
         resumed = subprocess.run(
             [sys.executable, "-m", "arbiter.cli", "resume", str(journal), "--pgn", str(pgn),
              "--no-keyboard", "--display", "plain"],
@@ -370,3 +403,4 @@ def test_a_crash_mid_game_then_resume_gives_the_same_pgn(
     # the resumed program read the pieces, not only where they stand (the calibration)
     snapshots = [e for e in history[restarts[0] :] if isinstance(e, Snapshot)]
     assert all("?" not in e.board for e in snapshots)
+    return history, resumed
