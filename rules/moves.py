@@ -61,7 +61,12 @@ def release(game: Game, sq: int, t: float, out: list[Ruling]) -> None:
     if game.pending:
         return  # the move is made when its last piece is released
     if hands.own_in_hand(game) > 0:
-        return  # the hand still holds a piece of this move (castling, a capture)
+        # the hand still holds a piece of this move (castling, a capture), unless a report
+        # was lost: the board then shows the mover's move and the reply already made
+        caught_up = game.match()
+        if caught_up is not None:
+            made_all(game, caught_up, t, placed_t, out)
+        return
     settle(game, t, out, made_at=placed_t)
 
 
