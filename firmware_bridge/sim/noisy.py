@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -321,33 +321,37 @@ def _certabo(
     record_s: float,
     tail_s: float,
 ) -> tuple[list[Frame], CertaboCalibration]:
+    """Certabo (3.1): a record every `record_s`; with `partial`, some tags read weakly."""
     model = CertaboBoard(rotated=rotated, line_break_every=64 if partial else 0)
-    frames: list[Frame] = []
-    end = (steps[-1].t if steps else 0.0) + tail_s
-    t = 0.1
-    i = 0
-    while t <= end:
-        while i < len(steps) and steps[i].t <= t:
-            step = steps[i]
-            if step.action == "lift":
-                model.lift(step.square)
-            else:
-                model.place(step.square, step.piece)
-            i += 1
+
+    def record() -> bytes:
         weak: list[str] = []
         if partial and model.on and rng.random() < 0.15:
             squares = sorted(model.on)
             count = min(len(squares), rng.randint(1, 3))
             weak = [chess.square_name(sq) for sq in rng.sample(squares, count)]
-        frames.append(Frame(round(t, 6), model.record(weak), "record"))
-        t += record_s
-    frames[-1] = replace(frames[-1], last=True)
+        return model.record(weak)
+
+    frames = _records(steps, model, record, record_s=record_s, tail_s=tail_s)
     return frames, model.calibration()
 
 
 def _sentio(steps: list[_Step], rotated: bool, *, record_s: float, tail_s: float) -> list[Frame]:
     """Sentio (3.4): an occupancy record every `record_s`, changed or not."""
     model = SentioBoard(rotated=rotated)
+    return _records(steps, model, model.record, record_s=record_s, tail_s=tail_s)
+
+
+def _records(
+    steps: list[_Step],
+    model: CertaboBoard | SentioBoard,
+    record: Callable[[], bytes],
+    *,
+    record_s: float,
+    tail_s: float,
+) -> list[Frame]:
+    """A board that sends `record()` every `record_s`, changed or not; the hand's steps
+    that fell due before each record are made on `model` first."""
     frames: list[Frame] = []
     end = (steps[-1].t if steps else 0.0) + tail_s
     t = 0.1
@@ -360,7 +364,7 @@ def _sentio(steps: list[_Step], rotated: bool, *, record_s: float, tail_s: float
             else:
                 model.place(step.square, step.piece)
             i += 1
-        frames.append(Frame(round(t, 6), model.record(), "record"))
+        frames.append(Frame(round(t, 6), record(), "record"))
         t += record_s
     frames[-1] = replace(frames[-1], last=True)
     return frames
