@@ -80,14 +80,17 @@ def test_pgn_records_rulings_as_comments(tmp_path: Path) -> None:
     assert '[Termination "unterminated"]' in result.stdout
 
 
+#: 1. e4 with a 5-minute clock: four good lines before a bad one
+E4_STREAM = [
+    Start(t=0, time_control="300+2"),
+    Lift(t=3, square="e2", piece="P"),
+    Place(t=3.5, square="e4", piece="P"),
+    Press(t=3.7, side="white"),
+]
+
+
 def test_replay_json_lines_and_a_bad_line_after_the_good_ones(tmp_path: Path) -> None:
-    events = [
-        Start(t=0, time_control="300+2"),
-        Lift(t=3, square="e2", piece="P"),
-        Place(t=3.5, square="e4", piece="P"),
-        Press(t=3.7, side="white"),
-    ]
-    path = write_stream(tmp_path / "g.jsonl", events)
+    path = write_stream(tmp_path / "g.jsonl", E4_STREAM)
     with path.open("a") as f:
         f.write('{"t": 4, "type": "place", "square": "z9"}\n')
     result = arbiter("replay", "--json", str(path))
@@ -101,13 +104,7 @@ def test_replay_json_lines_and_a_bad_line_after_the_good_ones(tmp_path: Path) ->
 def test_pgn_of_a_stream_broken_part_way_keeps_the_moves_before_the_fault(
     tmp_path: Path,
 ) -> None:
-    events = [
-        Start(t=0, time_control="300+2"),
-        Lift(t=3, square="e2", piece="P"),
-        Place(t=3.5, square="e4", piece="P"),
-        Press(t=3.7, side="white"),
-    ]
-    path = write_stream(tmp_path / "g.jsonl", events)
+    path = write_stream(tmp_path / "g.jsonl", E4_STREAM)
     with path.open("a") as f:
         f.write('{"t": 4, "type": "teleport"}\n{"t": 5, "type": "press", "side": "black"}\n')
     result = arbiter("pgn", str(path))
