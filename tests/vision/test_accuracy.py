@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from vision.calibration import calibrate
-from vision.classify import classify
+from vision.classify import classify, learn_position
 from vision.cvload import cv2
 from vision.placement import to_grid
 from vision.preview import draw
@@ -93,9 +93,16 @@ def _uschess(
     images: dict[str, dict[str, Any]],
     vision_data: Path,
     failures_dir: Path | None,
-) -> tuple[int, int, dict[str, int], dict[str, int]]:
+    *,
+    learn: bool = False,
+) -> tuple[int, int, dict[str, int], dict[str, int], Any]:
     """Calibrate on one `uschess` photo (its labelled FEN, White found, not given) and score
-    every other photo on its own: (errors, squares, errors by square, errors by photo)."""
+    every other photo on its own: (errors, squares, errors by square, errors by photo, the
+    calibration at the end).
+
+    With `learn`, as the live path does (`SnapshotTracker.confirm`): a later photo of the
+    games that was classified exactly, so that the rules core would accept it, then teaches
+    its empty squares (`learn_position`); a photo with an error teaches nothing."""
     ref = images[ref_file]
     cal = calibrate(
         read_image(str(vision_data / ref["file"])),
@@ -116,6 +123,8 @@ def _uschess(
         wrong = _wrong(pred, i["fen"])
         squares += 64
         errors += len(wrong)
+        if learn and f > ref["file"] and not wrong:
+            cal = learn_position(img, here, i["fen"])
         if wrong:
             per[f] = len(wrong)
             for r, c in wrong:
@@ -126,13 +135,13 @@ def _uschess(
                     str(failures_dir / Path(f).with_suffix(".png").name),
                     draw(img, here, pred, wrong),
                 )
-    return errors, squares, dict(sorted(by_square.items(), key=lambda kv: -kv[1])), per
+    return errors, squares, dict(sorted(by_square.items(), key=lambda kv: -kv[1])), per, cal
 
 
 def test_uschess_calibrated_on_img_4755(
     images: dict[str, dict[str, Any]], vision_data: Path, failures_dir: Path
 ) -> None:
-    errors, squares, by_square, per = _uschess(
+    errors, squares, by_square, per, _ = _uschess(
         "uschess/IMG_4755.jpg", images, vision_data, failures_dir
     )
     accuracy = 1 - errors / squares
@@ -166,7 +175,7 @@ def test_uschess_calibrated_where_the_logo_square_is_empty(
     """Calibrated on IMG_4768 (h1 empty there), the square's own empty look is kept: the logo
     counts as empty. Measured 43 errors of 4736 (99.09 %), h1 4; before the per-square empty
     look (and Lflat), 107 (97.7 %), h1 54."""
-    errors, squares, by_square, _ = _uschess("uschess/IMG_4768.jpg", images, vision_data, None)
+    errors, squares, by_square, _, _ = _uschess("uschess/IMG_4768.jpg", images, vision_data, None)
     _report(
         failures_dir,
         "uschess calibrated on IMG_4768",
@@ -184,37 +193,18 @@ def test_uschess_calibrated_where_the_logo_square_is_empty(
 def test_uschess_learning_each_confirmed_position(
     images: dict[str, dict[str, Any]], vision_data: Path, failures_dir: Path, tmp_path: Path
 ) -> None:
-    """The live path: calibrated on IMG_4755, then each later photo is scored *before* its
-    labelled position is learned (as the arbiter learns a position the rules core confirmed).
-    h1 gets its own empty look once the game has emptied it. Measured: 34 of 4736 wrong
-    (99.28 %), h1 6 (before it is first seen empty); 95 wrong scoring each photo on its own.
-    A learned calibration saved and loaded classifies the same."""
+    """The live path: calibrated on IMG_4755, each later photo is scored, and one the
+    tracker would have reported exactly (so the rules core accepts it) teaches its empty
+    squares. Measured: 93 of 4736 wrong (98.04 %), against 95 without learning: h1 (55) is
+    never learned, because every photo that shows it empty is misread there (the logo taken
+    for a piece), so the rules would never confirm it. Learning from the labels instead (an
+    oracle the live path does not have) gave 34 wrong. A learned calibration saved and
+    loaded classifies the same."""
     from vision.calibration import Calibration
-    from vision.classify import learn_position
 
-    ref = images["uschess/IMG_4755.jpg"]
-    cal = calibrate(
-        read_image(str(vision_data / ref["file"])),
-        [tuple(p) for p in ref["corners"]],
-        None,
-        ref["fen"],
+    errors, squares, by_square, _, cal = _uschess(
+        "uschess/IMG_4755.jpg", images, vision_data, None, learn=True
     )
-    squares = errors = 0
-    by_square: dict[str, int] = {}
-    for f, i in sorted(images.items()):
-        if not f.startswith("uschess/") or f == ref["file"]:
-            continue
-        img = read_image(str(vision_data / f))
-        here = cal.with_corners([tuple(p) for p in i["corners"]])
-        pred, _ = classify(img, here)
-        wrong = _wrong(pred, i["fen"])
-        squares += 64
-        errors += len(wrong)
-        for r, c in wrong:
-            name = "abcdefgh"[c] + str(8 - r)
-            by_square[name] = by_square.get(name, 0) + 1
-        if f > ref["file"]:  # the games from the calibration photo on
-            cal = learn_position(img, here, i["fen"])
     _report(
         failures_dir,
         "uschess calibrated on IMG_4755, learning each confirmed position",
@@ -225,8 +215,7 @@ def test_uschess_learning_each_confirmed_position(
             "errors_by_square": dict(sorted(by_square.items(), key=lambda kv: -kv[1])),
         },
     )
-    assert 1 - errors / squares >= 0.992
-    assert by_square.get("h1", 0) <= 8
+    assert errors <= 97  # measured 93
     cal.save(tmp_path / "learned.json")
     loaded = Calibration.load(tmp_path / "learned.json")
     last = images["uschess/IMG_4846.jpg"]
@@ -234,7 +223,6 @@ def test_uschess_learning_each_confirmed_position(
     corners = [tuple(p) for p in last["corners"]]
     pred, conf = classify(img, cal.with_corners(corners))
     assert classify(img, loaded.with_corners(corners)) == (pred, conf)
-    assert pred.split("/")[-1] == "X3X3"  # R3K3: the logo square h1 seen empty
 
 
 def test_pcwawc_start_position_stills(
