@@ -50,7 +50,15 @@ from rules.events import (
 from rules.messages import message
 from rules.profiles import get_profile
 from rules.rulings import Ruling
-from rules.sensed import Match, Sensed, differing, fen_of, find_match, sensed_from_board
+from rules.sensed import (
+    LegalMoves,
+    Match,
+    Sensed,
+    differing,
+    fen_of,
+    find_match,
+    sensed_from_board,
+)
 from rules.sides import SIDE
 from rules.timecontrol import TimeControl
 from rules.turn import MoveRecord, Turn
@@ -82,6 +90,7 @@ class Game:
         self._expected: Sensed = list(self.sensed)  # the position's letters, kept in step
         self._diff_cache: tuple[tuple[str | None, ...], set[int]] | None = None
         self._matches: dict[tuple[object, ...], Match | None] = {}
+        self.legal = LegalMoves(self.board)  # the position's legal moves, kept in step
         self.t = start.t
         self.over = False
         self.result: str | None = None
@@ -110,6 +119,7 @@ class Game:
 
     @property
     def ply(self) -> int:
+        """The number of plies that stand (the position's move stack)."""
         return len(self.board.move_stack)
 
     def handle(self, event: Event) -> list[Ruling]:
@@ -177,10 +187,12 @@ class Game:
     # ------------------------------------------------------------------ timing
 
     def release_due(self, sq: int) -> float:
+        """When the piece put down on `sq` is released: it stood `slide_s` (4.7)."""
         t, _ = self.pending[sq]
         return t + self.start.slide_s
 
     def press_due(self, t: float) -> float | None:
+        """When a press at `t` is matched with its move: `latency_s` later, or by a report."""
         if self.still_scene_source() or self.disconnected:
             return None  # resolved by the next still scene, however late
         return t + self.start.latency_s
@@ -230,6 +242,7 @@ class Game:
         return self.start.latency_s if self.still_scene_source() else 0.0
 
     def flag_due(self) -> tuple[str, float] | None:
+        """The running side's flag (6.9), unless the press that stopped it waits for its report."""
         if not self.timed or self.flag_wait is not None:
             return None
         flag = self.clock.flag_at()
@@ -254,6 +267,7 @@ class Game:
         key: str | None = None,
         **data: Any,
     ) -> Ruling:
+        """Append a ruling of type `rtype` to `out`, its message from the catalogue (`key`)."""
         fields = dict(data)
         text = message(key or rtype, side=side, article=article, **fields)
         ruling = Ruling(t=t, type=rtype, side=side, article=article, message=text, data=fields)
@@ -268,6 +282,7 @@ class Game:
         return sorted(out, key=lambda r: (r.t, r.type == "clock"))
 
     def clock_ruling(self, out: list[Ruling], t: float) -> None:
+        """A `clock` ruling with the times left at `t` (timed games only)."""
         if not self.timed:
             return
         t = max(t, self._clock_t)
@@ -300,6 +315,7 @@ class Game:
                 expected[sq] = piece.symbol() if piece is not None else None
         self._diff_cache = None
         self._matches.clear()
+        self.legal = LegalMoves(board)
 
     def fen(self) -> str:
         """The position's FEN, as `chess.Board.fen()` gives it (from the letters at hand)."""
@@ -335,12 +351,18 @@ class Game:
         found = None
         if diff:
             found = find_match(
-                self.board, self.sensed, max_plies=plies, promotion=promotion, diff=diff
+                self.board,
+                self.sensed,
+                max_plies=plies,
+                promotion=promotion,
+                diff=diff,
+                legal=self.legal,
             )
         self._matches[key] = found
         return found
 
     def arrangement(self, diff: set[int]) -> frozenset[tuple[int, str | None]]:
+        """What stands on the differing squares: the identity of one illegal arrangement."""
         return frozenset((sq, self.sensed[sq]) for sq in diff)
 
     def reinstate(
@@ -395,18 +417,22 @@ class Game:
         out[-1].data.pop("what", None)
 
     def clear_mismatch(self) -> None:
+        """The board showed the game again: the next difference is ruled anew (7.4)."""
         self.mismatch_key = None
 
     def count_position(self) -> None:
+        """One more occurrence of the current position (9.2, 9.6.1)."""
         key = self.board._transposition_key()
         self.repetitions[key] = self.repetitions.get(key, 0) + 1
 
     def uncount_position(self) -> None:
+        """The current position is taken back: one occurrence less (9.2, 9.6.1)."""
         key = self.board._transposition_key()
         if self.repetitions.get(key, 0) > 0:
             self.repetitions[key] -= 1
 
     def take_back(self, plies: int) -> list[MoveRecord]:
+        """Undo `plies` moves (claim upheld 4.8, 7.5.4, the arbiter 7.1); returns them."""
         undone = []
         for _ in range(min(plies, len(self.records))):
             record = self.records.pop()

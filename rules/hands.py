@@ -196,7 +196,7 @@ def update_obligation(game: Game, t: float, out: list[Ruling], *, lapse_ok: bool
     turn = game.turn
     if turn.forced is not None:
         return
-    new = obligation_for(game.board, turn.touches)
+    new = obligation_for(game.board, turn.touches, cache=game.legal)
     old = turn.obligation
     if new is None and old is None:
         return

@@ -175,6 +175,7 @@ def loses_at_once(game: Game) -> bool:
 
 
 def san_of_last(game: Game) -> str:
+    """The SAN of the move just pushed (7.5.2: the pawn made a queen)."""
     move = game.board.pop()
     san = game.board.san(move)
     game.board.push(move)

@@ -49,6 +49,7 @@ def settle_if_move(game: Game, t: float, out: list[Ruling], made_at: float | Non
 
 
 def release_all(game: Game, t: float, out: list[Ruling]) -> None:
+    """Release every piece put down, oldest first (a press, a still scene: 4.7)."""
     for sq in sorted(game.pending, key=lambda s: game.pending[s][0]):
         if game.over:
             return
@@ -57,6 +58,7 @@ def release_all(game: Game, t: float, out: list[Ruling]) -> None:
 
 
 def release(game: Game, sq: int, t: float, out: list[Ruling]) -> None:
+    """The piece on `sq` is released (4.7): the last one down makes the move."""
     placed_t, _hand = game.pending.pop(sq)
     if game.pending:
         return  # the move is made when its last piece is released
@@ -218,7 +220,7 @@ def made(
     # an offer by the opponent stands until answered (9.1.2.1)
     game.clear_mismatch()
     if game.start.auto_press:
-        presses.complete(game, record, game.clock_time(max(made_at, game._clock_t)), out)
+        presses.complete(game, record, game.clock_time(made_at), out)
     ending.after_move(game, t, out, made_at)
     if not game.over:
         ending.flag_after_release(game, t, out)

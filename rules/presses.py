@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 
 def press(game: Game, ev: Press, out: list[Ruling]) -> None:
+    """A clock press (6.2.1): releases the move (4.7) and completes it, or waits for a report."""
     side = ev.side
     if game.pending and (game.start.latency_s == 0 or pending_makes_move(game)):
         # the press releases what is down (4.7); with a late sensor, only when it already
@@ -58,6 +59,7 @@ def press(game: Game, ev: Press, out: list[Ruling]) -> None:
 
 
 def pending_makes_move(game: Game) -> bool:
+    """Whether the pieces put down already show a legal move (none left in the hand)."""
     if hands.own_in_hand(game) > 0:
         return False
     diff = game.diff()

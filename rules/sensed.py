@@ -210,6 +210,34 @@ def changed_squares(board: chess.Board, move: chess.Move) -> tuple[int, ...]:
     return (move.from_square, move.to_square)
 
 
+class LegalMoves:
+    """The legal moves of one position by departure square, each square's generated once.
+
+    A touched piece's moves (Article 4.3) and the moves that may explain the board (4.7) are
+    the same few moves of the same piece: the rules core asks for them several times a ply.
+    The board must not change while this is in use (pushes undone at once are fine).
+    """
+
+    def __init__(self, board: chess.Board) -> None:
+        self.board = board
+        self._by_square: dict[int, list[chess.Move]] = {}
+
+    def from_mask(self, mask: int) -> Iterable[chess.Move]:
+        """`board.generate_legal_moves(from_mask=mask)`, in the same order.
+
+        Only the side to move's pieces have moves, so a mask holding one of them gives that
+        piece's moves, kept; several are generated afresh (the order mixes their moves).
+        """
+        own = mask & self.board.occupied_co[self.board.turn]
+        if own and not own & (own - 1):
+            sq = own.bit_length() - 1
+            moves = self._by_square.get(sq)
+            if moves is None:
+                moves = self._by_square[sq] = list(self.board.generate_legal_moves(from_mask=own))
+            return moves
+        return self.board.generate_legal_moves(from_mask=mask)
+
+
 @dataclass(frozen=True, slots=True)
 class Match:
     """A legal sequence of plies that explains the sensed board."""
@@ -229,12 +257,14 @@ def find_match(
     max_plies: int = 1,
     promotion: int | None = None,
     diff: set[int] | None = None,
+    legal: LegalMoves | None = None,
 ) -> Match | None:
     """The legal move (or sequence of up to `max_plies`) that turns `board` into `sensed`.
 
     `promotion` is the piece type a `promote` event named; sensors that cannot tell a queen
     from a knight get a queen otherwise (events.md, "When a move is made"). Returns None when
     nothing explains the board, or when sequences that explain it end in different positions.
+    `legal`: the position's legal moves, kept by the caller (`LegalMoves` of `board`).
     """
     if diff is None:
         diff = differing(board, sensed)
@@ -246,7 +276,10 @@ def find_match(
     for sq in diff:
         from_mask |= chess.BB_SQUARES[sq]
     several = len(diff) > 1
-    for move in board.generate_legal_moves(from_mask=from_mask):
+    candidates = (
+        legal.from_mask(from_mask) if legal else board.generate_legal_moves(from_mask=from_mask)
+    )
+    for move in candidates:
         if several and move.to_square not in diff:
             # the move's own square would have to change too (an empty square filled, or
             # taken and refilled): it cannot explain a board whose arrival square is as

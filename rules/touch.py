@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 import chess
 
+from rules.sensed import LegalMoves
+
 
 @dataclass(frozen=True, slots=True)
 class Obligation:
@@ -54,7 +56,11 @@ def castling_rook(board: chess.Board, move: chess.Move) -> int | None:
 
 
 def obligation_for(
-    board: chess.Board, touches: Sequence[int], legal: Sequence[chess.Move] | None = None
+    board: chess.Board,
+    touches: Sequence[int],
+    legal: Sequence[chess.Move] | None = None,
+    *,
+    cache: LegalMoves | None = None,
 ) -> Obligation | None:
     """The duty created by `touches` (squares, in the order touched) in `board`.
 
@@ -79,7 +85,10 @@ def obligation_for(
         # moves onto opponent pieces matter only when one was touched (`captures_of`)
         if opp_mask and board.ep_square is not None:
             opp_mask |= chess.BB_SQUARES[board.ep_square]
-        moves = list(board.generate_legal_moves(from_mask=own_mask))
+        if cache is not None:
+            moves = list(cache.from_mask(own_mask))
+        else:
+            moves = list(board.generate_legal_moves(from_mask=own_mask))
         if opp_mask:
             moves += [
                 m
