@@ -439,7 +439,7 @@ class Game:
             self.uncount_position()
             self.board.pop()
             self.board_changed()
-            if record.pressed and self.timed:
+            if record.counted:
                 self.clock.uncount_move(record.side)
             undone.append(record)
         self.turn = Turn(SIDE[self.board.turn])

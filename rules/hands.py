@@ -109,9 +109,11 @@ def own_first_within_noise(game: Game) -> None:
     us = game.board.turn
     noise = game.start.noise_s
     order = turn.touches
+    times = turn.touch_times
     for i in range(len(order) - 1, 0, -1):
         a, b = order[i - 1], order[i]
-        close = abs(turn.touch_times[a] - turn.touch_times[b]) <= noise
+        # touches restored with a move taken back (4.8, 7.5.4) have no time: never close
+        close = a in times and b in times and abs(times[a] - times[b]) <= noise
         if close and game.board.color_at(a) != us and game.board.color_at(b) == us:
             order[i - 1], order[i] = b, a
 

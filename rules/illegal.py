@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import chess
 
-from rules import ending
+from rules import ending, presses
 from rules.profiles import penalty_article, penalty_seconds
 from rules.rulings import Ruling
 from rules.sides import SIDE, other, win_for
@@ -70,9 +70,9 @@ def completed(
     if move is not None:
         data["move"] = move.uci()
     game.rule(out, t, "illegal", side=side, article=article, key="illegal.completed", **data)
-    credit = 0.0
+    credit, counted = 0.0, False
     if defect != "no_move" and game.timed:
-        credit = game.clock.press(side, game.clock_time(press_t), completed_move=True)
+        credit, counted = presses.counted_press(game, side, game.clock_time(press_t))
     if defect == "not_promoted" and move is not None:
         # 7.5.2: the pawn becomes a queen of its colour; the move stands
         queen = chess.Move(move.from_square, move.to_square, chess.QUEEN)
@@ -80,7 +80,14 @@ def completed(
         game.board_changed()
         game.count_position()
         record = MoveRecord(
-            game.ply, side, queen, press_t, list(game.turn.touches), pressed=True, credit=credit
+            game.ply,
+            side,
+            queen,
+            press_t,
+            list(game.turn.touches),
+            pressed=True,
+            credit=credit,
+            counted=counted,
         )
         game.records.append(record)
         game.rule(
@@ -97,7 +104,8 @@ def completed(
         )
         game.turn = Turn(SIDE[game.board.turn])
     elif defect != "no_move" and game.timed:
-        game.clock.uncount_move(side)
+        if counted:
+            game.clock.uncount_move(side)
         game.clock.start(side, game.clock_time(press_t))
     if not penalties(game, side, count, credit, t, out):
         return

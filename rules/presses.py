@@ -87,6 +87,10 @@ def resolve(
             break
     if side != SIDE[game.board.turn]:
         return  # pressing when one's clock is not running changes nothing
+    if game.timed and (game.clock.running != side or game.clock.paused):
+        # the opponent moved without pressing (6.2.1), or the arbiter paused the clocks:
+        # this player's clock is not running, and a press on a stopped clock does nothing
+        return
     if game.disconnected:
         return  # while a source is disconnected, never a press without a move
     made_at = press_t
@@ -136,7 +140,18 @@ def complete(
     if game.turn.side == record.side and game.turn.two_hands:
         pass
     if game.timed:
-        record.credit = game.clock.press(record.side, press_t, completed_move=True)
+        record.credit, record.counted = counted_press(game, record.side, press_t)
     if getattr(record, "two_hands", False):
         return
     game.clock_ruling(out, t)
+
+
+def counted_press(game: Game, side: str, t: float) -> tuple[float, bool]:
+    """Press `side`'s clock for a completed move: (the credit it gave, whether it counted).
+
+    A press on a clock that is not running (the arbiter paused it, or it is the other
+    side's) stops nothing and counts no move, so a later take-back must not uncount one.
+    """
+    before = game.clock.moves_completed(side)
+    credit = game.clock.press(side, t, completed_move=True)
+    return credit, game.clock.moves_completed(side) > before

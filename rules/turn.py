@@ -50,3 +50,5 @@ class MoveRecord:
     violation: dict[str, Any] | None = None
     pressed: bool = False
     credit: float = 0.0
+    #: the press counted the move on the clock (6.2.1); not when that clock was stopped
+    counted: bool = False
