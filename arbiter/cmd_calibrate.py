@@ -11,6 +11,8 @@ from typing import Any
 
 HELP = "calibrate the camera on a picture of a known position (default: the initial one)"
 
+#: the placement of an empty board (`--empty`)
+EMPTY = "8/8/8/8/8/8/8/8"
 #: default port of the corner picker (`--pick`); kept here so `--help` needs no vision import
 PICK_PORT = 8765
 
@@ -62,6 +64,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--fen", metavar="PLACEMENT", help="the position on the picture (default: initial)"
     )
+    parser.add_argument(
+        "--empty",
+        metavar="FILE",
+        help="a picture (or video) of the same board empty, from the same camera position: "
+        "every square learns its own empty look (a printed logo, an odd grain of wood), "
+        "also the squares the calibration position covers",
+    )
     parser.add_argument("--out", required=True, metavar="CAL.json", help="calibration to write")
     parser.add_argument(
         "--preview",
@@ -85,6 +94,31 @@ def _first_still(frames: Iterable[tuple[float, Any]], skip: int = 0, max_frames:
         prev = frame.astype("int16")
         if i >= max_frames:
             break
+    return frame
+
+
+#: file suffixes `--empty` reads as a video (its first still frame), not as a picture
+VIDEO_SUFFIXES = frozenset({".avi", ".mp4", ".mkv", ".mov", ".webm", ".h264", ".mjpeg"})
+
+
+def _empty_board(path: str, size: tuple[int, ...]) -> Any:
+    """The frame of `--empty`: a picture, or a video's first still frame, of `size`."""
+    from vision.errors import VisionError
+    from vision.sources import open_source, read_image
+
+    if Path(path).suffix.lower() in VIDEO_SUFFIXES:
+        if not Path(path).is_file():
+            raise VisionError(f"{path}: no such video file")
+        frame = _first_still(open_source(video=path))
+        if frame is None:
+            raise VisionError(f"{path}: the video gave no frame")
+    else:
+        frame = read_image(path)
+    if frame.shape[:2] != size[:2]:
+        raise VisionError(
+            f"--empty {path}: the picture is {frame.shape[1]}x{frame.shape[0]}, the calibration "
+            f"frame {size[1]}x{size[0]}: take both with the same camera at the same size"
+        )
     return frame
 
 
@@ -120,7 +154,7 @@ def run(args: argparse.Namespace) -> int:
 
     cv2(), np()  # without the camera extra, say how to install it before anything else
     from vision.calibration import calibrate
-    from vision.classify import classify
+    from vision.classify import classify, learn_position
     from vision.errors import VisionError
     from vision.geometry import parse_corners
     from vision.placement import INITIAL
@@ -140,6 +174,9 @@ def run(args: argparse.Namespace) -> int:
     else:
         corners = parse_corners(args.corners) if args.corners else None
     cal = calibrate(frame, corners, args.white_at, args.fen or INITIAL)
+    if args.empty:
+        # the camera has not moved: the same grid, and every square's look when empty
+        cal = learn_position(_empty_board(args.empty, frame.shape), cal, EMPTY, weight=1.0)
     cal.save(args.out)
     placement, confidence = classify(frame, cal)
     preview = Path(args.preview) if args.preview else Path(args.out).with_suffix(".png")
@@ -152,6 +189,7 @@ def run(args: argparse.Namespace) -> int:
                 "white_at": cal.white_at,
                 "board": placement,
                 "confidence": round(confidence, 3),
+                "empty_learned": bool(args.empty),
             }
         )
         + "\n"

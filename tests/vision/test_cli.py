@@ -126,3 +126,31 @@ def test_snapshot_follows_a_small_camera_move(
     argv = ["snapshot", "--image", str(vision_data / far["file"]), "--calibration", str(cal)]
     assert main(argv) == 2
     assert "--corners" in capsys.readouterr().err
+
+
+def test_an_empty_board_picture_teaches_every_square_its_empty_look(
+    vision_data: Path, video: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--empty`: the same camera's empty board (emptyBoard001.avi) teaches the squares the
+    start position covers; g1, a lighter-grained dark square, is then read empty too."""
+    from vision.cvload import cv2
+    from vision.sources import video_frames
+
+    empty_video = vision_data / "pcwawc" / "emptyBoard001.avi"
+    still = tmp_path / "still.png"  # not next to a calibration: its preview is CAL.png
+    cv2().imwrite(str(still), [f for _, f in video_frames(str(empty_video))][30])
+    base = ["calibrate", "--video", str(vision_data / video["file"]), "--corners", _corners(video)]
+    snapshot = ["snapshot", "--image", str(still), "--corners", _corners(video), "--json"]
+    boards = {}
+    for name, extra in (("plain", []), ("empty", ["--empty", str(empty_video)])):
+        cal = tmp_path / f"{name}.json"
+        assert main([*base, *extra, "--out", str(cal)]) == 0
+        assert json.loads(capsys.readouterr().out)["empty_learned"] == (name == "empty")
+        assert main([*snapshot, "--calibration", str(cal)]) == 0
+        boards[name] = json.loads(capsys.readouterr().out)["board"]
+    assert boards["plain"] != "8/8/8/8/8/8/8/8"  # g1 taken for a piece
+    assert boards["empty"] == "8/8/8/8/8/8/8/8"
+    small = tmp_path / "small.png"
+    cv2().imwrite(str(small), cv2().imread(str(still))[:240, :320])
+    assert main([*base, "--empty", str(small), "--out", str(tmp_path / "x.json")]) == 2
+    assert "same camera at the same size" in capsys.readouterr().err
