@@ -535,14 +535,15 @@ class BoardAdapter(Source):
         protocol, _ = parse_board_spec(spec)
         options: dict[str, Any] = {}
         if clock_white is not None:
-            if protocol not in ("dgt", "revelation"):
+            if protocol not in ("dgt", "revelation", AUTO):
                 raise SourceError(
                     f"--clock-white is for a DGT 3000 clock on a DGT board (dgt:DEVICE), "
                     f"not for --board {spec}"
                 )
             if clock_white not in ("left", "right"):
                 raise SourceError(f"--clock-white must be left or right, not {clock_white!r}")
-            options["clock_white"] = clock_white
+            if protocol != AUTO:
+                options["clock_white"] = clock_white
         self.name = f"board:{spec}"
         self.feedback = feedback
         self.board = BoardSource(
@@ -553,6 +554,15 @@ class BoardAdapter(Source):
             zero=0.0,
             codec_options=options,
         )
+        if clock_white is not None and protocol == AUTO:
+            # the protocol is known only now, after the detection
+            if self.board.codec.name != "dgt":
+                self.board.close()
+                raise SourceError(
+                    f"--clock-white is for a DGT 3000 clock on a DGT board; the board found "
+                    f"at {spec} is a {self.board.codec.name} board"
+                )
+            self.board.codec.clock_white = clock_white  # type: ignore[attr-defined]
         #: the bytes `follow` sent to the board, in order (for the display and tests)
         self.sent: list[bytes] = []
         #: a board not plugged in at the start is waited for (a resumed game), not an error

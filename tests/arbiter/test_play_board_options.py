@@ -109,3 +109,21 @@ def test_clock_white_reaches_a_revelation_board() -> None:
     board = _board(Settings(play={"board": "revelation:loop://", "clock_white": "right"}))
     assert board.board.codec.name == "dgt"
     assert board.board.codec.revelation  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("protocol", ["dgt", "millennium"])
+def test_clock_white_with_a_detected_board(protocol: str) -> None:
+    """`auto:` with `--clock-white`: set on the DGT board found; refused, naming the board
+    found, for any other."""
+    virtual = VirtualBoard(protocol).start()
+    try:
+        settings = Settings(play={"board": f"auto:{virtual.path}", "clock_white": "right"})
+        if protocol == "dgt":
+            board = _board(settings)
+            assert board.board.codec.clock_white == "right"  # type: ignore[attr-defined]
+            board.close()
+        else:
+            with pytest.raises(SourceError, match="is a millennium board"):
+                _board(settings)
+    finally:
+        virtual.close()
