@@ -135,12 +135,14 @@ def complete(
     ruling_t: float | None = None,
 ) -> None:
     """6.2.1: the press completes the move; the clock ruling follows."""
-    record.pressed = True
     t = press_t if ruling_t is None else ruling_t
-    if game.turn.side == record.side and game.turn.two_hands:
-        pass
     if game.timed:
         record.credit, record.counted = counted_press(game, record.side, press_t)
+        # a press on a stopped clock (the arbiter paused it) completes nothing: the player
+        # presses again once the clock runs
+        record.pressed = record.counted
+    else:
+        record.pressed = True
     if getattr(record, "two_hands", False):
         return
     game.clock_ruling(out, t)
