@@ -137,12 +137,16 @@ def _touch_honoured(ply: _Ply) -> bool:
     if found is None:
         return False
     lift = found[0]
-    sq, piece = lift.square, lift.piece
-    ply.events[:0] = [
-        Lift(t=_at(ply, lift, 0.3), square=sq, piece=piece),
-        Place(t=_at(ply, lift, 0.6), square=sq, piece=piece),
-    ]
+    _lift_and_put_back(ply, lift, lift.square, lift.piece)
     return True
+
+
+def _lift_and_put_back(ply: _Ply, lift: Lift, square: str, piece: str | None) -> None:
+    """Before the ply's first lift: the piece on `square` lifted and put back (a touch)."""
+    ply.events[:0] = [
+        Lift(t=_at(ply, lift, 0.3), square=square, piece=piece),
+        Place(t=_at(ply, lift, 0.6), square=square, piece=piece),
+    ]
 
 
 def _illegal_corrected(ply: _Ply) -> bool:
@@ -184,14 +188,9 @@ def _touch_violation(ply: _Ply) -> bool:
     )
     if not others:
         return False
-    sq = others[0]
-    piece = b.piece_at(sq)
+    piece = b.piece_at(others[0])
     letter = piece.symbol() if piece else None
-    name = chess.square_name(sq)
-    ply.events[:0] = [
-        Lift(t=_at(ply, lift, 0.3), square=name, piece=letter),
-        Place(t=_at(ply, lift, 0.6), square=name, piece=letter),
-    ]
+    _lift_and_put_back(ply, lift, chess.square_name(others[0]), letter)
     return True
 
 
