@@ -5,12 +5,15 @@ side, against the hand-clicked labels): found on 100 (all 13 `pcwawc` stills, al
 frames but one with a hand capturing on f7, 74 of 75 `uschess` photos), median 1.4 %, 92
 within the spec's 2 %, worst 2.9 %. The labels themselves disagree with the squares: the
 inner corners detection verifies lie a median 0.7 % of the board side off the lattice the
-labelled corners imply, and the pictures over 2 % were checked by eye (grid overlays, zoomed
-corners): our corners on the printed edge of the playing area, the label beside it (or, in
-`chessBoard007`/`008`, on a marker sticker outside it). So against the labels the tests
-allow 3 %; against exactly known corners (a synthetic board) they ask for 0.5 %. A wrong
-board is worse than none: patterns that are not an 8x8 board, and a board cut by the
-picture's edge, must give no board or the right one. A subset keeps the suite quick.
+labelled corners imply, 0.3 % off the lattice of the detected corners. On the 8 pictures
+over 2 % this was checked against the real square edges (sub-pixel edge position along each
+of the 18 lattice lines of both quadrilaterals, study in `out/corners-study/`): the detected
+inner lines lie on the edges within 0.07-0.18 % on average, the labelled ones 0.28-0.87 %
+(up to 1.6 %); the labels of `chessBoard007`/`008` sit on marker stickers outside the
+playing area, those of the `uschess` ones up to 2 % inside the far edge. So against the
+labels the tests allow 3 %; against exactly known corners (a synthetic board) they ask for
+0.5 %. A wrong board is worse than none: patterns that are not an 8x8 board, and a board cut
+by the picture's edge, must give no board or the right one. A subset keeps the suite quick.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ import numpy as np
 import pytest
 
 from vision.calibration import calibrate
-from vision.detect import find_corners
+from vision.detect import find_corners, locate
 from vision.errors import CalibrationError
 from vision.geometry import board_side_px
 from vision.sources import read_image
@@ -48,18 +51,37 @@ def _error(found: list[tuple[float, float]], truth: list[list[float]]) -> float:
     return worst / board_side_px([tuple(p) for p in truth])
 
 
+def _off_lattice(points: dict[tuple[int, int], tuple[float, float]], quad: Any) -> float:
+    """Median distance of the verified inner corners from the 9x9 lattice of a quadrilateral
+    (TL, TR, BR, BL), over the board side."""
+    import cv2
+
+    h = cv2.getPerspectiveTransform(np.float32(quad), np.float32([[0, 0], [8, 0], [8, 8], [0, 8]]))
+    b = cv2.perspectiveTransform(np.float64(list(points.values())).reshape(-1, 1, 2), h)
+    b = b.reshape(-1, 2)
+    return float(np.median(np.hypot(*(b - np.round(b)).T))) / 8.0
+
+
 def test_corners_found_close_to_the_labels_and_none_made_up(
     images: dict[str, dict[str, Any]], vision_data: Path
 ) -> None:
     errors: dict[str, float | None] = {}
     for f in SUBSET:
         try:
-            corners = find_corners(read_image(str(vision_data / f)))
+            found_board = locate(read_image(str(vision_data / f)))
         except CalibrationError as exc:
             assert "--corners" in str(exc)
             errors[f] = None
             continue
-        errors[f] = _error(corners, images[f]["corners"])
+        errors[f] = _error(found_board.corners, images[f]["corners"])
+        # Guards the reading of the misses over 2 %: the detected quadrilateral's grid must
+        # sit on the squares (the verified inner corners) closer than 0.5 % of the side, and
+        # closer than the label's grid where the label is the one that is off. A corner
+        # extrapolation, ordering or half-pixel bug would move the detected grid off them.
+        det_off = _off_lattice(found_board.points, found_board.corners)
+        assert det_off < 0.005, (f, det_off)
+        if errors[f] > 0.02:
+            assert det_off < _off_lattice(found_board.points, images[f]["corners"]), f
     found = {f: e for f, e in errors.items() if e is not None}
     assert all(e < 0.03 for e in found.values()), found
     assert len(found) >= 20, errors
