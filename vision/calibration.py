@@ -22,6 +22,7 @@ from vision.features import (
     square_features,
     window_origins,
 )
+from vision.marks import marked_boards
 from vision.model import SquareModel, fit
 from vision.placement import INITIAL, Grid, to_grid
 from vision.registration import encode, reference_image
@@ -163,12 +164,15 @@ def _fit_for(
     origins = window_origins(geometry.toward_camera(h))
     labels = [s for row in grid for s in row]
     exact_samples, rough_samples = [], []
+    printed = marked_boards(exact, grid, levels)
     for dx in AUGMENT:
         for dy in AUGMENT:
             o = np().clip(origins + np().array([dx, dy]), 0, geometry.SIZE - WINDOW)
             exact_samples.append((square_features(exact, o, REF), labels))
             rough_samples.append((square_features(rough, o), labels))
-    return fit(exact_samples), fit(rough_samples), levels
+    # the prints vary enough by themselves: the unshifted windows suffice (and keep it fast)
+    marks = [square_features(b, origins, REF) for b in printed]
+    return fit(exact_samples, marks), fit(rough_samples), levels
 
 
 def _fit_score(frame: Any, corners: geometry.Corners, white_at: str, grid: Grid) -> float:

@@ -8,7 +8,7 @@ user's own board, pieces and light beats a generic one, and it costs microsecond
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from vision.cvload import np
@@ -19,6 +19,7 @@ from vision.placement import STATES
 PARITY = [[(r + c) % 2 for c in range(8)] for r in range(8)]
 VAR_FLOOR = 0.15  #: share of the pooled variance every class variance is floored at
 MIN_VAR = 1e-5
+MARK_PRIOR = 1e-4  #: weight of the "empty, printed" look within the empty state
 
 
 @dataclass
@@ -27,20 +28,36 @@ class SquareModel:
 
     `empty_means` (grid order, None where unknown) is each square's own empty look, where a
     picture of the square empty was seen: a square with a printed mark or a grain of its own
-    is then compared with itself, not with the other squares of its colour.
+    is then compared with itself, not with the other squares of its colour. `mark_means` and
+    `mark_variances` ([parity] -> features, or None) are the look of an empty square with
+    a print on it (`vision.marks`), for squares whose own look is unknown.
     """
 
     means: list[list[list[float]]]
     variances: list[list[list[float]]]
     empty_means: list[list[float] | None] | None = None
+    mark_means: list[list[float]] | None = None
+    mark_variances: list[list[float]] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"means": self.means, "variances": self.variances, "empty_means": self.empty_means}
+        return {
+            "means": self.means,
+            "variances": self.variances,
+            "empty_means": self.empty_means,
+            "mark_means": self.mark_means,
+            "mark_variances": self.mark_variances,
+        }
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> SquareModel:
         try:
-            return cls(means=d["means"], variances=d["variances"], empty_means=d.get("empty_means"))
+            return cls(
+                means=d["means"],
+                variances=d["variances"],
+                empty_means=d.get("empty_means"),
+                mark_means=d.get("mark_means"),
+                mark_variances=d.get("mark_variances"),
+            )
         except (KeyError, TypeError) as exc:
             raise CalibrationError(f"the square model lacks {exc}") from None
 
@@ -56,6 +73,11 @@ class SquareModel:
         squares of its colour and that look (same variances): a square with a logo or an odd
         grain counts as empty when it looks like itself empty, and a square that looks like
         any empty square of its colour still does; the piece states are unchanged.
+
+        Where it is not known (the square held a piece in every picture seen), "empty" also
+        admits the printed look, with a small prior (`MARK_PRIOR`): a print is rare, so it
+        wins only where it explains the square far better than any piece does, as a logo
+        does; a piece that merely looks odd stays a piece.
         """
         n = np()
         mu, var = self.arrays()
@@ -64,6 +86,14 @@ class SquareModel:
         v = var[par]
         d = feats[:, None, :] - m
         ll = -0.5 * n.sum(d * d / v + n.log(v), axis=2)
+        if self.mark_means is not None and self.mark_variances is not None:
+            mm = n.asarray(self.mark_means, dtype="float64")[par]
+            mv = n.asarray(self.mark_variances, dtype="float64")[par]
+            dm = feats - mm
+            ll_mark = -0.5 * n.sum(dm * dm / mv + n.log(mv), axis=1)
+            unseen = n.asarray([own is None for own in self.empty_means or [None] * 64])
+            mixed = n.logaddexp(ll[:, 0] + n.log(1 - MARK_PRIOR), ll_mark + n.log(MARK_PRIOR))
+            ll[unseen, 0] = mixed[unseen]
         if self.empty_means is not None:
             known = [i for i, own in enumerate(self.empty_means) if own is not None]
             if known:
@@ -94,16 +124,36 @@ class SquareModel:
                 own.append(new[i].tolist())
             else:
                 own.append(((1 - weight) * n.asarray(old[i]) + weight * new[i]).tolist())
-        return SquareModel(means=self.means, variances=self.variances, empty_means=own)
+        return replace(self, empty_means=own)
 
 
-def fit(samples: list[tuple[Any, list[str]]]) -> SquareModel:
+def _mark_look(
+    marks: list[Any], states: list[str], pooled: Any
+) -> tuple[list[list[float]] | None, list[list[float]] | None]:
+    """(means, variances) per square colour of the empty squares of the printed pictures."""
+    n = np()
+    feats = n.concatenate([n.asarray(m, dtype="float64") for m in marks])
+    empty = n.asarray([s == "." for s in states] * len(marks))
+    par = n.asarray([PARITY[i // 8][i % 8] for i in range(64)] * len(marks))
+    means, variances = [], []
+    for p in range(2):
+        sel = feats[empty & (par == p)]
+        if len(sel) < 2:
+            return None, None
+        means.append(sel.mean(axis=0).tolist())
+        variances.append(n.maximum(sel.var(axis=0), VAR_FLOOR * pooled).tolist())
+    return means, variances
+
+
+def fit(samples: list[tuple[Any, list[str]]], marks: list[Any] | None = None) -> SquareModel:
     """Fit the model on (feature matrix 64 x F, 64 states in grid order) pairs.
 
     A parity/state pair without examples (e.g. no white piece on a dark square in the
     calibration position) borrows the other parity's statistics for that state. A square that
     is empty in every sample also keeps its own mean look (`empty_means`); a square that holds
-    a piece has none and is judged by its colour's empty squares only.
+    a piece has none and is judged by its colour's empty squares only. `marks` are feature
+    matrices of the same picture with prints painted on its empty squares (`vision.marks`):
+    their empty squares give the "empty, printed" look of each square colour.
 
     Raises:
         CalibrationError: a state has no example at all (a position needs white pieces,
@@ -142,4 +192,11 @@ def fit(samples: list[tuple[Any, list[str]]]) -> SquareModel:
     own: list[list[float] | None] = [
         per_square[:, i].mean(axis=0).tolist() if empty[:, i].all() else None for i in range(64)
     ]
-    return SquareModel(means=means.tolist(), variances=variances.tolist(), empty_means=own)
+    mark_means, mark_variances = _mark_look(marks, samples[0][1], pooled) if marks else (None, None)
+    return SquareModel(
+        means=means.tolist(),
+        variances=variances.tolist(),
+        empty_means=own,
+        mark_means=mark_means,
+        mark_variances=mark_variances,
+    )
