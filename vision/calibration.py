@@ -59,7 +59,7 @@ class Calibration:
         """Sample-window origins of the 64 squares under the current homography."""
         h = self.homography()
         if "origins" not in self._cache:
-            self._cache["origins"] = window_origins(geometry.toward_camera(h))
+            self._cache["origins"] = window_origins(geometry.toward_camera(h, self.frame_size))
         return self._cache["origins"]
 
     def with_corners(self, corners: geometry.Corners) -> Calibration:
@@ -161,7 +161,7 @@ def _fit_for(
     """
     h = geometry.homography(corners, white_at)
     rough, exact, levels = _training(frame, corners, white_at, grid)
-    origins = window_origins(geometry.toward_camera(h))
+    origins = window_origins(geometry.toward_camera(h, _size(frame)))
     labels = [s for row in grid for s in row]
     exact_samples, rough_samples = [], []
     printed = marked_boards(exact, grid, levels)
@@ -181,7 +181,7 @@ def _fit_score(frame: Any, corners: geometry.Corners, white_at: str, grid: Grid)
     _, model, _ = _fit_for(frame, corners, white_at, grid)
     h = geometry.homography(corners, white_at)
     board = rough_normalised(geometry.warp(frame, h))
-    feats = square_features(board, window_origins(geometry.toward_camera(h)))
+    feats = square_features(board, window_origins(geometry.toward_camera(h, _size(frame))))
     ll = model.log_likelihood(feats)
     ll = ll - ll.max(axis=1, keepdims=True)
     post = ll - n.log(n.exp(ll).sum(axis=1, keepdims=True))
@@ -218,7 +218,7 @@ def _white_lighter(frame: Any, corners: geometry.Corners, white_at: str, grid: G
     n = np()
     h = geometry.homography(corners, white_at)
     board = rough_normalised(geometry.warp(frame, h))
-    feats = square_features(board, window_origins(geometry.toward_camera(h)))
+    feats = square_features(board, window_origins(geometry.toward_camera(h, _size(frame))))
     labels = n.array([s for row in grid for s in row])
     return bool(feats[labels == "X", 0].mean() > feats[labels == "x", 0].mean())
 
@@ -264,3 +264,8 @@ def calibrate(
         levels=levels,
         rough=rough,
     )
+
+
+def _size(frame: Any) -> tuple[int, int]:
+    """(width, height) of a frame."""
+    return int(frame.shape[1]), int(frame.shape[0])

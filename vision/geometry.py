@@ -8,6 +8,7 @@ says which image edge White's side is at, and so which corner is a1.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -21,6 +22,7 @@ SIDES = ("bottom", "right", "top", "left")
 _A8_INDEX = {"bottom": 0, "right": 3, "top": 2, "left": 1}
 
 Corners = list[tuple[float, float]]
+MIN_TILT = math.radians(20)  #: a camera tilted less than this from the vertical is "above"
 
 
 def parse_corners(text: str) -> Corners:
@@ -92,20 +94,82 @@ def to_board(h: Any, pts: Any) -> Any:
     return cv2().perspectiveTransform(arr, h).reshape(-1, 2)
 
 
-def toward_camera(h: Any, step: float = 6.0) -> Any:
-    """Per square, the unit vector (canonical coords) pointing down the image at its centre.
+def camera_place(h: Any, frame_size: tuple[int, int]) -> Any:
+    """Where the camera is, in canonical board pixels: (x, y) of its foot on the board plane
+    and its height above it, or None.
+
+    The homography of a pinhole camera is K [r1 r2 t]; with square pixels and the principal
+    point at the frame's centre, the two constraints on r1, r2 (orthogonal, same length) give
+    the focal length, and then the camera's centre. None where the picture does not say (no
+    frame size, a degenerate homography).
+    """
+    n = np()
+    w, hh = frame_size
+    if not w or not hh:
+        return None
+    g = n.linalg.inv(n.asarray(h, dtype="float64"))  # canonical board -> image
+    a = n.array([[1.0, 0.0, -w / 2], [0.0, 1.0, -hh / 2], [0.0, 0.0, 1.0]]) @ g
+    a1, a2 = a[:, 0], a[:, 1]
+    guesses = []
+    if abs(a1[2] * a2[2]) > 1e-12:
+        guesses.append(-(a1[0] * a2[0] + a1[1] * a2[1]) / (a1[2] * a2[2]))
+    if abs(a1[2] ** 2 - a2[2] ** 2) > 1e-12:
+        lengths = a1[0] ** 2 + a1[1] ** 2 - a2[0] ** 2 - a2[1] ** 2
+        guesses.append(-lengths / (a1[2] ** 2 - a2[2] ** 2))
+    good = [f2 for f2 in guesses if f2 > 0 and math.isfinite(f2)]
+    f = math.sqrt(float(n.median(good))) if good else float(max(w, hh))
+    m = n.diag([1.0 / f, 1.0 / f, 1.0]) @ a
+    scale = (n.linalg.norm(m[:, 0]) + n.linalg.norm(m[:, 1])) / 2
+    if scale == 0 or not math.isfinite(scale):
+        return None
+    if m[2, 2] < 0:  # the board lies in front of the camera
+        scale = -scale
+    r1, r2, t = m[:, 0] / scale, m[:, 1] / scale, m[:, 2] / scale
+    rot = n.stack([r1, r2, n.cross(r1, r2)], axis=1)
+    centre = -rot.T @ t
+    if not n.isfinite(centre).all():
+        return None
+    return n.array([centre[0], centre[1], abs(centre[2])])
+
+
+def _down(h: Any, frame_size: tuple[int, int]) -> Any:
+    """The image axis (x, y) that points toward the camera: (0, 1) for an upright picture.
+
+    It is the axis nearest the way from the board's middle to the camera's foot (the image
+    of the foot is where vertical lines meet), so a picture taken sideways or upside down
+    is read like the same picture upright. Snapped to an axis because a picture's own
+    "down" is what its taker held level; a camera nearly above the board (tilted less than
+    `MIN_TILT`), where pieces hardly lean, or a picture of unknown size keeps (0, 1).
+    """
+    n = np()
+    place = camera_place(h, frame_size)
+    middle = n.array([SIZE / 2, SIZE / 2])
+    if place is None or math.atan2(n.linalg.norm(place[:2] - middle), place[2]) <= MIN_TILT:
+        return n.array([0.0, 1.0])
+    ends = to_image(h, n.stack([middle, place[:2]]))
+    way = ends[1] - ends[0]
+    if not n.isfinite(way).all():
+        return n.array([0.0, 1.0])
+    if abs(way[0]) > abs(way[1]):
+        return n.array([math.copysign(1.0, way[0]), 0.0])
+    return n.array([0.0, math.copysign(1.0, way[1])])
+
+
+def toward_camera(h: Any, frame_size: tuple[int, int] = (0, 0), step: float = 6.0) -> Any:
+    """Per square, the unit vector (canonical coords) pointing toward the camera at its centre.
 
     Why: a camera that is not straight above sees tall pieces lean away from it, over the
-    squares behind; a piece's base is on the side of its square nearer the bottom of the image.
-    Returns an (8, 8, 2) array.
+    squares behind; a piece's base is on the side of its square nearer the camera, which is
+    the side down the picture as its taker held it (`_down`, mapped onto each square).
+    `frame_size` (width, height) lets a picture taken sideways or upside down be read as
+    upright. Returns an (8, 8, 2) array.
     """
     n = np()
     centres = n.array(
         [[(c + 0.5) * SQ, (r + 0.5) * SQ] for r in range(8) for c in range(8)], dtype="float64"
     )
     img = to_image(h, centres)
-    down = to_board(h, img + n.array([0.0, step]))
-    vec = down - centres
+    vec = to_board(h, img + step * _down(h, frame_size)) - centres
     norm = n.linalg.norm(vec, axis=1, keepdims=True)
     norm[norm == 0] = 1.0
     return (vec / norm).reshape(8, 8, 2)

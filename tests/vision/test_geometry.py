@@ -36,3 +36,29 @@ def test_toward_camera_points_down_the_image() -> None:
     corners = [(200.0, 100.0), (440.0, 100.0), (600.0, 460.0), (40.0, 460.0)]
     vec = geometry.toward_camera(geometry.homography(corners, "bottom"))
     assert np.all(vec[:, :, 1] > 0.8)  # towards rank 1, i.e. down the canonical board
+
+
+def _turned(corners: list[tuple[float, float]], size: tuple[int, int]) -> list[tuple[float, float]]:
+    """The corners of a picture turned a quarter clockwise, in TL, TR, BR, BL order again."""
+    h = size[1]
+    pts = [(h - 1 - y, x) for x, y in corners]
+    return [pts[3], pts[0], pts[1], pts[2]]
+
+
+def test_toward_camera_follows_a_picture_taken_sideways() -> None:
+    """The same angled view turned a quarter (White now at the left): the pieces' bases are
+    still on the side toward the camera, i.e. rank 1, not 'down the image'."""
+    corners = [(200.0, 100.0), (440.0, 100.0), (600.0, 460.0), (40.0, 460.0)]
+    turned = _turned(corners, (640, 480))
+    vec = geometry.toward_camera(geometry.homography(turned, "left"), (480, 640))
+    assert np.all(vec[:, :, 1] > 0.8)
+    # without the frame's size the picture is taken as upright (down = toward the camera)
+    vec = geometry.toward_camera(geometry.homography(turned, "left"))
+    assert not np.all(vec[:, :, 1] > 0.8)
+
+
+def test_a_camera_above_the_board_keeps_down_the_image() -> None:
+    corners = [(120.0, 40.0), (520.0, 40.0), (520.0, 440.0), (120.0, 440.0)]
+    for side in geometry.SIDES:
+        h = geometry.homography(corners, side)
+        assert np.allclose(geometry.toward_camera(h, (640, 480)), geometry.toward_camera(h))
