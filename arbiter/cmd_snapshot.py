@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     frame = read_image(args.image)
     moved = None
     if args.corners:
-        cal = cal.with_corners(parse_corners(args.corners))
+        cal = cal.with_corners(parse_corners(args.corners), (frame.shape[1], frame.shape[0]))
     else:
         cal, moved = follow(frame, cal)  # a camera bumped a little since the calibration
     board, confidence = classify(frame, cal)

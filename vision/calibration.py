@@ -62,14 +62,17 @@ class Calibration:
             self._cache["origins"] = window_origins(geometry.toward_camera(h, self.frame_size))
         return self._cache["origins"]
 
-    def with_corners(self, corners: geometry.Corners) -> Calibration:
-        """The same calibration for a picture where the board's corners are elsewhere."""
+    def with_corners(
+        self, corners: geometry.Corners, frame_size: tuple[int, int] | None = None
+    ) -> Calibration:
+        """The same calibration for a picture where the board's corners are elsewhere (and,
+        with `frame_size`, a picture of another size: another camera or a cropped photo)."""
         return Calibration(
             corners=geometry.check_corners(corners),
             white_at=self.white_at,
             model=self.model,
             placement=self.placement,
-            frame_size=self.frame_size,
+            frame_size=frame_size or self.frame_size,
             reference=self.reference,
             levels=self.levels,
             rough=self.rough,
