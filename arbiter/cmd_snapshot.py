@@ -29,14 +29,16 @@ def run(args: argparse.Namespace) -> int:
     from vision.calibration import Calibration
     from vision.classify import classify
     from vision.follow import follow
-    from vision.geometry import parse_corners
+    from vision.geometry import check_in_frame, parse_corners
     from vision.sources import read_image
 
     cal = Calibration.load(args.calibration)
     frame = read_image(args.image)
     moved = None
     if args.corners:
-        cal = cal.with_corners(parse_corners(args.corners), (frame.shape[1], frame.shape[0]))
+        corners = parse_corners(args.corners)
+        check_in_frame(corners, frame.shape[1], frame.shape[0])
+        cal = cal.with_corners(corners, (frame.shape[1], frame.shape[0]))
     else:
         cal, moved = follow(frame, cal)  # a camera bumped a little since the calibration
     board, confidence = classify(frame, cal)

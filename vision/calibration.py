@@ -249,6 +249,7 @@ def calibrate(
 
         corners = find_corners(frame)
     corners = geometry.check_corners(corners)
+    geometry.check_in_frame(corners, *_size(frame))
     grid = to_grid(placement)
     if white_at is None:
         white_at = find_orientation(frame, corners, placement)

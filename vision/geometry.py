@@ -61,6 +61,25 @@ def check_corners(pts: Sequence[Sequence[float]]) -> Corners:
     return out
 
 
+def check_in_frame(corners: Corners, width: int, height: int, slack: float = 0.03) -> None:
+    """Check the corners lie on a `width` x `height` picture, give or take `slack` of the
+    board's side (a board cut a little by the picture's edge is still read).
+
+    Why: corners meant for another picture (or mistyped) would read whatever lies there.
+
+    Raises:
+        CalibrationError: a corner is off the picture, naming it.
+    """
+    margin = slack * board_side_px(corners)
+    names = ("top-left", "top-right", "bottom-right", "bottom-left")
+    for name, (x, y) in zip(names, corners, strict=True):
+        if not (-margin <= x <= width - 1 + margin and -margin <= y <= height - 1 + margin):
+            raise CalibrationError(
+                f"the {name} corner ({x:g}, {y:g}) is off the picture ({width}x{height}): "
+                "give the corners of this picture"
+            )
+
+
 def canonical_corners(corners: Corners, white_at: str) -> Corners:
     """The image corners reordered as a8, h8, h1, a1 (canonical TL, TR, BR, BL)."""
     if white_at not in _A8_INDEX:

@@ -41,6 +41,46 @@ def test_calibrate_then_snapshot(
     assert got["board"] == to_sensed(other["fen"]) and 0 < got["confidence"] <= 1
 
 
+def test_corners_off_the_picture_are_refused_by_name(
+    images: dict[str, dict[str, Any]],
+    vision_data: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Corners meant for another picture would read whatever lies there (before: a board of
+    black pieces, confidence 1.00); a board cut a little by the picture's edge still reads."""
+    ref = images["uschess/IMG_4755.jpg"]
+    image = str(vision_data / ref["file"])
+    far = "-5000,-5000 9000,-5000 9000,9000 -5000,9000"
+    cal = tmp_path / "cal.json"
+    assert main(["calibrate", "--image", image, "--corners", far, "--out", str(cal)]) == 2
+    err = capsys.readouterr().err
+    assert "top-left corner (-5000, -5000) is off the picture" in err and not cal.exists()
+    assert (
+        main(
+            [
+                "calibrate",
+                "--image",
+                image,
+                "--corners",
+                _corners(ref),
+                "--fen",
+                ref["fen"],
+                "--out",
+                str(cal),
+            ]
+        )
+        == 0
+    )
+    capsys.readouterr()
+    argv = ["snapshot", "--image", image, "--calibration", str(cal), "--corners"]
+    assert main([*argv, far]) == 2
+    assert "off the picture (1024x976)" in capsys.readouterr().err
+    (x0, y0), *rest = ref["corners"]
+    cut = " ".join(f"{x},{y}" for x, y in [(x0 - 10, y0 - 10), *rest])
+    assert main([*argv, cut, "--json"]) == 0
+
+
 def test_calibrate_from_the_video(
     vision_data: Path, video: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
