@@ -17,7 +17,7 @@ from vision.placement import STATES
 
 #: dark squares are those with (row + col) odd (a8 = (0, 0) is light)
 PARITY = [[(r + c) % 2 for c in range(8)] for r in range(8)]
-VAR_FLOOR = 0.15  #: share of the pooled variance every class variance is floored at
+VAR_FLOOR = 0.2  #: share of the pooled variance every class variance is floored at
 MIN_VAR = 1e-5
 MARK_PRIOR = 1e-4  #: weight of the "empty, printed" look within the empty state
 
