@@ -58,6 +58,8 @@ class GameClock:
         self._paused = False
         self._since = float(t)
         self._last_t = float(t)
+        # `flag_at` until the clock's state changes (the rules core asks at every event)
+        self._flag: tuple[str, float] | bool | None = False  # False: not known yet
 
     # ----------------------------------------------------------------- queries
 
@@ -106,6 +108,12 @@ class GameClock:
         no clock runs, the clock is paused, the game is untimed, or the running side's time had
         already run out before its clock last started (that flag is in the past).
         """
+        flag = self._flag
+        if flag is False:
+            flag = self._flag = self._flag_at()
+        return flag  # type: ignore[return-value]
+
+    def _flag_at(self) -> tuple[str, float] | None:
         if not self._ticking() or self.control.untimed:
             return None
         side = self._running
@@ -120,11 +128,31 @@ class GameClock:
         return side, at
 
     def state(self, t: float) -> dict[str, Any]:
-        """The contract's `clock` ruling fields: seconds left (3 decimals), running, paused."""
+        """The contract's `clock` ruling fields: seconds left (3 decimals), running, paused.
+
+        `remaining` of both sides, the running segment charged once.
+        """
+        self._check_time(t)
+        running = self._running
+        if self.control.untimed:
+            white = black = 0.0
+        else:
+            white, black = self._main["white"], self._main["black"]
+            if self._ticking():
+                assert running is not None
+                charge = self._charge(running, t)
+                if running == "white":
+                    white -= charge
+                    if self.control.hourglass:
+                        black += charge
+                else:
+                    black -= charge
+                    if self.control.hourglass:
+                        white += charge
         return {
-            "white": round(self.remaining("white", t), 3),
-            "black": round(self.remaining("black", t), 3),
-            "running": self._running,
+            "white": round(max(0.0, white), 3),
+            "black": round(max(0.0, black), 3),
+            "running": running,
             "paused": self._paused,
         }
 
@@ -160,6 +188,7 @@ class GameClock:
         opponent = _other(side)
         self._used[opponent] = 0.0
         self._running = opponent
+        self._flag = False
         return credit
 
     def start(self, side: str, t: float) -> None:
@@ -174,6 +203,7 @@ class GameClock:
         self._check_time(t)
         self._settle(t)
         self._running = side
+        self._flag = False
 
     def stop(self, t: float) -> None:
         """Stop whatever runs at `t` (the game is over); a pause ends with it."""
@@ -181,18 +211,21 @@ class GameClock:
         self._settle(t)
         self._running = None
         self._paused = False
+        self._flag = False
 
     def pause(self, t: float) -> None:
         """The arbiter pauses the clock at `t` (6.11, 6.12); the move's accounting is kept."""
         self._check_time(t)
         self._settle(t)
         self._paused = True
+        self._flag = False
 
     def resume(self, t: float) -> None:
         """The arbiter restarts the paused clock at `t`; the same side's clock runs on."""
         self._check_time(t)
         self._settle(t)
         self._paused = False
+        self._flag = False
 
     # ----------------------------------------------------------------- arbiter
 
@@ -207,6 +240,7 @@ class GameClock:
         self._check_time(t)
         self._settle(t)
         self._main[side] = max(0.0, self._main[side] + seconds)
+        self._flag = False
 
     def set(self, white: float, black: float, t: float) -> None:
         """The arbiter sets both main times at `t` (`set_clock`, 6.10, 7.1)."""
@@ -218,6 +252,7 @@ class GameClock:
         self._settle(t)
         self._main["white"] = float(white)
         self._main["black"] = float(black)
+        self._flag = False
 
     def uncount_move(self, side: str) -> None:
         """A completed move of `side` no longer counts toward its period (7.5.1, takeback).
@@ -234,6 +269,7 @@ class GameClock:
             if following is not None:
                 self._main[side] = max(0.0, self._main[side] - following.seconds)
         self._moves[side] -= 1
+        self._flag = False
 
     # ----------------------------------------------------------------- internals
 
@@ -272,6 +308,7 @@ class GameClock:
             self._used[side] += t - self._since
         self._since = t
         self._last_t = t
+        self._flag = False
 
     def _check_time(self, t: float) -> None:
         _check_number(t, "event time")

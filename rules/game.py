@@ -47,7 +47,6 @@ from rules.events import (
     Tick,
     Touch,
 )
-from rules.messages import message
 from rules.profiles import get_profile
 from rules.rulings import Ruling
 from rules.sensed import (
@@ -208,6 +207,16 @@ class Game:
             return x < until if strict_before else x <= until
 
         while not self.over:
+            if not self.pending and not self.waiting_presses:
+                # the usual case between moves: only a flag can fall due
+                flag = self.flag_due()
+                if flag is None:
+                    return
+                when = flag[1] + self.flag_grace()
+                if not due(when):
+                    return
+                ending.flag(self, flag[0], flag[1], when, out)
+                continue
             candidates: list[tuple[float, int, object]] = []
             for sq in self.pending:
                 candidates.append((self.release_due(sq), 0, sq))
@@ -268,9 +277,7 @@ class Game:
         **data: Any,
     ) -> Ruling:
         """Append a ruling of type `rtype` to `out`, its message from the catalogue (`key`)."""
-        fields = dict(data)
-        text = message(key or rtype, side=side, article=article, **fields)
-        ruling = Ruling(t=t, type=rtype, side=side, article=article, message=text, data=fields)
+        ruling = Ruling.from_catalogue(t, rtype, key or rtype, side, article, data)
         out.append(ruling)
         return ruling
 
