@@ -56,6 +56,9 @@ from rules.sensed import (
     differing,
     fen_of,
     find_match,
+    letter_color,
+    own_in_hand_by_count,
+    rank_fen,
     sensed_from_board,
 )
 from rules.sides import SIDE
@@ -87,7 +90,9 @@ class Game:
         self.clock = GameClock(self.control, t=start.t, running=SIDE[self.board.turn])
         self.sensed: Sensed = sensed_from_board(self.board)
         self._expected: Sensed = list(self.sensed)  # the position's letters, kept in step
-        self._diff_cache: tuple[tuple[str | None, ...], set[int]] | None = None
+        self._ranks = [rank_fen(self._expected, rank) for rank in range(8)]  # and their FEN
+        # the sensed board last compared, its differing squares, whether it shows a '?'
+        self._diff_cache: tuple[tuple[str | None, ...], set[int], bool] | None = None
         self._matches: dict[tuple[object, ...], Match | None] = {}
         self.legal = LegalMoves(self.board)  # the position's legal moves, kept in step
         self.t = start.t
@@ -315,18 +320,21 @@ class Game:
         board = self.board
         if squares is None:
             self._expected = sensed_from_board(board)
+            self._ranks = [rank_fen(self._expected, rank) for rank in range(8)]
         else:
             expected = self._expected
             for sq in squares:
                 piece = board.piece_at(sq)
                 expected[sq] = piece.symbol() if piece is not None else None
+            for rank in {sq >> 3 for sq in squares}:
+                self._ranks[rank] = rank_fen(expected, rank)
         self._diff_cache = None
         self._matches.clear()
         self.legal = LegalMoves(board)
 
     def fen(self) -> str:
         """The position's FEN, as `chess.Board.fen()` gives it (from the letters at hand)."""
-        return fen_of(self.board, self._expected)
+        return fen_of(self.board, self._expected, "/".join(reversed(self._ranks)))
 
     def diff(self) -> set[int]:
         """Squares where the board as sensed differs from the game's position.
@@ -334,11 +342,36 @@ class Game:
         Asked several times for one board report (release, press, settle): the answer for
         the last sensed board is kept until the board or the position changes.
         """
+        return set(self._diff_state()[1])
+
+    def _diff_state(self) -> tuple[tuple[str | None, ...], set[int], bool]:
+        """(the sensed board, `diff()` of it, whether it shows a piece of unknown colour)."""
         sensed = tuple(self.sensed)
         cached = self._diff_cache
         if cached is None or cached[0] != sensed:
-            cached = self._diff_cache = (sensed, differing(self.board, self.sensed, self._expected))
-        return set(cached[1])
+            diff = differing(self.board, self.sensed, self._expected)
+            cached = self._diff_cache = (sensed, diff, "?" in sensed)
+        return cached
+
+    def own_in_hand(self) -> int:
+        """How many of the mover's pieces are off the board (captures aside): see `hands`.
+
+        Where no slot is of unknown colour, a slot that agrees with the position shows a
+        piece of the colour the position has there, so only the differing squares count.
+        """
+        _, diff, unknown = self._diff_state()
+        if unknown:
+            return own_in_hand_by_count(self.sensed, self.board, self.turn.moved_squares)
+        us = self.board.turn
+        color_at = self.board.color_at
+        sensed = self.sensed
+        count = 0
+        for sq in diff:
+            if color_at(sq) == us:
+                count += 1
+            if letter_color(sensed[sq]) == us:
+                count -= 1
+        return count
 
     def match(self, max_plies: int | None = None) -> Match | None:
         """The legal move (or sequence, up to `max_plies`, default the start's) the board shows.

@@ -17,7 +17,7 @@ import chess
 from rules import moves
 from rules.events import Adjust, Touch
 from rules.rulings import Ruling
-from rules.sensed import letter_color, own_on_board
+from rules.sensed import letter_color
 from rules.sides import COLOR, SIDE
 from rules.touch import Obligation, castling_rook, obligation_for
 
@@ -62,11 +62,10 @@ def own_in_hand(game: Game) -> int:
     """How many of the mover's pieces are off the board (captures aside).
 
     A slot of unknown colour is the mover's where he put a piece down this turn, else
-    whatever the game's position has there.
+    whatever the game's position has there (`own_on_board`; `Game.own_in_hand` counts the
+    same from the squares that differ, kept per sensed board).
     """
-    board = game.board
-    on_board = own_on_board(game.sensed, board, game.turn.moved_squares)
-    return chess.popcount(board.occupied_co[board.turn]) - on_board
+    return game.own_in_hand()
 
 
 def touched(

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import compress
+from operator import ne
 
 import chess
 
@@ -21,6 +23,7 @@ from rules.errors import PositionError
 Sensed = list[str | None]
 
 _COLOR_OF_LETTER = {c: c.isupper() for c in "PNBRQKpnbrqk"}
+_SQUARES = range(64)
 
 
 _LETTERS = tuple(
@@ -54,14 +57,27 @@ def slots_text(sensed: Sensed) -> str:
     return "".join(map(_SLOT_CHAR.__getitem__, sensed))
 
 
+#: a rank's 8 slots as text -> its FEN (a game has few distinct ranks; bounded all the same)
+_RANK_FEN: dict[str, str] = {}
+
+
+def rank_fen(letters: Sensed, rank: int) -> str:
+    """The FEN of one rank (0 is the first) of a position's slots, runs of empty squares counted."""
+    text = "".join(map(_SLOT_CHAR.__getitem__, letters[8 * rank : 8 * rank + 8]))
+    fen = _RANK_FEN.get(text)
+    if fen is None:
+        fen = text
+        for run, digit in _RUNS:
+            if run in fen:
+                fen = fen.replace(run, digit)
+        if len(_RANK_FEN) < 100_000:
+            _RANK_FEN[text] = fen
+    return fen
+
+
 def board_fen_of(letters: Sensed) -> str:
     """The FEN piece placement of a position's slots (as `chess.Board.board_fen()` gives it)."""
-    text = slots_text(letters)
-    text = "/".join([text[rank : rank + 8] for rank in range(56, -1, -8)])
-    for run, digit in _RUNS:
-        if run in text:
-            text = text.replace(run, digit)
-    return text
+    return "/".join([rank_fen(letters, rank) for rank in range(7, -1, -1)])
 
 
 #: `str.translate` table: "1" where a slot shows a piece of unknown colour, else "0"
@@ -88,17 +104,25 @@ def own_on_board(sensed: Sensed, board: chess.Board, moved: set[int]) -> int:
     return known + chess.popcount(unknown) - chess.popcount(theirs)
 
 
-def fen_of(board: chess.Board, letters: Sensed) -> str:
+def own_in_hand_by_count(sensed: Sensed, board: chess.Board, moved: set[int]) -> int:
+    """How many pieces of the side to move of `board` the slots do not show (`own_on_board`)."""
+    return chess.popcount(board.occupied_co[board.turn]) - own_on_board(sensed, board, moved)
+
+
+def fen_of(board: chess.Board, letters: Sensed, placement: str | None = None) -> str:
     """`board.fen()` (legal en passant only, X-FEN castling), its placement from `letters`.
 
     `letters` must be `sensed_from_board(board)`; the rules core keeps it at hand, and the
     FEN of every move ruling is built from it at a fraction of python-chess's cost.
+    `placement`: `board_fen_of(letters)`, when the caller keeps that too.
     """
+    if placement is None:
+        placement = board_fen_of(letters)
     ep = board.ep_square
     ep_name = chess.SQUARE_NAMES[ep] if ep is not None and board.has_legal_en_passant() else "-"
     castling = board.castling_xfen() if board.castling_rights else "-"
     return (
-        f"{board_fen_of(letters)} {'w' if board.turn else 'b'} {castling}"
+        f"{placement} {'w' if board.turn else 'b'} {castling}"
         f" {ep_name} {board.halfmove_clock} {board.fullmove_number}"
     )
 
@@ -171,10 +195,9 @@ def differing(board: chess.Board, sensed: Sensed, expected: Sensed | None = None
     if expected is None:
         expected = sensed_from_board(board)
     out = set()
-    for sq in range(64):
-        have = sensed[sq]
-        want = expected[sq]
-        if have != want and not letters_compatible(have, want):
+    # the unequal slots found in C, in square order; only those are looked at one by one
+    for sq in compress(_SQUARES, map(ne, sensed, expected)):
+        if not letters_compatible(sensed[sq], expected[sq]):
             out.add(sq)
     return out
 
