@@ -25,6 +25,8 @@ from rules.turn import MoveRecord, Turn
 if TYPE_CHECKING:
     from rules.game import Game
 
+_BLIND = frozenset(("?", "X", "x"))  # the letters of a piece of unknown kind or colour
+
 
 def release_early(game: Game, t: float, out: list[Ruling]) -> None:
     """The other player's hand is at work: the mover has let go of what he put down."""
@@ -40,7 +42,8 @@ def settle_if_move(game: Game, t: float, out: list[Ruling], made_at: float | Non
     if game.over or game.pending or hands.own_in_hand(game) > 0:
         return False
     diff = game.diff()
-    if not diff or game.arrangement(diff) == game.turn.refused:
+    refused = game.turn.refused
+    if not diff or (refused is not None and game.arrangement(diff) == refused):
         return False
     if game.match() is None:
         return False
@@ -84,7 +87,8 @@ def settle(
     if not diff:
         game.clear_mismatch()
         return "none"
-    if game.arrangement(diff) == game.turn.refused:
+    refused = game.turn.refused
+    if refused is not None and game.arrangement(diff) == refused:
         return "refused"
     match = game.match()
     if match is not None:
@@ -107,7 +111,7 @@ def name_sensed_pieces(game: Game) -> None:
     """Once a move stands, pieces a blind sensor showed as X, x or ? are known."""
     board = game.board
     sensed = game.sensed
-    if "?" not in sensed and "X" not in sensed and "x" not in sensed:
+    if _BLIND.isdisjoint(sensed):
         return
     for sq in range(64):
         letter = sensed[sq]

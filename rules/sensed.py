@@ -244,6 +244,7 @@ class LegalMoves:
     def __init__(self, board: chess.Board) -> None:
         self.board = board
         self._by_square: dict[int, list[chess.Move]] = {}
+        self._by_target: dict[int, list[chess.Move]] = {}
 
     def from_mask(self, mask: int) -> Iterable[chess.Move]:
         """`board.generate_legal_moves(from_mask=mask)`, in the same order.
@@ -259,6 +260,16 @@ class LegalMoves:
                 moves = self._by_square[sq] = list(self.board.generate_legal_moves(from_mask=own))
             return moves
         return self.board.generate_legal_moves(from_mask=mask)
+
+    def to_mask(self, mask: int) -> list[chess.Move]:
+        """`board.generate_legal_moves(to_mask=mask)`, in the same order, kept per mask.
+
+        The captures of touched opponent pieces (4.3.2): asked again at each later touch.
+        """
+        moves = self._by_target.get(mask)
+        if moves is None:
+            moves = self._by_target[mask] = list(self.board.generate_legal_moves(to_mask=mask))
+        return moves
 
 
 @dataclass(frozen=True, slots=True)

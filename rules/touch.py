@@ -72,6 +72,18 @@ def obligation_for(
     if not touches:
         return None
     us = board.turn
+    if legal is None and len(touches) == 1 and board.color_at(touches[0]) == us:
+        # the usual touch: one own piece (4.3.1), which must move if it can (else 4.5)
+        sq = touches[0]
+        mask = chess.BB_SQUARES[sq]
+        allowed = frozenset(
+            cache.from_mask(mask)
+            if cache is not None
+            else board.generate_legal_moves(from_mask=mask)
+        )
+        if allowed:
+            return Obligation("move_piece", "4.3.1", square=sq, allowed=allowed)
+        return Obligation("none", "4.5", square=sq, allowed=None)
     if legal is None:
         # only moves from the touched own pieces (and the king, for 4.4) or onto touched
         # opponent pieces (and the en passant square) can matter
@@ -92,7 +104,11 @@ def obligation_for(
         if opp_mask:
             moves += [
                 m
-                for m in board.generate_legal_moves(to_mask=opp_mask)
+                for m in (
+                    cache.to_mask(opp_mask)
+                    if cache is not None
+                    else board.generate_legal_moves(to_mask=opp_mask)
+                )
                 if not own_mask & chess.BB_SQUARES[m.from_square]
             ]
     else:
