@@ -28,7 +28,7 @@ from vision.placement import INITIAL, Grid, to_grid
 from vision.registration import encode, reference_image
 
 FORMAT = "otb-arbiter-vision-calibration"
-VERSION = 2  #: 2: a ninth square feature (Lflat) and per-square empty looks
+VERSION = 3  #: 2: Lflat and per-square empty looks; 3: seven features, a printed look
 AUGMENT = (-2, 0, 2)  #: window offsets (px) used to multiply the training examples
 
 

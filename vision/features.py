@@ -19,7 +19,11 @@ WINDOW = 16  #: side of a square's sample window, canonical pixels (0.4 square)
 SHIFT = -0.1  #: window offset toward the camera, in squares (negative: away, into the body)
 LEVEL = 180.0  #: the rough pass scales each channel's upper quartile to this level
 REF = 100.0  #: the exact pass divides lightness features by this fixed level
-NAMES = ("L", "a", "b", "Lstd", "Lp10", "Lp90", "grad", "Lcore", "Lflat")
+#: the window's plain spread and its central mean were dropped (calibration version 3): they
+#: repeat what Lflat and L say, and a classifier that takes its features as independent
+#: counted that evidence twice (8 uschess calibrations, each scored on the others: 329 wrong
+#: with them, 252 without)
+NAMES = ("L", "a", "b", "Lp10", "Lp90", "grad", "Lflat")
 CORE = 12  #: side of the central part of a square whose mean measures the square's level
 
 
@@ -103,10 +107,9 @@ def square_features(board: Any, origins: Any, ref: float | None = None) -> Any:
 
     L is Lab lightness, a/b its chroma; lightness features are divided by `ref` (default:
     the board's median lightness); `grad` is the mean Sobel magnitude (texture and outlines:
-    a white piece on a light square differs mostly there); `Lcore` is the mean of the
-    window's central half, where a piece's body is; `Lflat` is the lightness spread left after
-    removing the window's best-fitting plane (a shadow edge or a light gradient is nearly a
-    plane across a window, a piece is not).
+    a white piece on a light square differs mostly there); `Lflat` is the lightness spread
+    left after removing the window's best-fitting plane (a shadow edge or a light gradient is
+    nearly a plane across a window, a piece is not).
     """
     n, c = np(), cv2()
     lab = c.cvtColor(board, c.COLOR_BGR2LAB)
@@ -119,8 +122,6 @@ def square_features(board: Any, origins: Any, ref: float | None = None) -> Any:
     crops_l = _crops(light, origins).reshape(64, -1)
     crops_ab = _crops(lab[:, :, 1:], origins).reshape(64, -1, 2).astype("float32")
     crops_g = _crops(grad, origins).reshape(64, -1)
-    q = WINDOW // 4
-    core = _crops(light, origins)[:, q : WINDOW - q, q : WINDOW - q].reshape(64, -1)
     # spread left after removing each window's best-fitting plane: a light gradient or a soft
     # shadow edge across the window is (locally) a plane, a piece's body is not
     flat = crops_l - _slopes(crops_l) @ _PLANE.T
@@ -132,11 +133,9 @@ def square_features(board: Any, origins: Any, ref: float | None = None) -> Any:
             crops_l.mean(axis=1) / ref,
             (crops_ab[:, :, 0].mean(axis=1) - 128.0) / 64.0,
             (crops_ab[:, :, 1].mean(axis=1) - 128.0) / 64.0,
-            crops_l.std(axis=1) / ref,
             p10 / ref,
             p90 / ref,
             crops_g.mean(axis=1) / ref,
-            core.mean(axis=1) / ref,
             flat.std(axis=1) / ref,
         ],
         axis=1,

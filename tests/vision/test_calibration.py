@@ -64,3 +64,17 @@ def test_errors_name_the_problem(frames: list[Any], video: dict[str, Any], tmp_p
     bad.write_text('{"format": "something else"}')
     with pytest.raises(CalibrationError, match=r"bad\.json"):
         Calibration.load(bad)
+
+
+def test_a_calibration_of_an_older_version_asks_to_recalibrate(
+    video_cal: Any, tmp_path: Path
+) -> None:
+    """Version 3 classifies with other features than version 2: an old file cannot be read
+    with the new model, and the message says what to do."""
+    import json
+
+    old = video_cal.to_dict() | {"version": 2}
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(old))
+    with pytest.raises(CalibrationError, match=r"old\.json: calibration version 2.*recalibrate"):
+        Calibration.load(path)
