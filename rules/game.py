@@ -222,21 +222,27 @@ class Game:
                     return
                 ending.flag(self, flag[0], flag[1], when, out)
                 continue
-            candidates: list[tuple[float, int, object]] = []
-            for sq in self.pending:
-                candidates.append((self.release_due(sq), 0, sq))
+            # the earliest due: releases (in the order put down), then a press, then the flag
+            best: tuple[float, int, object] | None = None
+            slide = self.start.slide_s
+            for sq, (placed, _hand) in self.pending.items():
+                when = placed + slide  # `release_due`
+                if due(when) and (best is None or when < best[0]):
+                    best = (when, 0, sq)
             for i, (_side, t) in enumerate(self.waiting_presses):
                 d = self.press_due(t)
                 if d is not None:
-                    candidates.append((d, 1, i))
+                    if due(d) and (best is None or d < best[0]):
+                        best = (d, 1, i)
                     break  # presses resolve in order
             flag = self.flag_due()
             if flag is not None:
-                candidates.append((flag[1] + self.flag_grace(), 2, flag))
-            candidates = [c for c in candidates if due(c[0])]
-            if not candidates:
+                when = flag[1] + self.flag_grace()
+                if due(when) and (best is None or when < best[0]):
+                    best = (when, 2, flag)
+            if best is None:
                 return
-            when, kind, what = min(candidates, key=lambda c: (c[0], c[1]))
+            when, kind, what = best
             if kind == 0:
                 moves.release(self, what, when, out)  # type: ignore[arg-type]
             elif kind == 1:

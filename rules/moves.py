@@ -219,8 +219,7 @@ def made(
     )
     game.promotion.pop(side, None)
     game.turn = Turn(SIDE[game.board.turn])
-    for sq in list(game.recent_lift):
-        del game.recent_lift[sq]
+    game.recent_lift.clear()
     # an offer by the opponent stands until answered (9.1.2.1)
     game.clear_mismatch()
     if game.start.auto_press:
