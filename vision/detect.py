@@ -5,10 +5,14 @@ How, and why this way:
 1. Seeds. OpenCV's sector-based chessboard detector finds a grid of inner corners: the full
    7x7 grid when the board is plain enough, otherwise (flag `CALIB_CB_LARGER`) the largest
    partial grid it can, which on crowded middlegame boards is often 4x4 to 6x7. The classic
-   detector is a last try for plain boards the first misses (perspective, dark wood).
+   detector is a last try for plain boards the first misses (perspective, dark wood). It runs
+   on the picture scaled to 500 and 800 px, up as well as down: on a 320x240 webcam frame
+   the squares are too small for it.
 2. Lattice. A seed says nothing about where on the board it lies, and may contain corners
-   that are not between four squares (the playing area's border, a piece's edge) or skip
-   every other line. So every lattice point is *verified*: refined to sub-pixel at full
+   that are not between four squares (the playing area's border, a piece's edge), a line in
+   the wrong place, or step two squares (or a knight's move) per line. So the seed is fitted
+   robustly (the homography most of its points agree with), read each of those ways, and
+   every lattice point is *verified*: refined to sub-pixel at full
    resolution, then accepted only if the four squares around it are a checker (the two
    diagonals alike, the diagonals different, with the parity of its place in the lattice)
    and it lies on the lattice's robust fit. From the verified points the lattice is filled
@@ -76,7 +80,8 @@ def _seeds(grey: Any) -> Iterator[dict[tuple[int, int], tuple[float, float]]]:
     """Grids of inner corners, as {(column, row): image point}, best detectors first.
 
     Full 7x7 grids first (sector detector at 500 and 800 px, classic at 800 px), then the
-    largest partial grids the sector detector finds at both sizes. The sector detector draws
+    largest partial grids the sector detector finds at both sizes (a smaller picture is
+    scaled up, at most twice). The sector detector draws
     from OpenCV's random state (per thread), which is seeded first so that the same picture
     always gives the same answer.
     """
@@ -84,8 +89,10 @@ def _seeds(grey: Any) -> Iterator[dict[tuple[int, int], tuple[float, float]]]:
     sb_flags = c.CALIB_CB_EXHAUSTIVE | c.CALIB_CB_NORMALIZE_IMAGE
     smalls = {}
     for side in (500, 800):
-        scale = min(1.0, side / max(grey.shape))
-        smalls[side] = (scale, c.resize(grey, None, fx=scale, fy=scale, interpolation=c.INTER_AREA))
+        # up to twice up, too: on a 320x240 frame the squares are too small for the detector
+        scale = min(2.0, side / max(grey.shape))
+        interp = c.INTER_AREA if scale < 1.0 else c.INTER_LINEAR
+        smalls[side] = (scale, c.resize(grey, None, fx=scale, fy=scale, interpolation=interp))
     for side, classic in ((500, False), (800, False), (800, True)):
         scale, small = smalls[side]
         if classic:
@@ -130,17 +137,17 @@ def _residuals(h: Any, points: dict[tuple[int, int], tuple[float, float]]) -> An
     return n.linalg.norm(back - src, axis=1)
 
 
-def _limit(res: Any, most: float = MAX_OFF) -> float:
+def _limit(res: Any) -> float:
     """The residual beyond which a point is an outlier (see `MIN_OFF`, `MAX_OFF`)."""
-    return min(most, max(MIN_OFF, 3.0 * float(np().median(res))))
+    return min(MAX_OFF, max(MIN_OFF, 3.0 * float(np().median(res))))
 
 
-def _fit(points: dict[tuple[int, int], tuple[float, float]], most: float = MAX_OFF) -> Any | None:
+def _fit(points: dict[tuple[int, int], tuple[float, float]]) -> Any | None:
     """Homography lattice (column, row) -> image of the points, robust to a few bad ones.
 
     Least squares, then the points more than three times the median residual off (within
-    `MIN_OFF` .. `most` squares) are dropped and the fit repeated; a raw seed, whose stray
-    points may be far off, is fitted with a looser `most`. Deterministic on purpose: OpenCV's
+    `MIN_OFF` .. `MAX_OFF` squares) are dropped and the fit repeated (a raw seed, whose stray
+    points may be far off, is fitted by `_seed_fit`). Deterministic on purpose: OpenCV's
     RANSAC draws from a process-wide random state, so the same picture could be found or
     not depending on what ran before.
     """
@@ -158,11 +165,64 @@ def _fit(points: dict[tuple[int, int], tuple[float, float]], most: float = MAX_O
         if h is None:
             return None
         res = _residuals(h, points)
-        new = res < _limit(res[keep], most)
+        new = res < _limit(res[keep])
         if (new == keep).all():
             break
         keep = new
     return h
+
+
+#: a raw seed's point within this many squares of a candidate fit supports it
+SEED_FIT = 0.15
+
+
+def _seed_fit(seed: dict[tuple[int, int], tuple[float, float]]) -> tuple[Any, Any] | None:
+    """Homography lattice -> image of a raw seed, and which of its points fit it.
+
+    The sector detector's partial grids often include a stray line (the playing area's edge,
+    a row of piece tops) or put one line in the wrong place; a least-squares fit of all points
+    is then pulled off everywhere, and so is every point predicted from it. So each
+    quadrilateral of seed points spanning at least half the seed each way proposes a
+    homography, the one that most seed points fit (within `SEED_FIT` squares) wins, and it is
+    refitted on those points. Deterministic: every candidate is tried, none drawn at random.
+    """
+    n, c = np(), cv2()
+    if len(seed) < 6:
+        return None
+    keys = n.array(list(seed), dtype="float64")
+    cols = sorted({k[0] for k in seed})
+    rows = sorted({k[1] for k in seed})
+    if len(cols) < 2 or len(rows) < 2:
+        return None
+
+    def pairs(m: int) -> list[tuple[int, int]]:
+        least = max(1, (m - 1) // 2)
+        return [(i, j) for i in range(m) for j in range(i + least, m)]
+
+    best: tuple[int, float, Any] | None = None
+    for i1, i2 in pairs(len(cols)):
+        for j1, j2 in pairs(len(rows)):
+            quad = [(cols[i1], rows[j1]), (cols[i2], rows[j1]), (cols[i2], rows[j2])]
+            quad.append((cols[i1], rows[j2]))
+            if any(k not in seed for k in quad):
+                continue
+            src = n.array(quad, dtype="float32")
+            dst = n.array([seed[k] for k in quad], dtype="float32")
+            h = c.getPerspectiveTransform(src, dst)
+            if abs(n.linalg.det(h)) < 1e-12:
+                continue
+            res = _residuals(h, seed)
+            fit = res < SEED_FIT
+            score = (int(fit.sum()), -float(n.median(res[fit])) if fit.any() else 0.0)
+            if best is None or score > best[:2]:
+                best = (*score, fit)
+    if best is None or best[0] < 6:
+        return None
+    fit = best[2]
+    h, _ = c.findHomography(keys[fit], n.array(list(seed.values()))[fit], 0)
+    if h is None:
+        return None
+    return h, _residuals(h, seed) < SEED_FIT
 
 
 def _project(h: Any, lattice: Any) -> Any:
@@ -236,15 +296,18 @@ class _Lattice:
         self.sign = 0.0
         self.level = 0.0
         self.win = 3
-        h = _fit(seed, most=0.3)
-        if h is None:
+        fitted = _seed_fit(seed)
+        if fitted is None:
             return
+        h, inliers = fitted
         keys = list(seed)
         lat = np().array(keys, dtype="float64")
         src_img = _project(h, lat)
-        self.win = self._window(h, lat)
-        q = _quadrants(grey, h, lat)
-        parity = 1.0 - 2.0 * ((lat[:, 0] + lat[:, 1]) % 2)
+        # window and contrast from the seed's points that fit: a stray line would skew both
+        good = lat[inliers]
+        self.win = self._window(h, good)
+        q = _quadrants(grey, h, good)
+        parity = 1.0 - 2.0 * ((good[:, 0] + good[:, 1]) % 2)
         diag = (q[:, 0] + q[:, 2] - q[:, 1] - q[:, 3]) / 2.0 * parity
         diag = diag[~np().isnan(diag)]
         if len(diag) < 6:
@@ -329,13 +392,22 @@ class _Lattice:
 
     def grow(self) -> None:
         """Add whole lattice lines on each side while they verify. Up to 8 lines a way: a board
-        has 7, so an eighth that verifies shows a larger checker (a tiled floor), refused."""
+        has 7, so an eighth that verifies shows a larger checker (a tiled floor), refused.
+
+        A side whose line failed is tried again once the other axis has grown: a line judged
+        on the seed's 3 points (pieces over 2 of them) may verify on the 7 it has later. Without
+        this, which lines are found depended on how large the seed happened to be (a smaller
+        picture gives a smaller seed)."""
         n = np()
         if len(self.pts) < 6:
             return
         self.infill()
         done = {"left": False, "right": False, "up": False, "down": False}
-        for _ in range(16):
+        across = {"left": ("up", "down"), "right": ("up", "down")}
+        across.update({"up": ("left", "right"), "down": ("left", "right")})
+        # what each side's last failed line spanned on the other axis: retry when it grew
+        failed: dict[str, int] = {}
+        for _ in range(40):
             if all(done.values()):
                 break
             for side in done:
@@ -365,6 +437,7 @@ class _Lattice:
                 visible = _inside(self.grey, pred, self.win + 2.0)
                 if not visible.any():
                     done[side] = True
+                    failed.pop(side, None)
                     continue
                 added = self._accept(h, keys, self._refine(pred))
                 # a line of the board verifies on at least a third of its visible points
@@ -372,8 +445,15 @@ class _Lattice:
                     for key in keys:
                         self.pts.pop(key, None)
                     done[side] = True
+                    failed[side] = len(keys)
                 else:
                     self.clean()
+                    axis = 1 if side in ("up", "down") else 0
+                    line = {k[axis] for k in self.pts}
+                    span = max(line) - min(line) + 1 if line else 0
+                    for other in across[side]:
+                        if done[other] and span > failed.get(other, span):
+                            done[other] = False
 
     def clean(self) -> None:
         """Drop the points that are outliers of the lattice's robust fit (a corner
@@ -462,24 +542,52 @@ class Located:
     rms: float  #: residual of the homography fitted to `points`, in squares
 
 
+#: readings of a seed's keys (column, row) -> (a column + b row, c column + d row): as given,
+#: every other line on either axis or both, then the sheared ones, whose rows (or columns)
+#: step one square along and two across (a knight's move) and whose parity therefore matches
+#: the checker's everywhere, so that they verify but can never grow to the full board
+READINGS = ((1, 0, 0, 1), (2, 0, 0, 1), (1, 0, 0, 2), (2, 0, 0, 2))
+SHEARED = ((1, 1, 0, 2), (1, -1, 0, 2), (2, 0, 1, 1), (2, 0, -1, 1))
+
+
 def _grown(grey: Any, seed: dict[tuple[int, int], tuple[float, float]]) -> _Lattice:
-    """The verified lattice grown from a seed. The sector detector sometimes takes every
-    other line (of one axis or both) for a coarser checker; when fewer than half the seed
-    verifies, it is also read at double spacing on either axis, and the reading with the
-    most verified points is kept."""
-    lat = _Lattice(grey, seed)
-    if len(lat.pts) < len(seed) / 2:
-        for mx, my in ((2, 1), (1, 2), (2, 2)):
-            other = _Lattice(grey, {(mx * k[0], my * k[1]): v for k, v in seed.items()})
-            other.infill()
-            if len(other.pts) > len(lat.pts):
-                lat = other
-    lat.clean()
-    lat.prune()
-    lat.grow()
-    lat.clean()
-    lat.prune()
-    return lat
+    """The verified lattice grown from a seed.
+
+    The sector detector's grids do not always step one square per line: some take every
+    other line of one axis or both (a coarser checker), some step a knight's move along one
+    axis. The points of such a grid still fit one homography; only the checker's parity at
+    them, or the lattice's failure to grow past a few lines, tells. So the seed is read in
+    each way of `READINGS` (and, when none of them grows to 7 lines both ways, `SHEARED`),
+    each reading is verified and grown, and the one with the most verified points (then the
+    strongest contrast) is kept. Each costs milliseconds; the detector that made the seed, a
+    tenth of a second.
+    """
+    best: _Lattice | None = None
+    for readings in (READINGS, SHEARED):
+        for a, b, c, d in readings:
+            keys = {(a * k[0] + b * k[1], c * k[0] + d * k[1]): v for k, v in seed.items()}
+            lat = _Lattice(grey, keys)
+            lat.infill()
+            lat.clean()
+            lat.prune()
+            lat.grow()
+            lat.clean()
+            lat.prune()
+            if best is None or (len(lat.pts), lat.level) > (len(best.pts), best.level):
+                best = lat
+        if best is not None and _spans(best) == (7, 7):
+            break
+    assert best is not None
+    return best
+
+
+def _spans(lat: _Lattice) -> tuple[int, int]:
+    """How many lattice lines the verified points span, columns and rows."""
+    if not lat.pts:
+        return 0, 0
+    cols = [k[0] for k in lat.pts]
+    rows = [k[1] for k in lat.pts]
+    return max(cols) - min(cols) + 1, max(rows) - min(rows) + 1
 
 
 def _board(grey: Any, seed: dict[tuple[int, int], tuple[float, float]]) -> Located | None:
