@@ -57,7 +57,7 @@ class Ruling:
         self.article = article
         self.data: dict[str, Any] = {} if data is None else data
         self._message = message
-        self._pending: tuple[str, dict[str, Any]] | None = None
+        self._pending: tuple[str, str | None, str | None, dict[str, Any]] | None = None
 
     @classmethod
     def from_catalogue(
@@ -71,10 +71,11 @@ class Ruling:
     ) -> Ruling:
         """A ruling whose message is the catalogue's sentence `key`, filled from its fields.
 
-        The fields are copied now, so that the sentence does not change if `data` does.
+        The fields (and side and article) are copied now, so that the sentence does not
+        change if they do.
         """
         ruling = cls(t, type, side, article, None, data)
-        ruling._pending = (key, dict(data))
+        ruling._pending = (key, side, article, dict(data))
         return ruling
 
     @property
@@ -82,8 +83,8 @@ class Ruling:
         """The plain sentence of the ruling (`rules.messages`)."""
         pending = self._pending
         if pending is not None:
-            key, fields = pending
-            self._message = catalogue_message(key, side=self.side, article=self.article, **fields)
+            key, side, article, fields = pending
+            self._message = catalogue_message(key, side=side, article=article, **fields)
             self._pending = None
         return self._message
 
