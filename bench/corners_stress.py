@@ -48,6 +48,7 @@ from vision.detect import locate  # noqa: E402
 from vision.errors import CalibrationError  # noqa: E402
 from vision.geometry import board_side_px  # noqa: E402
 from vision.sources import read_image  # noqa: E402
+from vision.synth import turn_whole  # noqa: E402
 
 #: a picture and its labelled corners (TL, TR, BR, BL, image pixels, float64 4 x 2)
 Sample = tuple[Any, Any]
@@ -77,13 +78,7 @@ def rotate(deg: float) -> Change:
     nothing is cut (a camera mounted with any roll)."""
 
     def change(img: Any, corners: Any, seed: int) -> Sample:
-        hgt, wid = img.shape[:2]
-        m = cv2.getRotationMatrix2D((wid / 2.0, hgt / 2.0), deg, 1.0)
-        cos, sin = abs(m[0, 0]), abs(m[0, 1])
-        new_w, new_h = int(np.ceil(hgt * sin + wid * cos)), int(np.ceil(hgt * cos + wid * sin))
-        m[0, 2] += new_w / 2.0 - wid / 2.0
-        m[1, 2] += new_h / 2.0 - hgt / 2.0
-        out = cv2.warpAffine(img, m, (new_w, new_h), flags=cv2.INTER_LINEAR, borderValue=_fill(img))
+        out, m = turn_whole(img, deg)
         return out, _map(m, corners)
 
     return change

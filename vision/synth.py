@@ -39,6 +39,21 @@ def rotate(frame: Any, degrees: float, dx: float = 0.0, dy: float = 0.0) -> Any:
     return cv2().warpAffine(frame, m, (w, h), borderMode=cv2().BORDER_REPLICATE)
 
 
+def turn_whole(frame: Any, degrees: float) -> tuple[Any, Any]:
+    """The frame turned about its centre by `degrees` on a canvas grown so that nothing is
+    cut (a camera mounted with any roll), filled with the frame's median colour; and the 2x3
+    map from the old pixels to the new."""
+    n, c = np(), cv2()
+    h, w = frame.shape[:2]
+    m = c.getRotationMatrix2D((w / 2.0, h / 2.0), degrees, 1.0)
+    cos, sin = abs(m[0, 0]), abs(m[0, 1])
+    new_w, new_h = int(n.ceil(h * sin + w * cos)), int(n.ceil(h * cos + w * sin))
+    m[0, 2] += new_w / 2.0 - w / 2.0
+    m[1, 2] += new_h / 2.0 - h / 2.0
+    fill = tuple(int(v) for v in n.median(frame.reshape(-1, 3), axis=0))
+    return c.warpAffine(frame, m, (new_w, new_h), borderValue=fill), m
+
+
 def shadow(frame: Any, step: int, strength: float = 0.4, speed: float = 6.0) -> Any:
     """A soft dark polygon (a player's arm's shadow) that drifts across the frame with `step`.
 

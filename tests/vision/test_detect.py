@@ -31,6 +31,7 @@ from vision.detect import find_corners, locate
 from vision.errors import CalibrationError
 from vision.geometry import board_side_px
 from vision.sources import read_image
+from vision.synth import turn_whole
 
 SUBSET = [
     *[f"pcwawc/chessBoard{k:03d}.jpg" for k in range(1, 14)],
@@ -169,16 +170,7 @@ def test_sub_pixel_corners_on_a_known_board() -> None:
 def _turned(img: Any, corners: Any, deg: float) -> tuple[Any, Any]:
     """The picture turned by `deg` degrees, its canvas enlarged so that nothing is cut and
     filled with the picture's median colour."""
-    import cv2
-
-    hgt, wid = img.shape[:2]
-    m = cv2.getRotationMatrix2D((wid / 2.0, hgt / 2.0), deg, 1.0)
-    cos, sin = abs(m[0, 0]), abs(m[0, 1])
-    new_w, new_h = int(np.ceil(hgt * sin + wid * cos)), int(np.ceil(hgt * cos + wid * sin))
-    m[0, 2] += new_w / 2.0 - wid / 2.0
-    m[1, 2] += new_h / 2.0 - hgt / 2.0
-    fill = tuple(int(v) for v in np.median(img.reshape(-1, 3), axis=0))  # as the bench does
-    out = cv2.warpAffine(img, m, (new_w, new_h), borderValue=fill)
+    out, m = turn_whole(img, deg)
     pts = np.float64(corners) @ m[:, :2].T + m[:, 2]
     return out, pts
 
