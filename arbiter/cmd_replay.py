@@ -7,6 +7,7 @@ import sys
 
 from arbiter.render import ruling_line
 from arbiter.stream import open_text, read_events
+from rules.messages import ruling_json
 from rules.replay import iter_rulings
 
 HELP = "rule on an event stream (JSON Lines) and print the rulings"
@@ -28,6 +29,6 @@ def run(args: argparse.Namespace) -> int:
     name = "stdin" if args.file == "-" else args.file
     out = sys.stdout
     for ruling in iter_rulings(read_events(handle, name), strict=args.strict):
-        out.write((ruling.to_json() if args.json else ruling_line(ruling)) + "\n")
+        out.write((ruling_json(ruling) if args.json else ruling_line(ruling)) + "\n")
     out.flush()
     return 0

@@ -25,7 +25,8 @@ from typing import TYPE_CHECKING, TextIO
 import chess
 
 from rules.errors import ArbiterError
-from rules.rulings import Ruling
+from rules.messages import format_ruling
+from rules.rulings import ClockState, Ruling
 
 if TYPE_CHECKING:
     from rules.game import Game
@@ -52,7 +53,7 @@ def format_clock(seconds: float) -> str:
 
 def ruling_text(r: Ruling) -> str:
     """One line for a ruling: its time, its type, and its message (which cites the article)."""
-    text = r.message or r.type
+    text = format_ruling(r)
     if r.article and f"{r.article}" not in text:
         text = f"{text} (Art. {r.article})"
     return f"{r.t:8.2f}  {r.type:<10} {text}"
@@ -168,7 +169,7 @@ class Display:
         for r in self.recent:  # long messages wrap, so the article at their end stays seen
             lines.extend(
                 textwrap.wrap(
-                    r.message or r.type,
+                    format_ruling(r),
                     WIDTH,
                     initial_indent=f"{r.t:8.1f}  ",
                     subsequent_indent=" " * 10,
@@ -221,11 +222,10 @@ class Display:
         return lines[-MOVE_LINES:]
 
     def _plain(self, r: Ruling) -> str:
-        if r.type == "clock":
-            running = r.data.get("running")
-            state = "paused" if r.data.get("paused") else f"{running or 'none'} running"
-            white = format_clock(float(r.data.get("white", 0)))
-            black = format_clock(float(r.data.get("black", 0)))
+        if isinstance(r, ClockState):
+            state = "paused" if r.paused else f"{r.running or 'none'} running"
+            white = format_clock(r.white)
+            black = format_clock(r.black)
             return f"{r.t:8.2f}  clock      White {white}  Black {black}  ({state})"
         return ruling_text(r)
 

@@ -15,7 +15,20 @@ import chess
 import chess.pgn
 
 from rules.events import Start
-from rules.rulings import Ruling
+from rules.messages import format_ruling
+from rules.rulings import (
+    ClaimRuling,
+    ClockState,
+    DrawOffer,
+    Flag,
+    GameOver,
+    Illegal,
+    MoveStands,
+    Penalty,
+    Reinstate,
+    Ruling,
+    Violation,
+)
 
 TERMINATION = {
     "time": "time forfeit",
@@ -24,9 +37,8 @@ TERMINATION = {
     "illegal_moves_dead_position": "rules infraction",
     "arbiter_decision": "adjudication",
 }
-COMMENTED = frozenset(
-    {"violation", "illegal", "penalty", "claim", "draw_offer", "reinstate", "flag"}
-)
+#: rulings written as a comment after the ply they follow (violations: before their move)
+COMMENTED = (Illegal, Penalty, ClaimRuling, DrawOffer, Reinstate, Flag)
 
 
 @dataclass
@@ -70,31 +82,33 @@ def pgn_from_rulings(
         (plies[-1].comments if plies else preamble).append(text)
 
     for r in rulings:
-        if r.type != "move" and before_move and r.type != "violation":
+        if before_move and not isinstance(r, MoveStands | Violation):
             for text in before_move:
                 note(text)
             before_move.clear()
-        if r.type == "move":
-            ply = _Ply(chess.Move.from_uci(r.data["uci"]), r.side or "")
-            ply.comments.extend(before_move)
-            before_move.clear()
-            plies.append(ply)
-            waiting_clock = ply
-        elif r.type == "reinstate":
-            del plies[int(r.data.get("ply", len(plies))) :]  # plies counted from the stream's start
-            waiting_clock = None
-        elif r.type == "clock" and waiting_clock is not None:
-            if r.data.get("running") != waiting_clock.mover:
-                waiting_clock.clk = float(r.data[waiting_clock.mover])
+        match r:
+            case MoveStands(move=move):
+                ply = _Ply(move, r.side or "")
+                ply.comments.extend(before_move)
+                before_move.clear()
+                plies.append(ply)
+                waiting_clock = ply
+            case Reinstate(ply=standing):
+                del plies[standing:]  # plies counted from the stream's start
                 waiting_clock = None
-        elif r.type == "game_over":
-            result = r.data["result"]
-            termination = TERMINATION.get(r.data.get("reason", ""), "normal")
-            note(r.message or "")
-        if r.type == "violation" and r.message:
-            before_move.append(r.message)
-        elif r.type in COMMENTED and r.message:
-            note(r.message)
+            case ClockState(running=running) if waiting_clock is not None:
+                mover = waiting_clock.mover
+                if running != mover and mover in ("white", "black"):
+                    waiting_clock.clk = r.white if mover == "white" else r.black
+                    waiting_clock = None
+            case GameOver(result=won, reason=reason):
+                result = won
+                termination = TERMINATION.get(reason, "normal")
+                note(format_ruling(r))
+            case Violation():
+                before_move.append(format_ruling(r))
+        if isinstance(r, COMMENTED):
+            note(format_ruling(r))
     for text in before_move:
         note(text)
     if last_note:

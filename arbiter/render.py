@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from rules.messages import format_ruling
 from rules.rulings import Ruling
 
 
 def ruling_line(ruling: Ruling) -> str:
     """`  12.30  move        White played e4.` with the article where one applies."""
-    text = ruling.message or ruling.type
+    text = format_ruling(ruling)
     return f"{ruling.t:9.2f}  {ruling.type:<11} {text}"

@@ -40,7 +40,7 @@ from arbiter.sources import (
     SourceFailed,
 )
 from rules.errors import ArbiterError
-from rules.events import ArbiterAction, Claim, Event, Press, Sensor, Start, Tick
+from rules.events import AddTime, Claim, Event, PauseClocks, Press, Resume, Sensor, Start, Tick
 from rules.game import Game
 from rules.rulings import Ruling
 
@@ -185,12 +185,12 @@ class Session:
                     return None  # no clock runs: nothing to press
                 return Press(t=t, side=running)
             if key == "p":
-                return ArbiterAction(t=t, action="resume" if game.clock.paused else "pause")
+                return Resume(t=t) if game.clock.paused else PauseClocks(t=t)
             if key == "c":
                 return Claim(t=t, side=to_move, kind="any")
             if key in ("w", "b"):
                 side = "white" if key == "w" else "black"
-                return ArbiterAction(t=t, action="add_time", side=side, seconds=ADD_TIME_S)
+                return AddTime(t=t, side=side, seconds=ADD_TIME_S)
             if key == "q":
                 self.stop()
             return None

@@ -33,8 +33,11 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TextIO
 
+import chess
+
 from rules.errors import ArbiterError
 from rules.events import Event, Start, Tick
+from rules.rulings import ClockState, MoveStands, Obligation, Reinstate
 
 if TYPE_CHECKING:
     from firmware_bridge.gpio.base import Pins
@@ -595,18 +598,20 @@ class BoardAdapter(Source):
     def follow(self, rulings: list[Ruling], t: float) -> None:
         """Show on the board what `rulings` allow it to show (see the class docstring)."""
         for ruling in rulings:
-            data = ruling.data
-            if ruling.type == "clock":
-                running = None if data.get("paused") else data.get("running")
-                self._send(_ClockTimes(float(data["white"]), float(data["black"]), running))
+            if isinstance(ruling, ClockState):
+                running = None if ruling.paused else ruling.running
+                self._send(_ClockTimes(ruling.white, ruling.black, running))
             if not self.feedback or not self.has_leds():
                 continue  # FIDE 12.6: in the default mode the board shows nothing
             squares: list[str] = []
-            if ruling.type == "obligation" and data.get("square"):
-                squares = [str(data["square"])]
-            elif ruling.type == "move" and data.get("uci"):
-                uci = str(data["uci"])
-                squares = [uci[0:2], uci[2:4]]
+            match ruling:
+                case Obligation(square=square) if square is not None:
+                    squares = [chess.square_name(square)]
+                case MoveStands(move=move):
+                    squares = [
+                        chess.square_name(move.from_square),
+                        chess.square_name(move.to_square),
+                    ]
             if squares:
                 self._send(_Leds(squares))
 
@@ -751,8 +756,8 @@ class CameraSource(Source):
         """Hand the position after the last move that stands to the tracker's thread."""
         placement = None
         for ruling in rulings:
-            if ruling.type in ("move", "reinstate") and ruling.data.get("fen"):
-                placement = str(ruling.data["fen"]).split()[0]
+            if isinstance(ruling, MoveStands | Reinstate):
+                placement = ruling.fen.split()[0]
         if placement is not None:
             self._confirmed.put(placement)
 

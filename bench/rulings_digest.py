@@ -2,7 +2,7 @@
 
 Each game of ../shared/data/games/*.pgn is turned into the event stream of `arbiter simulate`
 (`simulate_game(game, sensor, seed=0)`) for each of the four sensor kinds, and ruled by a fresh
-`Game` (`handle` for every event, then `finish`). Every ruling, as `ruling.to_dict()` in
+`Game` (`handle` for every event, then `finish`). Every ruling, as `ruling_dict(ruling)` in
 canonical JSON (sorted keys), goes into that sensor's hash in order; so do the deadline the
 game announces after each event (`next_deadline()`), the game's final state (result, reason,
 position) and any error a stream raises.
@@ -42,7 +42,6 @@ from arbiter.simulate import simulate_game
 from rules.events import (
     Accept,
     Adjust,
-    ArbiterAction,
     Claim,
     Decline,
     Lift,
@@ -57,8 +56,10 @@ from rules.events import (
     Start,
     Tick,
     Touch,
+    arbiter_action,
 )
 from rules.game import Game
+from rules.messages import ruling_dict
 from rules.rulings import Ruling
 from rules.sensed import placement_of
 
@@ -101,7 +102,7 @@ class Digest:
 
     def ruling(self, r: Ruling) -> None:
         self.rulings += 1
-        self.add("R", r.to_dict())
+        self.add("R", ruling_dict(r))
 
 
 def rule_stream(stream: list[Any], digest: Digest) -> None:
@@ -446,7 +447,7 @@ class _Fuzz:
                 "result": rng.choice(("1-0", "0-1", "1/2-1/2")),
                 "reason": rng.choice((None, "agreement", "nonsense")),
             }
-        self.send(ArbiterAction(t=t, action=action, **fields))
+        self.send(arbiter_action(t, action, **fields))
         if action in ("set_position", "takeback") and rng.random() < 0.7:
             self.restore()
 

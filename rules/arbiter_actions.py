@@ -8,15 +8,28 @@ the arbiter's declaration of a result.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, get_args
 
 import chess
 
 from rules import ending, hands, illegal
 from rules.errors import EventError
-from rules.events import ArbiterAction
-from rules.messages import REASONS
-from rules.rulings import Ruling
+from rules.events import (
+    Accident,
+    AddTime,
+    ArbiterAction,
+    Declare,
+    PauseClocks,
+    Penalise,
+    Resume,
+    SetClock,
+    SetPosition,
+    Takeback,
+    TwoHands,
+    Warn,
+)
+from rules.rulings import Illegal, Obligation, Penalty, Reason, Ruling
 from rules.sides import COLOR, SIDE, other, win_for
 from rules.touch import obligation_for
 from rules.turn import Turn
@@ -24,125 +37,113 @@ from rules.turn import Turn
 if TYPE_CHECKING:
     from rules.game import Game
 
-_REASONS = frozenset(REASONS)
+_REASONS: frozenset[str] = frozenset(get_args(Reason))
 
 
 def arbiter_action(game: Game, ev: ArbiterAction, out: list[Ruling]) -> None:
     """An arbiter's intervention; after the game's end only `declare` is taken (and ignored)."""
-    a = ev.action
-    t = ev.t
-    if a == "declare":
-        if not game.over:
-            reason = ev.reason if ev.reason in _REASONS else "arbiter_decision"
-            ending.game_over(game, t, ev.result or "1/2-1/2", reason, None, out)
-        return
     if game.over:
         return
-    if a == "pause" and game.timed:
-        game.clock.pause(game.clock_time(t))
-        game.clock_ruling(out, t)
-    elif a == "resume" and game.timed:
-        game.clock.resume(game.clock_time(t))
-        game.clock_ruling(out, t)
-    elif a == "add_time" and game.timed:
-        game.clock.add(ev.side or "white", float(ev.seconds or 0), game.clock_time(t))
-        game.clock_ruling(out, t)
-    elif a == "set_clock" and game.timed:
-        game.clock.set(float(ev.white or 0), float(ev.black or 0), game.clock_time(t))
-        game.clock_ruling(out, t)
-    elif a == "set_position":
-        try:
-            board = chess.Board(ev.fen)
-        except ValueError as exc:
-            raise EventError(f"set_position: the FEN {ev.fen!r} cannot be read ({exc})") from None
-        game.board = board
-        game.board_changed()
-        game.records.clear()
-        game.repetitions.clear()
-        game.count_position()
-        game.turn = Turn(SIDE[board.turn])
-        if game.timed and game.clock.running not in (None, SIDE[board.turn]):
-            game.clock.start(SIDE[board.turn], game.clock_time(t))
-        game.reinstate(t, "arbiter", "7.1", out)
-    elif a == "takeback":
-        game.take_back(ev.plies or 1)
-        if game.timed:
-            game.clock.start(SIDE[game.board.turn], game.clock_time(t))
-        game.reinstate(t, "arbiter", "7.1", out)
-    elif a == "penalty":
-        arbiter_penalty(game, ev, out)
-    elif a == "warning":
-        game.rule(
-            out,
-            t,
-            "penalty",
-            side=ev.side,
-            article="12.9.1",
-            key="penalty.warning",
-            kind="warning",
-        )
-    elif a == "two_hands":
-        two_hands(game, ev.side or SIDE[game.board.turn], t, out)
-    elif a == "accident":
-        accident(game, ev.side or SIDE[game.board.turn], ev.square or "a1", t, out)
+    handler = _ACTIONS.get(type(ev))
+    if handler is not None:
+        handler(game, ev, out)
 
 
-def arbiter_penalty(game: Game, ev: ArbiterAction, out: list[Ruling]) -> None:
+def declare(game: Game, ev: Declare, out: list[Ruling]) -> None:
+    """The arbiter declares the result (12.2); a reason the contract lacks is their decision."""
+    reason: Any = ev.reason if ev.reason in _REASONS else "arbiter_decision"
+    ending.game_over(game, ev.t, ev.result, reason, None, out)
+
+
+def pause(game: Game, ev: PauseClocks, out: list[Ruling]) -> None:
+    """6.11.1: both clocks stop."""
+    if game.timed:
+        game.clock.pause(game.clock_time(ev.t))
+        game.clock_ruling(out, ev.t)
+
+
+def resume(game: Game, ev: Resume, out: list[Ruling]) -> None:
+    """The clocks go on after a pause."""
+    if game.timed:
+        game.clock.resume(game.clock_time(ev.t))
+        game.clock_ruling(out, ev.t)
+
+
+def add_time(game: Game, ev: AddTime, out: list[Ruling]) -> None:
+    """6.11.3: time added to one clock."""
+    if game.timed:
+        game.clock.add(ev.side, float(ev.seconds), game.clock_time(ev.t))
+        game.clock_ruling(out, ev.t)
+
+
+def set_clock(game: Game, ev: SetClock, out: list[Ruling]) -> None:
+    """6.10.2: the clocks set to the times the arbiter names."""
+    if game.timed:
+        game.clock.set(float(ev.white), float(ev.black), game.clock_time(ev.t))
+        game.clock_ruling(out, ev.t)
+
+
+def set_position(game: Game, ev: SetPosition, out: list[Ruling]) -> None:
+    """7.1: the arbiter sets up a position; the record and the repetitions start again."""
+    t = ev.t
+    try:
+        board = chess.Board(ev.fen)
+    except ValueError as exc:
+        raise EventError(f"set_position: the FEN {ev.fen!r} cannot be read ({exc})") from None
+    game.board = board
+    game.board_changed()
+    game.records.clear()
+    game.repetitions.clear()
+    game.count_position()
+    game.turn = Turn(SIDE[board.turn])
+    if game.timed and game.clock.running not in (None, SIDE[board.turn]):
+        game.clock.start(SIDE[board.turn], game.clock_time(t))
+    game.reinstate(t, "arbiter", "7.1", out)
+
+
+def takeback(game: Game, ev: Takeback, out: list[Ruling]) -> None:
+    """7.1: the last plies are taken back; the side to move's clock runs."""
+    game.take_back(ev.plies)
+    if game.timed:
+        game.clock.start(SIDE[game.board.turn], game.clock_time(ev.t))
+    game.reinstate(ev.t, "arbiter", "7.1", out)
+
+
+def warn(game: Game, ev: Warn, out: list[Ruling]) -> None:
+    """12.9.1: a warning."""
+    out.append(Penalty(t=ev.t, side=ev.side, article="12.9.1", kind="warning"))
+
+
+def two_hands_action(game: Game, ev: TwoHands, out: list[Ruling]) -> None:
+    two_hands(game, ev.side, ev.t, out)
+
+
+def accident_action(game: Game, ev: Accident, out: list[Ruling]) -> None:
+    accident(game, ev.side, ev.square, ev.t, out)
+
+
+def arbiter_penalty(game: Game, ev: Penalise, out: list[Ruling]) -> None:
     """12.9: a penalty the arbiter gives (warning, time to the opponent or off, game lost)."""
-    side = ev.side or "white"
+    side = ev.side
     kind = ev.kind or "time_added"
     seconds = float(ev.seconds or 0)
     t = ev.t
     if kind == "game_lost":
-        game.rule(
-            out,
-            t,
-            "penalty",
-            side=side,
-            article="12.9.6",
-            key="penalty.game_lost",
-            kind="game_lost",
-        )
+        out.append(Penalty(t=t, side=side, article="12.9.6", kind="game_lost"))
         winner = other(side)
         ending.game_over(game, t, win_for(winner), "arbiter_decision", "12.9", out)
         return
     if kind == "warning":
-        game.rule(
-            out,
-            t,
-            "penalty",
-            side=side,
-            article="12.9.1",
-            key="penalty.warning",
-            kind="warning",
-        )
+        out.append(Penalty(t=t, side=side, article="12.9.1", kind="warning"))
         return
     if kind == "time_deducted":
         if game.timed:
             game.clock.add(side, -seconds, game.clock_time(t))
-        game.rule(
-            out,
-            t,
-            "penalty",
-            side=side,
-            article="12.9.3",
-            key="penalty.time_deducted",
-            kind="time_deducted",
-            seconds=seconds,
-        )
+        out.append(Penalty(t=t, side=side, article="12.9.3", kind="time_deducted", seconds=seconds))
     else:
         if game.timed:
             game.clock.add(other(side), seconds, game.clock_time(t))
-        game.rule(
-            out,
-            t,
-            "penalty",
-            side=side,
-            article="12.9.2",
-            key="penalty.time_added",
-            kind="time_added",
-            seconds=seconds,
-        )
+        out.append(Penalty(t=t, side=side, article="12.9.2", kind="time_added", seconds=seconds))
     game.clock_ruling(out, t)
 
 
@@ -158,24 +159,23 @@ def two_hands(game: Game, side: str, t: float, out: list[Ruling]) -> None:
             game.clock.start(side, game.clock_time(t))
         game.illegal_count[side] += 1
         count = game.illegal_count[side]
-        game.rule(
-            out,
-            t,
-            "illegal",
-            side=side,
-            article="7.5.4",
-            key="illegal.completed",
-            completed=True,
-            defect="two_hands",
-            count=count,
-            move=last.move.uci(),
+        out.append(
+            Illegal(
+                t=t,
+                side=side,
+                article="7.5.4",
+                completed=True,
+                defect="two_hands",
+                count=count,
+                move=last.move,
+            )
         )
         if illegal.penalties(game, side, count, last.credit, t, out):
             game.reinstate(t, "illegal_move", "7.5.4", out)
         return
     if side == SIDE[game.board.turn]:
         game.turn.two_hands = True
-    game.rule(out, t, "penalty", side=side, article="4.1", key="penalty.warning", kind="warning")
+    out.append(Penalty(t=t, side=side, article="4.1", kind="warning"))
 
 
 def accident(game: Game, side: str, square: str, t: float, out: list[Ruling]) -> None:
@@ -188,8 +188,21 @@ def accident(game: Game, side: str, square: str, t: float, out: list[Ruling]) ->
     new = obligation_for(game.board, turn.touches)
     turn.obligation = new
     if new is None:
-        game.rule(
-            out, t, "obligation", side=side, article="4.2.2", key="obligation.none", kind="none"
-        )
+        out.append(Obligation(t=t, side=side, article="4.2.2", kind="none"))
     else:
         hands.emit_obligation(game, new, t, out)
+
+
+_ACTIONS: dict[type[ArbiterAction], Callable[[Game, Any, list[Ruling]], None]] = {
+    Declare: declare,
+    PauseClocks: pause,
+    Resume: resume,
+    AddTime: add_time,
+    SetClock: set_clock,
+    SetPosition: set_position,
+    Takeback: takeback,
+    Penalise: arbiter_penalty,
+    Warn: warn,
+    TwoHands: two_hands_action,
+    Accident: accident_action,
+}

@@ -17,7 +17,7 @@ import chess
 from rules import ending, hands
 from rules.events import Accept, Claim, Decline, Offer
 from rules.profiles import penalty_article, penalty_seconds
-from rules.rulings import Ruling
+from rules.rulings import ClaimRuling, DrawOffer, Note, Penalty, Ruling
 from rules.sides import SIDE, other
 from rules.touch import declared, obligation_for
 
@@ -34,16 +34,7 @@ def claim(game: Game, ev: Claim, out: list[Ruling]) -> None:
     mover = SIDE[game.board.turn]
     if side == mover and game.turn.touched_any:
         # 9.4: a piece touched under 4.3 forfeits the claim for this move
-        game.rule(
-            out,
-            ev.t,
-            "claim",
-            side=side,
-            article="9.4",
-            key="claim.inadmissible",
-            kind=ev.kind,
-            valid=False,
-        )
+        out.append(ClaimRuling(t=ev.t, side=side, article="9.4", kind=ev.kind, valid=False))
         return
     # an intended move that is not legal cannot make the claim correct (9.2.1, 9.3.1)
     intended = chess.Move.from_uci(ev.move) if ev.move is not None else None
@@ -54,45 +45,26 @@ def claim(game: Game, ev: Claim, out: list[Ruling]) -> None:
         valid_kind = draw_claim_valid(game, ev.kind, intended)
     if valid_kind is not None:
         reason, article = valid_kind
-        game.rule(
-            out,
-            ev.t,
-            "claim",
-            side=side,
-            article=article,
-            key="claim.valid",
-            kind=ev.kind,
-            valid=True,
-        )
+        out.append(ClaimRuling(t=ev.t, side=side, article=article, kind=ev.kind, valid=True))
         ending.game_over(game, ev.t, "1/2-1/2", reason, article, out)
         return
     article = "9.5.3"
-    game.rule(
-        out,
-        ev.t,
-        "claim",
-        side=side,
-        article=article,
-        key="claim.invalid",
-        kind=ev.kind,
-        valid=False,
-    )
+    out.append(ClaimRuling(t=ev.t, side=side, article=article, kind=ev.kind, valid=False))
     seconds = penalty_seconds(game.mode)
     opponent = other(side)
     if game.timed:
         game.clock.add(opponent, seconds, game.clock_time(ev.t))
-    game.rule(
-        out,
-        ev.t,
-        "penalty",
-        side=side,
-        article=penalty_article(game.mode, "9.5.3"),
-        key="penalty.time_added",
-        kind="time_added",
-        seconds=seconds,
+    out.append(
+        Penalty(
+            t=ev.t,
+            side=side,
+            article=penalty_article(game.mode, "9.5.3"),
+            kind="time_added",
+            seconds=seconds,
+        )
     )
     game.offer = side
-    game.rule(out, ev.t, "draw_offer", side=side, article="9.1.2.3")
+    out.append(DrawOffer(t=ev.t, side=side, article="9.1.2.3"))
     if intended is not None and side == mover:
         game.turn.forced = declared(intended)
         hands.emit_obligation(game, game.turn.forced, ev.t, out)
@@ -133,27 +105,11 @@ def claim_touch_move(game: Game, side: str, t: float, out: list[Ruling]) -> None
         and not game.turn.touched_any
     )
     if not valid or last is None:
-        game.rule(
-            out,
-            t,
-            "claim",
-            side=side,
-            article="4.8",
-            key="claim.invalid",
-            kind="touch_move",
-            valid=False,
-        )
+        out.append(ClaimRuling(t=t, side=side, article="4.8", kind="touch_move", valid=False))
         return
     assert last.violation is not None
-    game.rule(
-        out,
-        t,
-        "claim",
-        side=side,
-        article=last.violation["article"],
-        key="claim.valid",
-        kind="touch_move",
-        valid=True,
+    out.append(
+        ClaimRuling(t=t, side=side, article=last.violation.article, kind="touch_move", valid=True)
     )
     game.take_back(1)
     game.turn.touches = list(last.touches)
@@ -163,13 +119,13 @@ def claim_touch_move(game: Game, side: str, t: float, out: list[Ruling]) -> None
         if last.credit:
             game.clock.add(last.side, -last.credit, game.clock_time(t))
         game.clock.start(last.side, game.clock_time(t))
-    game.reinstate(t, "claim_upheld", last.violation["article"], out)
+    game.reinstate(t, "claim_upheld", last.violation.article, out)
 
 
 def offer(game: Game, ev: Offer, out: list[Ruling]) -> None:
     """9.1.2: a draw offer, which stands until answered or lapsed."""
     game.offer = ev.side
-    game.rule(out, ev.t, "draw_offer", side=ev.side, article="9.1.2")
+    out.append(DrawOffer(t=ev.t, side=ev.side, article="9.1.2"))
 
 
 def accept(game: Game, ev: Accept, out: list[Ruling]) -> None:
@@ -178,14 +134,7 @@ def accept(game: Game, ev: Accept, out: list[Ruling]) -> None:
         return
     both_moved = {r.side for r in game.records} == {"white", "black"}
     if not both_moved:
-        game.rule(
-            out,
-            ev.t,
-            "note",
-            article="5.2.3",
-            key="note",
-            text="A draw cannot be agreed before both players have made a move (Art. 5.2.3).",
-        )
+        out.append(Note(t=ev.t, article="5.2.3", topic="draw_before_both_moved"))
         game.offer = None
         return
     ending.game_over(game, ev.t, "1/2-1/2", "agreement", "5.2.3", out)

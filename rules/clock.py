@@ -25,14 +25,10 @@ from typing import Any
 
 from rules.errors import TimeControlError
 from rules.timecontrol import Period, TimeControl
+from rules.types import SIDES, Side
+from rules.types import other as _other
 
 __all__ = ["GameClock"]
-
-SIDES = ("white", "black")
-
-
-def _other(side: str) -> str:
-    return "black" if side == "white" else "white"
 
 
 class GameClock:
@@ -126,6 +122,11 @@ class GameClock:
         if at <= self._since:
             return None
         return side, at
+
+    def reading(self, t: float) -> tuple[float, float, Side | None, bool]:
+        """(white, black, running, paused) as `state` gives them, without building a dict."""
+        state = self.state(t)
+        return state["white"], state["black"], state["running"], state["paused"]
 
     def state(self, t: float) -> dict[str, Any]:
         """The contract's `clock` ruling fields: seconds left (3 decimals), running, paused.

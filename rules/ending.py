@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from rules import winnability
 from rules.events import Resign
 from rules.material import few_minor_pieces, minor_pieces_only, pawns_locked
-from rules.rulings import Ruling
+from rules.rulings import Flag, GameOver, Ruling
 from rules.sides import COLOR, SIDE, other, win_for
 
 if TYPE_CHECKING:
@@ -106,7 +106,7 @@ def game_over(
     game.result = result
     game.reason = reason
     game.pending.clear()
-    game.rule(out, t, "game_over", article=article, result=result, reason=reason)
+    out.append(GameOver(t=t, article=article, result=result, reason=reason))
     if game.timed:
         game.clock.stop(game.clock_time(t))
         game.clock_ruling(out, t)
@@ -122,7 +122,7 @@ def flag(
     if mover_pending and not waited:
         game.flag_wait = (side, at)
         return
-    game.rule(out, t, "flag", side=side, article="6.9", at=round(at, 6))
+    out.append(Flag(t=t, side=side, article="6.9", at=round(at, 6)))
     game.flags_down.add(side)
     game.clock.stop(game.clock_time(at))
     winner = other(side)

@@ -14,6 +14,7 @@ from dataclasses import MISSING, dataclass, fields
 from typing import Any, ClassVar
 
 from rules.errors import EventError
+from rules.types import Result, Side
 
 SIDES = ("white", "black")
 PIECE_LETTERS = frozenset("PNBRQKpnbrqk")
@@ -22,20 +23,7 @@ PROMOTION_LETTERS = frozenset("NBRQnbrq")
 SQUARE_NAMES = frozenset(f + r for f in "abcdefgh" for r in "12345678")
 CLAIM_KINDS = ("threefold", "fifty", "touch_move", "any")
 SENSOR_STATUSES = ("disconnected", "reconnected", "dropped", "camera_moved", "recalibrated")
-ARBITER_ACTIONS = (
-    "pause",
-    "resume",
-    "add_time",
-    "set_clock",
-    "set_position",
-    "takeback",
-    "penalty",
-    "warning",
-    "two_hands",
-    "accident",
-    "declare",
-)
-RESULTS = ("1-0", "0-1", "1/2-1/2")
+RESULTS: tuple[Result, ...] = ("1-0", "0-1", "1/2-1/2")
 MODES = ("standard", "rapid", "blitz")
 
 
@@ -300,52 +288,197 @@ class Resign(_SideEvent):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ArbiterAction(Event):
-    """An arbiter's intervention; which fields matter depends on `action`."""
+    """An arbiter's intervention: one subclass per `action` of the contract (events.md).
+
+    On the wire every action is `{"type": "arbiter", "action": ..., its fields}`;
+    `parse_event` chooses the class by the pair (type, action).
+    """
 
     type: ClassVar[str] = "arbiter"
-    action: str
-    side: str | None = None
+    action: ClassVar[str] = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"t": self.t, "type": self.type, "action": self.action}
+        for f in fields(self):
+            if f.name == "t":
+                continue
+            value = getattr(self, f.name)
+            if value is not None:
+                out[f.name] = value
+        return out
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PauseClocks(ArbiterAction):
+    """`pause`: the arbiter stops both clocks (6.11.1)."""
+
+    action: ClassVar[str] = "pause"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Resume(ArbiterAction):
+    """`resume`: the clocks go on from where they were paused."""
+
+    action: ClassVar[str] = "resume"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AddTime(ArbiterAction):
+    """`add_time`: `seconds` more on `side`'s clock (6.11.3, after a disturbance or restart)."""
+
+    action: ClassVar[str] = "add_time"
+    side: Side
+    seconds: float
+
+    def __post_init__(self) -> None:
+        Event.__post_init__(self)
+        _check_side(self.side)
+        _check_number(self.seconds, "seconds")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SetClock(ArbiterAction):
+    """`set_clock`: the clocks are set to `white` and `black` seconds (6.10.2)."""
+
+    action: ClassVar[str] = "set_clock"
+    white: float
+    black: float
+
+    def __post_init__(self) -> None:
+        Event.__post_init__(self)
+        _check_number(self.white, "white")
+        _check_number(self.black, "black")
+        if self.white < 0 or self.black < 0:
+            raise EventError("'set_clock' times must not be negative")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SetPosition(ArbiterAction):
+    """`set_position`: the arbiter sets up `fen` (7.1, 7.2); the record starts again from it."""
+
+    action: ClassVar[str] = "set_position"
+    fen: str
+
+    def __post_init__(self) -> None:
+        Event.__post_init__(self)
+        if not isinstance(self.fen, str):
+            raise EventError("'set_position' needs a 'fen'")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Takeback(ArbiterAction):
+    """`takeback`: the last `plies` moves are taken back (7.1, 7.5)."""
+
+    action: ClassVar[str] = "takeback"
+    plies: int
+
+    def __post_init__(self) -> None:
+        Event.__post_init__(self)
+        if isinstance(self.plies, bool) or not isinstance(self.plies, int) or self.plies < 1:
+            raise EventError(
+                f"'takeback' needs 'plies' (a whole number, 1 or more), not {self.plies!r}"
+            )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Penalise(ArbiterAction):
+    """`penalty`: a penalty of 12.9 for `side`; `kind` a `penalty` ruling's (default
+    `time_added`, which any other word also means), `seconds` where time moves."""
+
+    action: ClassVar[str] = "penalty"
+    side: Side
     seconds: float | None = None
-    white: float | None = None
-    black: float | None = None
-    fen: str | None = None
-    plies: int | None = None
     kind: str | None = None
-    square: str | None = None
-    result: str | None = None
+
+    def __post_init__(self) -> None:
+        Event.__post_init__(self)
+        _check_side(self.side)
+        _check_number(self.seconds, "seconds", allow_none=True)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Warn(ArbiterAction):
+    """`warning`: the arbiter warns `side` (12.9.1)."""
+
+    action: ClassVar[str] = "warning"
+    side: Side
+
+    def __post_init__(self) -> None:
+        Event.__post_init__(self)
+        _check_side(self.side)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TwoHands(ArbiterAction):
+    """`two_hands`: `side` used two hands for one move (4.1; 7.5.4 once it was completed)."""
+
+    action: ClassVar[str] = "two_hands"
+    side: Side
+
+    def __post_init__(self) -> None:
+        Event.__post_init__(self)
+        _check_side(self.side)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Accident(ArbiterAction):
+    """`accident`: `side`'s touch of `square` was accidental; its duty lapses (4.2.2)."""
+
+    action: ClassVar[str] = "accident"
+    side: Side
+    square: str
+
+    def __post_init__(self) -> None:
+        Event.__post_init__(self)
+        _check_side(self.side)
+        _check_square(self.square)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Declare(ArbiterAction):
+    """`declare`: the arbiter declares the game over with `result`, for `reason` (a
+    `game_over` reason; any other word is ruled `arbiter_decision`)."""
+
+    action: ClassVar[str] = "declare"
+    result: Result
     reason: str | None = None
 
     def __post_init__(self) -> None:
         Event.__post_init__(self)
-        a = self.action
-        if a not in ARBITER_ACTIONS:
-            raise EventError(f"'action' must be one of {', '.join(ARBITER_ACTIONS)}, not {a!r}")
-        if a in ("add_time", "penalty", "warning", "two_hands", "accident"):
-            _check_side(self.side)
-        if a == "add_time":
-            _check_number(self.seconds, "seconds")
-        if a == "penalty":
-            _check_number(self.seconds, "seconds", allow_none=True)
-        if a == "set_clock":
-            _check_number(self.white, "white")
-            _check_number(self.black, "black")
-            if self.white < 0 or self.black < 0:  # type: ignore[operator]
-                raise EventError("'set_clock' times must not be negative")
-        if a == "set_position" and not isinstance(self.fen, str):
-            raise EventError("'set_position' needs a 'fen'")
-        if a == "takeback" and (
-            isinstance(self.plies, bool) or not isinstance(self.plies, int) or self.plies < 1
-        ):
-            raise EventError(
-                f"'takeback' needs 'plies' (a whole number, 1 or more), not {self.plies!r}"
-            )
-        if a == "accident":
-            _check_square(self.square)
-        if a == "declare":
-            if self.result not in RESULTS:
-                raise EventError(f"'declare' needs 'result', one of {', '.join(RESULTS)}")
-            if self.reason is not None and not isinstance(self.reason, str):
-                raise EventError("'reason' must be a string")
+        if self.result not in RESULTS:
+            raise EventError(f"'declare' needs 'result', one of {', '.join(RESULTS)}")
+        if self.reason is not None and not isinstance(self.reason, str):
+            raise EventError("'reason' must be a string")
+
+
+#: the arbiter's actions by their `action` word
+ARBITER_ACTION_TYPES: dict[str, type[ArbiterAction]] = {
+    cls.action: cls
+    for cls in (
+        PauseClocks,
+        Resume,
+        AddTime,
+        SetClock,
+        SetPosition,
+        Takeback,
+        Penalise,
+        Warn,
+        TwoHands,
+        Accident,
+        Declare,
+    )
+}
+ARBITER_ACTIONS = tuple(ARBITER_ACTION_TYPES)
+
+
+def arbiter_action(t: float, action: str, **fields: Any) -> ArbiterAction:
+    """The arbiter's action named `action` at `t`, with its fields (as on the wire)."""
+    cls = ARBITER_ACTION_TYPES.get(action)
+    if cls is None:
+        raise EventError(
+            f"'action' must be one of {', '.join(ARBITER_ACTIONS)}, not {action!r}"
+        )
+    return cls(t=t, **fields)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -418,8 +551,9 @@ EVENT_TYPES: dict[str, type[Event]] = {
     )
 }
 
-_FIELD_NAMES: dict[str, frozenset[str]] = {
-    name: frozenset(f.name for f in fields(cls)) for name, cls in EVENT_TYPES.items()
+_FIELD_NAMES: dict[type[Event], frozenset[str]] = {
+    cls: frozenset(f.name for f in fields(cls))
+    for cls in (*EVENT_TYPES.values(), *ARBITER_ACTION_TYPES.values())
 }
 
 
@@ -449,9 +583,17 @@ def parse_event(obj: object, *, line: int | None = None) -> Event:
         cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
         if cls is None:
             raise EventError(f"unknown event type {kind!r}")
+        if cls is ArbiterAction:
+            action = obj.get("action")
+            found = ARBITER_ACTION_TYPES.get(action) if isinstance(action, str) else None
+            if found is None:
+                raise EventError(
+                    f"'action' must be one of {', '.join(ARBITER_ACTIONS)}, not {action!r}"
+                )
+            cls = found
         if "t" not in obj:
             raise EventError(f"the {kind!r} event has no time 't'")
-        names = _FIELD_NAMES[kind]
+        names = _FIELD_NAMES[cls]
         kwargs = {k: v for k, v in obj.items() if k in names}
         try:
             return cls(**kwargs)
@@ -481,26 +623,40 @@ def parse_line(text: str, *, line: int | None = None) -> Event:
 
 
 __all__ = [
+    "ARBITER_ACTIONS",
+    "ARBITER_ACTION_TYPES",
     "EVENT_TYPES",
     "SIDES",
     "Accept",
+    "Accident",
+    "AddTime",
     "Adjust",
     "ArbiterAction",
     "Claim",
+    "Declare",
     "Decline",
     "Event",
     "Lift",
     "Offer",
+    "PauseClocks",
+    "Penalise",
     "Place",
     "Press",
     "Promote",
     "Resign",
     "Restart",
+    "Resume",
     "Sensor",
+    "SetClock",
+    "SetPosition",
     "Snapshot",
     "Start",
+    "Takeback",
     "Tick",
     "Touch",
+    "TwoHands",
+    "Warn",
+    "arbiter_action",
     "check_placement",
     "parse_event",
     "parse_line",

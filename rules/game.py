@@ -28,6 +28,7 @@ from rules import arbiter_actions, board_reports, claims, ending, hands, moves, 
 from rules.clock import GameClock
 from rules.errors import EventError, EventOrderError, PositionError
 from rules.events import (
+    ARBITER_ACTION_TYPES,
     Accept,
     Adjust,
     ArbiterAction,
@@ -48,7 +49,7 @@ from rules.events import (
     Touch,
 )
 from rules.profiles import get_profile
-from rules.rulings import Ruling
+from rules.rulings import ClockState, Mismatch, PieceOn, Reinstate, ReinstateReason, Ruling
 from rules.sensed import (
     LegalMoves,
     Match,
@@ -275,37 +276,20 @@ class Game:
 
     # ------------------------------------------------------------------ rulings
 
-    def rule(
-        self,
-        out: list[Ruling],
-        t: float,
-        rtype: str,
-        /,
-        *,
-        side: str | None = None,
-        article: str | None = None,
-        key: str | None = None,
-        **data: Any,
-    ) -> Ruling:
-        """Append a ruling of type `rtype` to `out`, its message from the catalogue (`key`)."""
-        ruling = Ruling.from_catalogue(t, rtype, key or rtype, side, article, data)
-        out.append(ruling)
-        return ruling
-
     @staticmethod
     def _ordered(out: list[Ruling]) -> list[Ruling]:
         """Non-decreasing t, and at one t the clock comes last (events.md)."""
         if len(out) < 2:
             return out
-        return sorted(out, key=lambda r: (r.t, r.type == "clock"))
+        return sorted(out, key=lambda r: (r.t, isinstance(r, ClockState)))
 
     def clock_ruling(self, out: list[Ruling], t: float) -> None:
         """A `clock` ruling with the times left at `t` (timed games only)."""
         if not self.timed:
             return
         t = max(t, self._clock_t)
-        state = self.clock.state(t)
-        self.rule(out, t, "clock", **state)
+        white, black, running, paused = self.clock.reading(t)
+        out.append(ClockState(t=t, white=white, black=black, running=running, paused=paused))
 
     def clock_time(self, t: float) -> float:
         """Clock operations never run backwards, even when a report comes late."""
@@ -412,19 +396,16 @@ class Game:
         return frozenset((sq, self.sensed[sq]) for sq in diff)
 
     def reinstate(
-        self, t: float, reason: str, article: str, out: list[Ruling], *, clock: bool = True
+        self,
+        t: float,
+        reason: ReinstateReason,
+        article: str | None,
+        out: list[Ruling],
+        *,
+        clock: bool = True,
     ) -> None:
         """The position goes back; the board must be made to show it (`mismatch`)."""
-        self.rule(
-            out,
-            t,
-            "reinstate",
-            article=article,
-            key=f"reinstate.{reason}",
-            fen=self.fen(),
-            ply=self.ply,
-            reason=reason,
-        )
+        out.append(Reinstate(t=t, article=article, fen=self.fen(), ply=self.ply, reason=reason))
         if self.turn.obligation is not None:
             hands.emit_obligation(self, self.turn.obligation, t, out)
         self.turn.reported_illegal = None
@@ -439,28 +420,21 @@ class Game:
             diff = self.diff()
         if not diff:
             return
-        missing, extra = [], []
-        for sq in sorted(diff):
-            want = self.board.piece_at(sq)
-            have = self.sensed[sq]
-            if want is not None:
-                missing.append({"square": chess.square_name(sq), "piece": want.symbol()})
-            if have is not None:
-                extra.append({"square": chess.square_name(sq), "piece": have})
-        key = (tuple(sorted(diff)), tuple(self.sensed[sq] for sq in sorted(diff)), self.ply)
+        squares = sorted(diff)
+        key = (tuple(squares), tuple(self.sensed[sq] for sq in squares), self.ply)
         if key == self.mismatch_key:
             return
         self.mismatch_key = key
-        what = "; ".join(
-            [f"put {m['piece']} on {m['square']}" for m in missing]
-            + [
-                f"take {e['piece']} off {e['square']}"
-                for e in extra
-                if not any(m["square"] == e["square"] for m in missing)
-            ]
-        )
-        self.rule(out, t, "mismatch", missing=missing, extra=extra, what=what)
-        out[-1].data.pop("what", None)
+        missing: list[PieceOn] = []
+        extra: list[PieceOn] = []
+        for sq in squares:
+            want = self.board.piece_at(sq)
+            have = self.sensed[sq]
+            if want is not None:
+                missing.append(PieceOn(sq, want.symbol()))
+            if have is not None:
+                extra.append(PieceOn(sq, have))
+        out.append(Mismatch(t=t, missing=tuple(missing), extra=tuple(extra)))
 
     def clear_mismatch(self) -> None:
         """The board showed the game again: the next difference is ruled anew (7.4)."""
@@ -513,8 +487,8 @@ _HANDLERS: dict[type, Any] = {
     Accept: claims.accept,
     Decline: claims.decline,
     Resign: ending.resign,
-    ArbiterAction: arbiter_actions.arbiter_action,
     Sensor: board_reports.sensor,
     Restart: Game._restart,
     Tick: Game._tick,
+    **{cls: arbiter_actions.arbiter_action for cls in ARBITER_ACTION_TYPES.values()},
 }

@@ -10,16 +10,17 @@ he declared an adjustment (4.2.1); touches by the other player are breaches (4.2
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import chess
 
 from rules import moves
 from rules.events import Adjust, Touch
-from rules.rulings import Ruling
+from rules.rulings import Obligation, Ruling, Violation
 from rules.sensed import letter_color
 from rules.sides import COLOR, SIDE
-from rules.touch import Obligation, castling_rook, obligation_for
+from rules.touch import Duty, castling_rook, obligation_for
+from rules.types import Side
 
 if TYPE_CHECKING:
     from rules.game import Game
@@ -121,28 +122,10 @@ def not_your_move(game: Game, sq: int, hand: str, t: float, out: list[Ruling]) -
     """4.2.1, 6.2.5: only the player having the move may handle the pieces."""
     last = game.records[-1] if game.records else None
     if last is not None and last.side == hand and sq == last.move.to_square:
-        if last.violation is None or last.violation.get("kind") != "released":
-            game.rule(
-                out,
-                t,
-                "violation",
-                side=hand,
-                article="4.7",
-                key="violation.released",
-                kind="released",
-                square=chess.square_name(sq),
-            )
+        if last.violation is None or last.violation.kind != "released":
+            out.append(Violation(t=t, side=hand, article="4.7", kind="released", square=sq))
         return
-    game.rule(
-        out,
-        t,
-        "violation",
-        side=hand,
-        article="4.2.1",
-        key="violation.not_your_move",
-        kind="not_your_move",
-        square=chess.square_name(sq),
-    )
+    out.append(Violation(t=t, side=hand, article="4.2.1", kind="not_your_move", square=sq))
 
 
 def undo_touch(game: Game, sq: int, hand: str, t: float, out: list[Ruling]) -> None:
@@ -154,8 +137,8 @@ def undo_touch(game: Game, sq: int, hand: str, t: float, out: list[Ruling]) -> N
         update_obligation(game, t, out, lapse_ok=True)
 
 
-def article4_breach(game: Game, move: chess.Move) -> dict[str, Any] | None:
-    """The Article 4 breach this move commits, if any."""
+def article4_breach(game: Game, move: chess.Move, t: float, side: Side) -> Violation | None:
+    """The Article 4 breach this move commits, if any, as its ruling at `t`."""
     turn = game.turn
     board = game.board
     # 4.4.4: the promotion piece is fixed once it touched the promotion square
@@ -163,20 +146,16 @@ def article4_breach(game: Game, move: chess.Move) -> dict[str, Any] | None:
         first = turn.promo_first.get(move.to_square)
         if first is not None and first.upper() in "NBRQ":
             if chess.Piece.from_symbol(first).piece_type != move.promotion:
-                return {
-                    "kind": "promotion_choice",
-                    "article": "4.4.4",
-                    "square": chess.square_name(move.to_square),
-                }
+                return Violation(
+                    t=t, side=side, article="4.4.4", kind="promotion_choice", square=move.to_square
+                )
     duty = turn.forced or turn.obligation
     if duty is None:
         return None
     if duty.rook_first is not None and castling_rook(board, move) == duty.rook_first:
-        return {
-            "kind": "castling_rook_first",
-            "article": "4.4.2",
-            "square": chess.square_name(duty.rook_first),
-        }
+        return Violation(
+            t=t, side=side, article="4.4.2", kind="castling_rook_first", square=duty.rook_first
+        )
     if duty.allowed is not None and move not in duty.allowed:
         if move.promotion is not None and any(
             m.from_square == move.from_square and m.to_square == move.to_square
@@ -184,11 +163,7 @@ def article4_breach(game: Game, move: chess.Move) -> dict[str, Any] | None:
         ):
             return None
         square = duty.square if duty.square is not None else move.from_square
-        return {
-            "kind": "touch_move",
-            "article": duty.article,
-            "square": chess.square_name(square),
-        }
+        return Violation(t=t, side=side, article=duty.article, kind="touch_move", square=square)
     return None
 
 
@@ -206,25 +181,14 @@ def update_obligation(game: Game, t: float, out: list[Ruling], *, lapse_ok: bool
     turn.obligation = new
     if new is None:
         if lapse_ok and old is not None:
-            game.rule(
-                out,
-                t,
-                "obligation",
-                side=turn.side,
-                article="4.2.2",
-                key="obligation.none",
-                kind="none",
-            )
+            out.append(Obligation(t=t, side=turn.side, article="4.2.2", kind="none"))
         return
     emit_obligation(game, new, t, out)
 
 
-def emit_obligation(game: Game, ob: Obligation, t: float, out: list[Ruling]) -> None:
+def emit_obligation(game: Game, ob: Duty, t: float, out: list[Ruling]) -> None:
     """The `obligation` ruling of a duty (4.3 to 4.5, 9.5.3 declared move)."""
-    key = "obligation." + ob.kind
-    if ob.kind == "capture_piece" and ob.with_square is not None:
-        key = "obligation.capture_with"
-    game.rule(out, t, "obligation", side=game.turn.side, article=ob.article, key=key, **ob.fields())
+    out.append(ob.ruling(t, game.turn.side))
 
 
 def touch(game: Game, ev: Touch, out: list[Ruling]) -> None:

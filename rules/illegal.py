@@ -10,13 +10,13 @@ cannot mate). A pawn left on the last rank becomes a queen (7.5.2); a press with
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import chess
 
 from rules import ending, presses
 from rules.profiles import penalty_article, penalty_seconds
-from rules.rulings import Ruling
+from rules.rulings import Illegal, MoveStands, Penalty, Ruling
 from rules.sides import SIDE, other, win_for
 from rules.turn import MoveRecord, Turn
 
@@ -42,14 +42,18 @@ def released(
         return
     game.turn.reported_illegal = key
     defect = "in_check" if kind == "in_check" else "unreachable"
-    data: dict[str, Any] = {
-        "completed": False,
-        "defect": defect,
-        "count": game.illegal_count[game.turn.side],
-    }
-    if move is not None:
-        data["move"] = move.uci()
-    game.rule(out, t, "illegal", side=game.turn.side, article="4.7", key="illegal.open", **data)
+    side = game.turn.side
+    out.append(
+        Illegal(
+            t=t,
+            side=side,
+            article="4.7",
+            completed=False,
+            defect=defect,
+            count=game.illegal_count[side],
+            move=move,
+        )
+    )
 
 
 def completed(
@@ -66,10 +70,11 @@ def completed(
     game.illegal_count[side] += 1
     count = game.illegal_count[side]
     article = DEFECT_ARTICLE[defect]
-    data: dict[str, Any] = {"completed": True, "defect": defect, "count": count}
-    if move is not None:
-        data["move"] = move.uci()
-    game.rule(out, t, "illegal", side=side, article=article, key="illegal.completed", **data)
+    out.append(
+        Illegal(
+            t=t, side=side, article=article, completed=True, defect=defect, count=count, move=move
+        )
+    )
     credit, counted = 0.0, False
     if defect != "no_move" and game.timed:
         credit, counted = presses.counted_press(game, side, game.clock_time(press_t))
@@ -90,17 +95,16 @@ def completed(
             counted=counted,
         )
         game.records.append(record)
-        game.rule(
-            out,
-            t,
-            "move",
-            side=side,
-            ply=game.ply,
-            uci=queen.uci(),
-            san=san_of_last(game),
-            fen=game.fen(),
-            made_at=round(press_t, 6),
-            inferred=False,
+        out.append(
+            MoveStands(
+                t=t,
+                side=side,
+                ply=game.ply,
+                move=queen,
+                san=san_of_last(game),
+                fen=game.fen(),
+                made_at=round(press_t, 6),
+            )
         )
         game.turn = Turn(SIDE[game.board.turn])
     elif defect != "no_move" and game.timed:
@@ -130,44 +134,34 @@ def penalties(
     if credit > 0:
         if game.timed:
             game.clock.add(side, -credit, game.clock_time(t))
-        game.rule(
-            out,
-            t,
-            "penalty",
-            side=side,
-            article="7.5.5",
-            key="penalty.increment_removed",
-            kind="increment_removed",
-            seconds=round(credit, 6),
+        out.append(
+            Penalty(
+                t=t,
+                side=side,
+                article="7.5.5",
+                kind="increment_removed",
+                seconds=round(credit, 6),
+            )
         )
     if count >= 2 or loses_at_once(game):
         if ending.cannot_mate(game, opponent):
             ending.game_over(game, t, "1/2-1/2", "illegal_moves_dead_position", "7.5.5", out)
         else:
-            game.rule(
-                out,
-                t,
-                "penalty",
-                side=side,
-                article="7.5.5",
-                key="penalty.game_lost",
-                kind="game_lost",
-            )
+            out.append(Penalty(t=t, side=side, article="7.5.5", kind="game_lost"))
             result = win_for(opponent)
             ending.game_over(game, t, result, "illegal_moves", "7.5.5", out)
         return False
     seconds = penalty_seconds(game.mode)
     if game.timed:
         game.clock.add(opponent, seconds, game.clock_time(t))
-    game.rule(
-        out,
-        t,
-        "penalty",
-        side=side,
-        article=penalty_article(game.mode, "7.5.5"),
-        key="penalty.time_added",
-        kind="time_added",
-        seconds=seconds,
+    out.append(
+        Penalty(
+            t=t,
+            side=side,
+            article=penalty_article(game.mode, "7.5.5"),
+            kind="time_added",
+            seconds=seconds,
+        )
     )
     return True
 

@@ -1,13 +1,42 @@
-"""The message catalogue: one plain sentence per ruling, citing the article.
+"""The message catalogue and the one formatter of rulings: one plain sentence per ruling.
 
-Messages are looked up by key and filled with named fields, so that other languages can be
-added later as further catalogues with the same keys (`CATALOGUES["sr"]`, ...). A missing
-key or field never breaks a ruling: the English text, then the bare key, stand in.
+`format_ruling(ruling)` is the only place where a ruling becomes words: the terminal, the
+PGN comments and `arbiter replay --json` all call it. A ruling holds no text; its class and
+kind choose a catalogue key (`key_of`) and its fields fill the sentence, which cites the
+article. Other languages can be added as further catalogues with the same keys
+(`CATALOGUES["sr"]`, ...). A missing key or field never breaks a ruling: the English text,
+then the bare key, stand in.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
+
+import chess
+
+from rules.rulings import (
+    ClaimRuling,
+    Illegal,
+    Mismatch,
+    MoveStands,
+    Note,
+    Obligation,
+    Penalty,
+    Reinstate,
+    Ruling,
+    Violation,
+)
+
+__all__ = [
+    "CATALOGUES",
+    "NOTES",
+    "format_ruling",
+    "key_of",
+    "message",
+    "ruling_dict",
+    "ruling_json",
+]
 
 EN: dict[str, str] = {
     "move": "{Side} played {san}.",
@@ -99,7 +128,65 @@ CLAIM_KINDS: dict[str, str] = {
     "any": "draw",
 }
 
+#: the sentence of each `note` topic
+NOTES: dict[str, str] = {
+    "draw_before_both_moved": "A draw cannot be agreed before both players have made a move"
+    " (Art. 5.2.3).",
+}
+
 CATALOGUES: dict[str, dict[str, str]] = {"en": EN}
+
+
+def key_of(ruling: Ruling) -> str:
+    """The catalogue key of a ruling's sentence: its type, and its kind where that matters."""
+    match ruling:
+        case MoveStands(inferred=inferred):
+            return "move.inferred" if inferred else "move"
+        case Obligation(kind=kind, with_square=with_square):
+            if kind == "capture_piece" and with_square is not None:
+                return "obligation.capture_with"
+            return "obligation." + kind
+        case Violation(kind=kind) | Penalty(kind=kind):
+            return f"{ruling.type}.{kind}"
+        case Illegal(completed=completed):
+            return "illegal.completed" if completed else "illegal.open"
+        case Reinstate(reason=reason):
+            return "reinstate." + reason
+        case ClaimRuling(valid=valid):
+            if not ruling.admissible:
+                return "claim.inadmissible"
+            return "claim.valid" if valid else "claim.invalid"
+    return ruling.type
+
+
+def format_ruling(ruling: Ruling, language: str = "en") -> str:
+    """The plain sentence of `ruling` in `language` (English where a catalogue lacks it)."""
+    fields = ruling.fields()
+    if isinstance(ruling, Mismatch):
+        fields["what"] = _what(ruling)
+    elif isinstance(ruling, Note):
+        fields["text"] = NOTES.get(ruling.topic, ruling.topic)
+    return message(key_of(ruling), language, side=ruling.side, article=ruling.article, **fields)
+
+
+def ruling_dict(ruling: Ruling) -> dict[str, Any]:
+    """The contract's JSON object of `ruling`, its English sentence included (`message`)."""
+    return ruling.to_dict(format_ruling)
+
+
+def ruling_json(ruling: Ruling) -> str:
+    """`ruling_dict` as one line of JSON, as `arbiter replay --json` writes it."""
+    return json.dumps(ruling_dict(ruling), separators=(", ", ": "), ensure_ascii=False)
+
+
+def _what(ruling: Mismatch) -> str:
+    """What to do to make the board show the game: put back what is missing, take off the rest."""
+    missing = {p.square for p in ruling.missing}
+    names = chess.SQUARE_NAMES
+    return "; ".join(
+        [f"put {p.piece} on {names[p.square]}" for p in ruling.missing]
+        + [f"take {p.piece} off {names[p.square]}" for p in ruling.extra if p.square not in missing]
+    )
 
 
 def _clock_text(seconds: float) -> str:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import chess
 
 from rules import ending, hands, illegal, presses
-from rules.rulings import Ruling
+from rules.rulings import MoveStands, Ruling
 from rules.sensed import Match, changed_squares, classify_attempt, compatible, find_match
 from rules.sides import SIDE
 from rules.turn import MoveRecord, Turn
@@ -221,21 +221,12 @@ def made(
     """A legal move was made (4.7): check Article 4, then let it stand (or refuse it)."""
     side = SIDE[game.board.turn]
     turn = game.turn
-    violation = None if (multi and not first) else hands.article4_breach(game, move)
+    violation = None if (multi and not first) else hands.article4_breach(game, move, t, side)
     if violation is not None:
-        game.rule(
-            out,
-            t,
-            "violation",
-            side=side,
-            article=violation["article"],
-            key=f"violation.{violation['kind']}",
-            kind=violation["kind"],
-            square=violation["square"],
-        )
+        out.append(violation)
         if game.strict:
             game.turn.refused = game.arrangement(game.diff())
-            game.reinstate(t, "strict", violation["article"], out)
+            game.reinstate(t, "strict", violation.article, out)
             return
     touches = list(turn.touches)
     changed = changed_squares(game.board, move)
@@ -246,18 +237,17 @@ def made(
     name_sensed_pieces(game)
     record = MoveRecord(game.ply, side, move, made_at, touches, violation)
     game.records.append(record)
-    game.rule(
-        out,
-        t,
-        "move",
-        side=side,
-        key="move.inferred" if inferred else "move",
-        ply=game.ply,
-        uci=move.uci(),
-        san=san,
-        fen=game.fen(),
-        made_at=round(made_at, 6),
-        inferred=inferred,
+    out.append(
+        MoveStands(
+            t=t,
+            side=side,
+            ply=game.ply,
+            move=move,
+            san=san,
+            fen=game.fen(),
+            made_at=round(made_at, 6),
+            inferred=inferred,
+        )
     )
     game.promotion.pop(side, None)
     game.turn = Turn(SIDE[game.board.turn])

@@ -1,131 +1,461 @@
-"""Rulings: the output half of the event contract (`docs/events.md`).
+"""Rulings: the output half of the event contract (`docs/events.md`), one class per type.
 
-A ruling is what the arbiter decided, at time `t`: a move that stands, an obligation, a
-violation, an illegal move, a penalty, a flag, the end of the game. Each carries the FIDE
-article and one plain sentence from the message catalogue (`rules.messages`).
+A ruling is what the arbiter decided at time `t`: a move that stands, a duty, a violation,
+an illegal move, a penalty, a flag, the end of the game. Each is a frozen value with typed
+fields (sides as `Side`, squares as `chess.Square`, moves as `chess.Move`, kinds and reasons
+as `Literal`s) and the FIDE article it applies. A ruling holds no prose: its sentence is made
+from its fields, when it is read, by the one formatter `rules.messages.format_ruling`.
+
+`to_dict(message)` gives the contract's JSON object, keys in the contract's order (`t`,
+`type`, `side`, the type's own fields, `article`, `message`); `parse_ruling` reads it back.
 """
 
 from __future__ import annotations
 
-import json
-from typing import Any
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal, TypeAlias, get_args
 
-from rules.messages import message as catalogue_message
+import chess
 
-RULING_TYPES = (
-    "move",
-    "obligation",
-    "violation",
-    "illegal",
-    "reinstate",
-    "penalty",
-    "mismatch",
-    "claim",
-    "clock",
-    "flag",
-    "draw_offer",
-    "game_over",
-    # project extension (docs/events.md)
-    "note",
-)
+from rules.errors import EventError
+from rules.types import Result, Side, Square
+
+__all__ = [
+    "RULING_CLASSES",
+    "RULING_TYPES",
+    "ClaimKind",
+    "ClaimRuling",
+    "ClockState",
+    "Defect",
+    "DrawOffer",
+    "Flag",
+    "GameOver",
+    "Illegal",
+    "Mismatch",
+    "MoveStands",
+    "Note",
+    "NoteTopic",
+    "Obligation",
+    "ObligationKind",
+    "Penalty",
+    "PenaltyKind",
+    "PieceOn",
+    "Reason",
+    "Reinstate",
+    "ReinstateReason",
+    "Ruling",
+    "Violation",
+    "ViolationKind",
+    "parse_ruling",
+]
+
+ObligationKind: TypeAlias = Literal[
+    "move_piece", "capture_piece", "castle", "king_move", "declared_move", "none"
+]
+ViolationKind: TypeAlias = Literal[
+    "touch_move", "castling_rook_first", "released", "promotion_choice", "not_your_move"
+]
+Defect: TypeAlias = Literal[
+    "unreachable", "in_check", "no_move", "not_promoted", "two_hands", "other"
+]
+ReinstateReason: TypeAlias = Literal["illegal_move", "claim_upheld", "strict", "arbiter"]
+PenaltyKind: TypeAlias = Literal[
+    "time_added", "increment_removed", "time_deducted", "warning", "game_lost"
+]
+ClaimKind: TypeAlias = Literal["threefold", "fifty", "touch_move", "any"]
+Reason: TypeAlias = Literal[
+    "checkmate",
+    "stalemate",
+    "fivefold_repetition",
+    "seventyfive_moves",
+    "dead_position",
+    "threefold_repetition",
+    "fifty_moves",
+    "agreement",
+    "resignation",
+    "resignation_dead_position",
+    "time",
+    "time_dead_position",
+    "illegal_moves",
+    "illegal_moves_dead_position",
+    "profile",
+    "arbiter_decision",
+]
+#: what a `note` is about (a project extension of the contract, docs/events.md)
+NoteTopic: TypeAlias = Literal["draw_before_both_moved"]
+
+#: a ruling's sentence, made from its fields (`rules.messages.format_ruling`)
+Formatter: TypeAlias = Callable[["Ruling"], str]
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Ruling:
-    """One ruling: `type` at time `t`, about `side`, under `article`, with its own fields.
+    """What every ruling has: when it was decided, whom it concerns, under which article."""
 
-    Its sentence may be given (`message`) or left to the catalogue (`Ruling.from_catalogue`):
-    then it is filled in the first time it is read, from the fields as they stood when the
-    ruling was made. Formatting costs more than deciding most rulings, and a replay that
-    only compares fields never reads it; the text is the same whenever it is read.
-    """
+    type: ClassVar[str] = ""
+    t: float
+    side: Side | None = None
+    article: str | None = None
 
-    __slots__ = ("_message", "_pending", "article", "data", "side", "t", "type")
-    __match_args__ = ("t", "type", "side", "article", "message", "data")
+    def fields(self) -> dict[str, Any]:
+        """The type's own fields as the contract writes them (between `side` and `article`)."""
+        return {}
 
-    def __init__(
-        self,
-        t: float,
-        type: str,
-        side: str | None = None,
-        article: str | None = None,
-        message: str | None = None,
-        data: dict[str, Any] | None = None,
-    ) -> None:
-        self.t = t
-        self.type = type
-        self.side = side
-        self.article = article
-        self.data: dict[str, Any] = {} if data is None else data
-        self._message = message
-        self._pending: tuple[str, str | None, str | None, dict[str, Any]] | None = None
-
-    @classmethod
-    def from_catalogue(
-        cls,
-        t: float,
-        type: str,
-        key: str,
-        side: str | None,
-        article: str | None,
-        data: dict[str, Any],
-    ) -> Ruling:
-        """A ruling whose message is the catalogue's sentence `key`, filled from its fields.
-
-        The fields (and side and article) are copied now, so that the sentence does not
-        change if they do.
-        """
-        ruling = cls(t, type, side, article, None, data)
-        ruling._pending = (key, side, article, dict(data))
-        return ruling
-
-    @property
-    def message(self) -> str | None:
-        """The plain sentence of the ruling (`rules.messages`)."""
-        pending = self._pending
-        if pending is not None:
-            key, side, article, fields = pending
-            self._message = catalogue_message(key, side=side, article=article, **fields)
-            self._pending = None
-        return self._message
-
-    @message.setter
-    def message(self, text: str | None) -> None:
-        self._message = text
-        self._pending = None
-
-    def _fields(self) -> tuple[Any, ...]:
-        return (self.t, self.type, self.side, self.article, self.message, self.data)
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return self._fields() == other._fields()  # type: ignore[attr-defined]
-
-    __hash__ = None  # type: ignore[assignment]  # mutable, as the dataclass it replaces
-
-    def __repr__(self) -> str:
-        return (
-            f"Ruling(t={self.t!r}, type={self.type!r}, side={self.side!r}, "
-            f"article={self.article!r}, message={self.message!r}, data={self.data!r})"
-        )
-
-    def __getitem__(self, key: str) -> Any:
-        return self.to_dict()[key]
-
-    def get(self, key: str, default: Any = None) -> Any:
-        return self.to_dict().get(key, default)
-
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, message: Formatter | None = None) -> dict[str, Any]:
+        """The contract's JSON object; with `message`, its sentence under `"message"`."""
         out: dict[str, Any] = {"t": round(self.t, 6), "type": self.type}
         if self.side is not None:
             out["side"] = self.side
-        out.update(self.data)
+        out.update(self.fields())
         if self.article is not None:
             out["article"] = self.article
-        message = self.message
         if message is not None:
-            out["message"] = message
+            out["message"] = message(self)
         return out
 
-    def to_json(self) -> str:
-        return json.dumps(self.to_dict(), separators=(", ", ": "), ensure_ascii=False)
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MoveStands(Ruling):
+    """`move`: a move was made and stands (4.7); `made_at` counts against a flag (6.9)."""
+
+    type: ClassVar[str] = "move"
+    ply: int
+    move: chess.Move
+    san: str
+    fen: str
+    made_at: float
+    inferred: bool = False
+
+    @property
+    def uci(self) -> str:
+        return self.move.uci()
+
+    def fields(self) -> dict[str, Any]:
+        return {
+            "ply": self.ply,
+            "uci": self.move.uci(),
+            "san": self.san,
+            "fen": self.fen,
+            "made_at": self.made_at,
+            "inferred": self.inferred,
+        }
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Obligation(Ruling):
+    """`obligation`: a duty under Article 4 (or 9.5.3) began, changed or lapsed (`none`)."""
+
+    type: ClassVar[str] = "obligation"
+    kind: ObligationKind
+    square: Square | None = None
+    with_square: Square | None = None
+    rook: Square | None = None
+    move: chess.Move | None = None
+
+    def fields(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind}
+        if self.square is not None:
+            out["square"] = chess.SQUARE_NAMES[self.square]
+        if self.with_square is not None:
+            out["with"] = chess.SQUARE_NAMES[self.with_square]
+        if self.rook is not None:
+            out["rook"] = chess.SQUARE_NAMES[self.rook]
+        if self.move is not None:
+            out["move"] = self.move.uci()
+        return out
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Violation(Ruling):
+    """`violation`: Article 4 was broken on `square`."""
+
+    type: ClassVar[str] = "violation"
+    kind: ViolationKind
+    square: Square
+
+    def fields(self) -> dict[str, Any]:
+        return {"kind": self.kind, "square": chess.SQUARE_NAMES[self.square]}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Illegal(Ruling):
+    """`illegal`: a move no legal move explains; `completed` once the clock was pressed (7.5)."""
+
+    type: ClassVar[str] = "illegal"
+    completed: bool
+    defect: Defect
+    count: int
+    move: chess.Move | None = None
+
+    def fields(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "completed": self.completed,
+            "defect": self.defect,
+            "count": self.count,
+        }
+        if self.move is not None:
+            out["move"] = self.move.uci()
+        return out
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Reinstate(Ruling):
+    """`reinstate`: the position goes back to `fen`, with `ply` plies standing."""
+
+    type: ClassVar[str] = "reinstate"
+    fen: str
+    ply: int
+    reason: ReinstateReason
+
+    def fields(self) -> dict[str, Any]:
+        return {"fen": self.fen, "ply": self.ply, "reason": self.reason}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Penalty(Ruling):
+    """`penalty`: `side` is penalised; `seconds` for the kinds that move time."""
+
+    type: ClassVar[str] = "penalty"
+    kind: PenaltyKind
+    seconds: float | None = None
+
+    def fields(self) -> dict[str, Any]:
+        if self.seconds is None:
+            return {"kind": self.kind}
+        return {"kind": self.kind, "seconds": self.seconds}
+
+
+@dataclass(frozen=True, slots=True)
+class PieceOn:
+    """A piece (FEN letter, or `X`/`x`/`?` as sensed) on a square: an entry of a `mismatch`."""
+
+    square: Square
+    piece: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"square": chess.SQUARE_NAMES[self.square], "piece": self.piece}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Mismatch(Ruling):
+    """`mismatch`: what the game's position has where the board lacks it, and what is extra."""
+
+    type: ClassVar[str] = "mismatch"
+    missing: tuple[PieceOn, ...]
+    extra: tuple[PieceOn, ...]
+
+    def fields(self) -> dict[str, Any]:
+        return {
+            "missing": [p.to_dict() for p in self.missing],
+            "extra": [p.to_dict() for p in self.extra],
+        }
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ClaimRuling(Ruling):
+    """`claim`: the ruling on a claim; article 9.4 marks one made after touching a piece."""
+
+    type: ClassVar[str] = "claim"
+    kind: ClaimKind
+    valid: bool
+
+    @property
+    def admissible(self) -> bool:
+        """False for a claim made after the claimant touched a piece (9.4)."""
+        return self.article != "9.4"
+
+    def fields(self) -> dict[str, Any]:
+        return {"kind": self.kind, "valid": self.valid}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ClockState(Ruling):
+    """`clock`: the seconds left on both clocks, which one runs, and whether they are paused."""
+
+    type: ClassVar[str] = "clock"
+    white: float
+    black: float
+    running: Side | None
+    paused: bool
+
+    def left(self, side: Side) -> float:
+        return self.white if side == "white" else self.black
+
+    def fields(self) -> dict[str, Any]:
+        return {
+            "white": self.white,
+            "black": self.black,
+            "running": self.running,
+            "paused": self.paused,
+        }
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Flag(Ruling):
+    """`flag`: `side`'s time ran out at `at` (6.9)."""
+
+    type: ClassVar[str] = "flag"
+    at: float
+
+    def fields(self) -> dict[str, Any]:
+        return {"at": self.at}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DrawOffer(Ruling):
+    """`draw_offer`: `side` offered a draw (9.1.2)."""
+
+    type: ClassVar[str] = "draw_offer"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameOver(Ruling):
+    """`game_over`: the game ended with `result` for `reason`."""
+
+    type: ClassVar[str] = "game_over"
+    result: Result
+    reason: Reason
+
+    def fields(self) -> dict[str, Any]:
+        return {"result": self.result, "reason": self.reason}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Note(Ruling):
+    """`note` (project extension): what an arbiter should know that is no violation or penalty.
+
+    On the wire its sentence is written twice, as `text` and as `message` (docs/events.md);
+    `to_dict` writes `text` only when it is given the formatter.
+    """
+
+    type: ClassVar[str] = "note"
+    topic: NoteTopic
+
+    def to_dict(self, message: Formatter | None = None) -> dict[str, Any]:
+        out: dict[str, Any] = {"t": round(self.t, 6), "type": self.type}
+        if self.side is not None:
+            out["side"] = self.side
+        text = None if message is None else message(self)
+        if text is not None:
+            out["text"] = text
+        if self.article is not None:
+            out["article"] = self.article
+        if text is not None:
+            out["message"] = text
+        return out
+
+
+RULING_CLASSES: dict[str, type[Ruling]] = {
+    cls.type: cls
+    for cls in (
+        MoveStands,
+        Obligation,
+        Violation,
+        Illegal,
+        Reinstate,
+        Penalty,
+        Mismatch,
+        ClaimRuling,
+        ClockState,
+        Flag,
+        DrawOffer,
+        GameOver,
+        Note,
+    )
+}
+RULING_TYPES = tuple(RULING_CLASSES)
+
+
+def _square(data: Mapping[str, Any], key: str) -> Square | None:
+    name = data.get(key)
+    return None if name is None else chess.parse_square(str(name))
+
+
+def _move(data: Mapping[str, Any], key: str) -> chess.Move | None:
+    uci = data.get(key)
+    return None if uci is None else chess.Move.from_uci(str(uci))
+
+
+def _pieces(items: Any) -> tuple[PieceOn, ...]:
+    return tuple(PieceOn(chess.parse_square(p["square"]), str(p["piece"])) for p in items)
+
+
+def parse_ruling(data: Mapping[str, Any], formatter: Formatter | None = None) -> Ruling:
+    """The ruling a contract JSON object describes (`message` is ignored: it is made anew).
+
+    A `note` names no topic on the wire; with `formatter`, the topic whose sentence is its
+    `text` is taken, else the first. Raises `EventError` on an unknown type or a bad field.
+    """
+    rtype = data.get("type")
+    cls = RULING_CLASSES.get(str(rtype))
+    if cls is None:
+        raise EventError(f"unknown ruling type {rtype!r}")
+    common: dict[str, Any] = {"t": float(data["t"]), "side": data.get("side")}
+    common["article"] = data.get("article")
+    try:
+        return _parse(cls, data, common, formatter)
+    except (KeyError, ValueError, TypeError) as exc:
+        raise EventError(f"a {rtype!r} ruling with a bad or missing field ({exc})") from None
+
+
+def _parse(
+    cls: type[Ruling], d: Mapping[str, Any], common: dict[str, Any], formatter: Formatter | None
+) -> Ruling:
+    if cls is MoveStands:
+        return MoveStands(
+            **common,
+            ply=int(d["ply"]),
+            move=chess.Move.from_uci(d["uci"]),
+            san=d["san"],
+            fen=d["fen"],
+            made_at=d["made_at"],
+            inferred=bool(d.get("inferred", False)),
+        )
+    if cls is Obligation:
+        return Obligation(
+            **common,
+            kind=d["kind"],
+            square=_square(d, "square"),
+            with_square=_square(d, "with"),
+            rook=_square(d, "rook"),
+            move=_move(d, "move"),
+        )
+    if cls is Violation:
+        return Violation(**common, kind=d["kind"], square=chess.parse_square(d["square"]))
+    if cls is Illegal:
+        return Illegal(
+            **common,
+            completed=bool(d["completed"]),
+            defect=d["defect"],
+            count=int(d["count"]),
+            move=_move(d, "move"),
+        )
+    if cls is Reinstate:
+        return Reinstate(**common, fen=d["fen"], ply=int(d["ply"]), reason=d["reason"])
+    if cls is Penalty:
+        return Penalty(**common, kind=d["kind"], seconds=d.get("seconds"))
+    if cls is Mismatch:
+        return Mismatch(**common, missing=_pieces(d["missing"]), extra=_pieces(d["extra"]))
+    if cls is ClaimRuling:
+        return ClaimRuling(**common, kind=d["kind"], valid=bool(d["valid"]))
+    if cls is ClockState:
+        return ClockState(
+            **common,
+            white=d["white"],
+            black=d["black"],
+            running=d.get("running"),
+            paused=bool(d["paused"]),
+        )
+    if cls is Flag:
+        return Flag(**common, at=d["at"])
+    if cls is GameOver:
+        return GameOver(**common, result=d["result"], reason=d["reason"])
+    if cls is Note:
+        topics: tuple[NoteTopic, ...] = get_args(NoteTopic)
+        for topic in topics:
+            note = Note(**common, topic=topic)
+            if formatter is None or formatter(note) == d.get("text"):
+                return note
+        return Note(**common, topic=topics[0])
+    return cls(**common)

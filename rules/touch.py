@@ -1,7 +1,7 @@
 """Touch-move: which moves the pieces a player touched oblige him to make (Articles 4.3-4.5).
 
 The input is the position and the player's intentional touches in order (adjustments and
-accidents already taken out). The output is an `Obligation`: its kind and squares for the
+accidents already taken out). The output is a `Duty`: its kind and squares for the
 `obligation` ruling, and the set of moves that satisfy it (`None`: any legal move).
 """
 
@@ -12,14 +12,16 @@ from dataclasses import dataclass
 
 import chess
 
+from rules.rulings import Obligation, ObligationKind
 from rules.sensed import LegalMoves
+from rules.types import Side
 
 
 @dataclass(frozen=True, slots=True)
-class Obligation:
+class Duty:
     """A duty under Article 4 and the moves that fulfil it."""
 
-    kind: str  # move_piece, capture_piece, castle, king_move, declared_move, none
+    kind: ObligationKind
     article: str
     square: int | None = None
     with_square: int | None = None
@@ -32,18 +34,18 @@ class Obligation:
     def key(self) -> tuple[object, ...]:
         return (self.kind, self.square, self.with_square, self.rook, self.move, self.article)
 
-    def fields(self) -> dict[str, object]:
-        """The contract's fields of the `obligation` ruling."""
-        out: dict[str, object] = {"kind": self.kind}
-        if self.square is not None:
-            out["square"] = chess.square_name(self.square)
-        if self.with_square is not None:
-            out["with"] = chess.square_name(self.with_square)
-        if self.rook is not None:
-            out["rook"] = chess.square_name(self.rook)
-        if self.move is not None:
-            out["move"] = self.move.uci()
-        return out
+    def ruling(self, t: float, side: Side) -> Obligation:
+        """The `obligation` ruling of this duty for `side` at `t`."""
+        return Obligation(
+            t=t,
+            side=side,
+            article=self.article,
+            kind=self.kind,
+            square=self.square,
+            with_square=self.with_square,
+            rook=self.rook,
+            move=self.move,
+        )
 
 
 def castling_rook(board: chess.Board, move: chess.Move) -> int | None:
@@ -61,7 +63,7 @@ def obligation_for(
     legal: Sequence[chess.Move] | None = None,
     *,
     cache: LegalMoves | None = None,
-) -> Obligation | None:
+) -> Duty | None:
     """The duty created by `touches` (squares, in the order touched) in `board`.
 
     Returns None when nothing was touched. Implements 4.3.1 (own pieces), 4.3.2 (opponent's
@@ -82,8 +84,8 @@ def obligation_for(
             else board.generate_legal_moves(from_mask=mask)
         )
         if allowed:
-            return Obligation("move_piece", "4.3.1", square=sq, allowed=allowed)
-        return Obligation("none", "4.5", square=sq, allowed=None)
+            return Duty("move_piece", "4.3.1", square=sq, allowed=allowed)
+        return Duty("none", "4.5", square=sq, allowed=None)
     if legal is None:
         # only moves from the touched own pieces (and the king, for 4.4) or onto touched
         # opponent pieces (and the en passant square) can matter
@@ -150,55 +152,51 @@ def obligation_for(
         )
         if king_first:
             if castle is not None:
-                return Obligation(
+                return Duty(
                     "castle", "4.4.1", square=king_sq, rook=rook, allowed=frozenset({castle})
                 )
             others = frozenset(m for m in king_moves if castling_rook(board, m) != rook)
             if others:
-                return Obligation("king_move", "4.4.3", square=king_sq, allowed=others)
-            return Obligation("none", "4.4.3", square=king_sq, allowed=None)
+                return Duty("king_move", "4.4.3", square=king_sq, allowed=others)
+            return Duty("none", "4.4.3", square=king_sq, allowed=None)
         # 4.4.2: rook first, then the king: no castling with that rook; move the rook if it
         # can, else the king (Manual).
         rook_moves = moves_of(rook)
         if rook_moves:
-            return Obligation(
-                "move_piece", "4.4.2", square=rook, allowed=rook_moves, rook_first=rook
-            )
+            return Duty("move_piece", "4.4.2", square=rook, allowed=rook_moves, rook_first=rook)
         others = frozenset(m for m in moves_of(king_sq) if castling_rook(board, m) != rook)
         if others:
-            return Obligation(
-                "move_piece", "4.4.2", square=king_sq, allowed=others, rook_first=rook
-            )
-        return Obligation("none", "4.5", square=rook, allowed=None, rook_first=rook)
+            return Duty("move_piece", "4.4.2", square=king_sq, allowed=others, rook_first=rook)
+        return Duty("none", "4.5", square=rook, allowed=None, rook_first=rook)
 
     if own and opp:
         first_own, first_opp = own[0], opp[0]
         both = frozenset(m for m in captures_of(first_opp) if m.from_square == first_own)
         if both:
-            return Obligation(
+            return Duty(
                 "capture_piece", "4.3.3", square=first_opp, with_square=first_own, allowed=both
             )
         for sq in ordered:
             allowed = moves_of(sq) if sq in own else captures_of(sq)
             if allowed:
                 kind = "move_piece" if sq in own else "capture_piece"
-                return Obligation(kind, "4.3.3", square=sq, allowed=allowed)
-        return Obligation("none", "4.5", square=ordered[0], allowed=None)
+                return Duty(kind, "4.3.3", square=sq, allowed=allowed)
+        return Duty("none", "4.5", square=ordered[0], allowed=None)
     if own:
         for sq in own:
             allowed = moves_of(sq)
             if allowed:
-                return Obligation("move_piece", "4.3.1", square=sq, allowed=allowed)
-        return Obligation("none", "4.5", square=own[0], allowed=None)
+                return Duty("move_piece", "4.3.1", square=sq, allowed=allowed)
+        return Duty("none", "4.5", square=own[0], allowed=None)
     for sq in opp:
         allowed = captures_of(sq)
         if allowed:
-            return Obligation("capture_piece", "4.3.2", square=sq, allowed=allowed)
-    return Obligation("none", "4.5", square=opp[0], allowed=None)
+            return Duty("capture_piece", "4.3.2", square=sq, allowed=allowed)
+    return Duty("none", "4.5", square=opp[0], allowed=None)
 
 
-def declared(move: chess.Move) -> Obligation:
+def declared(move: chess.Move) -> Duty:
     """9.5.3: after an incorrect claim the stated intended move must be played."""
-    return Obligation(
+    return Duty(
         "declared_move", "9.5.3", square=move.from_square, move=move, allowed=frozenset({move})
     )

@@ -10,11 +10,11 @@ its clock was pressed (6.2.1) and the increment that press gave (7.5.5).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 import chess
 
-from rules.touch import Obligation
+from rules.rulings import Violation
+from rules.touch import Duty
 
 #: an arrangement of the sensed board: the differing squares and what stands on them
 Arrangement = frozenset[tuple[int, str | None]]
@@ -31,8 +31,8 @@ class Turn:
     touched_any: bool = False  # a piece touched to move it: no claim this move (4.8, 9.4)
     moved_squares: set[int] = field(default_factory=set)  # squares this turn placed pieces on
     promo_first: dict[int, str] = field(default_factory=dict)  # 4.4.4
-    obligation: Obligation | None = None
-    forced: Obligation | None = None  # a duty that stands whatever is touched (9.5.3, strict)
+    obligation: Duty | None = None
+    forced: Duty | None = None  # a duty that stands whatever is touched (9.5.3, strict)
     reported_illegal: Arrangement | None = None
     refused: Arrangement | None = None  # strict: the board shows it
     two_hands: bool = False
@@ -47,7 +47,7 @@ class MoveRecord:
     move: chess.Move
     made_at: float
     touches: list[int]
-    violation: dict[str, Any] | None = None
+    violation: Violation | None = None
     pressed: bool = False
     credit: float = 0.0
     #: the press counted the move on the clock (6.2.1); not when that clock was stopped

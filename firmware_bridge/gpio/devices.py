@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 from firmware_bridge.gpio.base import Pin, PinUsageError
 from firmware_bridge.gpio.indications import BLINK_HZ, BeepPattern, LedShow
-from rules.events import ArbiterAction, Claim, Event, Press
+from rules.events import ArbiterAction, Claim, Event, PauseClocks, Press, Resume
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +63,7 @@ class PauseToggle:
     t: float
 
     def to_action(self, paused: bool) -> ArbiterAction:
-        return ArbiterAction(t=self.t, action="resume" if paused else "pause")
+        return Resume(t=self.t) if paused else PauseClocks(t=self.t)
 
 
 Emit = Callable[[Event | PauseToggle], None]

@@ -33,7 +33,16 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
-from rules.rulings import Ruling
+from rules.rulings import (
+    ClockState,
+    Flag,
+    GameOver,
+    Illegal,
+    MoveStands,
+    Obligation,
+    Ruling,
+    Violation,
+)
 
 SIDES = ("white", "black")
 
@@ -109,22 +118,21 @@ class PanelState:
         return replace(state, news=tuple(news))
 
     def _take(self, r: Ruling) -> PanelState:
-        if r.type == "clock":
-            return replace(
-                self, running=r.data.get("running"), paused=bool(r.data.get("paused", False))
-            )
-        if r.type == "flag" and r.side in SIDES:
-            return replace(self, flagged=self.flagged | {r.side})
-        if r.type == "game_over":
-            return replace(self, over=True, running=None, duties=frozenset())
-        if r.type == "obligation" and r.side in SIDES:
-            if r.data.get("kind") == "none":
-                return replace(self, duties=self.duties - {r.side})
-            return replace(self, duties=self.duties | {r.side})
-        if r.type == "move":
-            mover = r.side or _mover_from_fen(r.data.get("fen"))
-            gone = {mover} if mover else set(SIDES)
-            return replace(self, duties=self.duties - gone)
+        match r:
+            case ClockState(running=running, paused=paused):
+                return replace(self, running=running, paused=paused)
+            case Flag(side=side) if side is not None:
+                return replace(self, flagged=self.flagged | {side})
+            case GameOver():
+                return replace(self, over=True, running=None, duties=frozenset())
+            case Obligation(side=side, kind=kind) if side is not None:
+                if kind == "none":
+                    return replace(self, duties=self.duties - {side})
+                return replace(self, duties=self.duties | {side})
+            case MoveStands(side=side, fen=fen):
+                mover = side or _mover_from_fen(fen)
+                gone = {mover} if mover else set(SIDES)
+                return replace(self, duties=self.duties - gone)
         return self
 
 
@@ -173,16 +181,17 @@ def _led(state: PanelState, side: str, mode: PanelMode) -> LedShow:
 
 
 def _beep(r: Ruling, mode: PanelMode) -> BeepPattern | None:
-    if r.type == "flag":
-        return FLAG_BEEP
-    if r.type == "game_over":
-        return GAME_END_BEEP
-    if r.type == "illegal":
-        if r.data.get("completed"):
-            return ILLEGAL_BEEP
-        return PENDING_ILLEGAL_BEEP if mode.guides else None
-    if r.type == "violation" and mode.guides:
-        return VIOLATION_BEEP
+    match r:
+        case Flag():
+            return FLAG_BEEP
+        case GameOver():
+            return GAME_END_BEEP
+        case Illegal(completed=completed):
+            if completed:
+                return ILLEGAL_BEEP
+            return PENDING_ILLEGAL_BEEP if mode.guides else None
+        case Violation() if mode.guides:
+            return VIOLATION_BEEP
     return None
 
 

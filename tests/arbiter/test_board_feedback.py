@@ -21,7 +21,11 @@ from firmware_bridge.capture import read_capture
 from firmware_bridge.codecs.dgt import DgtCodec
 from firmware_bridge.virtual import VirtualBoard, moves_to_events
 from rules.events import Start
-from rules.rulings import Ruling
+from rules.rulings import ClockState, MoveStands, Obligation
+
+E4 = MoveStands(
+    t=1.0, side="white", ply=1, move=chess.Move.from_uci("e2e4"), san="e4", fen="", made_at=1.0
+)
 
 MOVES = ["e2e4", "e7e5", "g1f3"]
 
@@ -66,7 +70,7 @@ def _play(tmp_path: Path, *, strict: bool) -> tuple[Session, BoardAdapter, Virtu
         runner.join(5)
     finally:
         virtual.close()
-    assert [r.data["uci"] for r in session.rulings if r.type == "move"] == MOVES
+    assert [r.uci for r in session.rulings if isinstance(r, MoveStands)] == MOVES
     return session, board, virtual, capture
 
 
@@ -79,7 +83,7 @@ def test_strict_mode_lights_the_touched_square_and_the_last_move(tmp_path: Path)
 
     lit = virtual.model.lit_corners()
     assert lit == set(led_positions("g1")) | set(led_positions("f3"))
-    obligations = [r for r in session.rulings if r.type == "obligation" and r.data.get("square")]
+    obligations = [r for r in session.rulings if isinstance(r, Obligation) and r.square is not None]
     assert obligations  # each lift of a piece to move is a touch-move duty (4.3.1)
 
 
@@ -97,10 +101,10 @@ def test_feedback_mode_leaves_a_dgt_board_without_leds_dark() -> None:
     adapter.feedback = True
     adapter.sent = []
     adapter.board = _FakeBoard(DgtCodec(), sent)  # type: ignore[assignment]
-    adapter.follow([Ruling(t=1.0, type="move", data={"uci": "e2e4"})], 1.0)
+    adapter.follow([E4], 1.0)
     assert sent == []
     adapter.board.codec.revelation = True  # type: ignore[attr-defined]
-    adapter.follow([Ruling(t=1.0, type="move", data={"uci": "e2e4"})], 1.0)
+    adapter.follow([E4], 1.0)
     assert sent == [DgtCodec(revelation=True).encode_leds(["e2", "e4"])]
 
 
@@ -111,7 +115,7 @@ def test_a_dgt_3000_on_the_board_shows_our_clock_times() -> None:
     adapter.sent = []
     codec = DgtCodec(clock_white="right")
     adapter.board = _FakeBoard(codec, sent)  # type: ignore[assignment]
-    clock = Ruling(t=2.0, type="clock", data={"white": 59.5, "black": 60.0, "running": "black"})
+    clock = ClockState(t=2.0, white=59.5, black=60.0, running="black", paused=False)
     adapter.follow([clock], 2.0)
     assert sent == []  # no DGT 3000 seen on the board: nothing to show
     codec.clock_present = True
@@ -161,6 +165,6 @@ def test_the_dgt_3000_on_a_virtual_dgt_board_shows_the_session_clock() -> None:
     finally:
         virtual.close()
     assert board.sent  # SETNRUN commands went out
-    last = [r.data for r in session.rulings if r.type == "clock"][-1]
-    assert last["running"] == "black"
-    assert virtual.model.clock_set == (int(last["black"]), int(last["white"]), "left")
+    last = [r for r in session.rulings if isinstance(r, ClockState)][-1]
+    assert last.running == "black"
+    assert virtual.model.clock_set == (int(last.black), int(last.white), "left")

@@ -31,24 +31,25 @@ def test_the_demo_stream_has_its_incidents_and_still_ends_in_mate() -> None:
     assert isinstance(events[0], Start)
     rulings = replay(events)
     kinds = [
-        (r.type, r.data.get("kind"), r.data.get("valid"), r.data.get("completed")) for r in rulings
+        (r.type, getattr(r, "kind", None), getattr(r, "valid", None), getattr(r, "completed", None))
+        for r in rulings
     ]
     # an illegal move put down, not completed, then corrected (7.5.1, 4.7)
     assert ("illegal", None, None, False) in kinds
-    assert not any(r.type == "illegal" and r.data.get("completed") for r in rulings)
+    assert not any(r.type == "illegal" and r.completed for r in rulings)
     # a touch-move violation, recorded, the move played standing (4.3.1)
     violations = [r for r in rulings if r.type == "violation"]
-    assert [v.data["kind"] for v in violations] == ["touch_move"]
+    assert [v.kind for v in violations] == ["touch_move"]
     # an incorrect draw claim: refused, time to the opponent (9.5.3), a draw offer
     assert ("claim", "threefold", False, None) in kinds
-    assert any(r.type == "penalty" and r.data["kind"] == "time_added" for r in rulings)
+    assert any(r.type == "penalty" and r.kind == "time_added" for r in rulings)
     assert any(r.type == "draw_offer" for r in rulings)
     # a piece touched, put back and then moved: the duty is honoured (no second violation)
-    moves = [r.data["san"] for r in rulings if r.type == "move"]
+    moves = [r.san for r in rulings if r.type == "move"]
     game_moves = [n.san() for n in demo_game().mainline()]
     assert moves == game_moves  # the incidents never change the game
     over = [r for r in rulings if r.type == "game_over"]
-    assert over[0].data["result"] == "1-0" and over[0].data["reason"] == "checkmate"
+    assert over[0].result == "1-0" and over[0].reason == "checkmate"
 
 
 def test_the_default_speed_fits_the_game_in_about_twenty_seconds() -> None:

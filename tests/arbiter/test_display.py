@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import io
 
+import chess
 import pytest
 
 from arbiter.display import Display, board_lines, format_clock, moves_text, ruling_text
 from rules.events import Lift, Place, Press, Start
 from rules.game import Game
-from rules.rulings import Ruling
+from rules.rulings import ClockState, MoveStands, Obligation, Penalty
 
 
 @pytest.mark.parametrize(
@@ -53,10 +54,9 @@ def test_plain_lines_one_a_ruling_with_the_article() -> None:
     display.attach(played_game())
     display.show(
         [
-            Ruling(t=2.0, type="obligation", side="black", article="4.3.1",
-                   message="Black touched the piece on g8 and must move it (Art. 4.3.1)."),
-            Ruling(t=2.5, type="clock", data={"white": 178.5, "black": 9.25,
-                                              "running": "black", "paused": False}),
+            Obligation(t=2.0, side="black", article="4.3.1", kind="move_piece",
+                       square=chess.G8),
+            ClockState(t=2.5, white=178.5, black=9.25, running="black", paused=False),
         ],
         2.5,
     )  # fmt: skip
@@ -68,9 +68,9 @@ def test_plain_lines_one_a_ruling_with_the_article() -> None:
     assert len(out.getvalue().splitlines()) == 3
 
 
-def test_a_ruling_without_the_article_in_its_message_gets_it() -> None:
-    r = Ruling(t=1.0, type="penalty", side="white", article="A.4.2", message="Two minutes.")
-    assert ruling_text(r).endswith("Two minutes. (Art. A.4.2)")
+def test_a_ruling_line_cites_its_article_once() -> None:
+    r = Penalty(t=1.0, side="white", article="A.4.2", kind="time_added", seconds=120)
+    assert ruling_text(r).endswith("Black receives 120 seconds (Art. A.4.2).")
 
 
 def test_the_screen_shows_clocks_whose_move_and_rulings_and_redraws_only_on_change() -> None:
@@ -78,7 +78,9 @@ def test_the_screen_shows_clocks_whose_move_and_rulings_and_redraws_only_on_chan
     display = Display(out, tty=True, title="Ann v Bob", footer="keys: space press")
     game = played_game()
     display.attach(game)
-    display.show([Ruling(t=1.5, type="move", message="White played e4.")], 1.5)
+    e4 = chess.Move.from_uci("e2e4")
+    played = MoveStands(t=1.5, side="white", ply=1, move=e4, san="e4", fen="", made_at=1.5)
+    display.show([played], 1.5)
     screen = display.render(1.5)
     assert "Black to move" in screen
     assert "White      2:58" in screen and "Black      3:00 ◀   Bob" in screen

@@ -246,7 +246,7 @@ def test_an_e_board_on_a_virtual_dgt_feeds_the_live_session() -> None:
         runner.join(5)
     finally:
         virtual.close()
-    assert [r.data["san"] for r in session.rulings if r.type == "move"] == ["e4", "e5", "Nf3"]
+    assert [r.san for r in session.rulings if r.type == "move"] == ["e4", "e5", "Nf3"]
     assert "White played Nf3." in out.getvalue()
 
 

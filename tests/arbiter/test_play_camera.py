@@ -70,7 +70,7 @@ def test_the_camera_learns_from_each_position_the_rules_accept(
     def emit(item: object) -> None:
         if isinstance(item, Event):
             rulings = game.handle(item)
-            moves.extend(r.data["uci"] for r in rulings if r.type == "move")
+            moves.extend(r.uci for r in rulings if r.type == "move")
             source.follow(rulings, item.t)
 
     source._run(iter(frames), emit, _NoWaitClock())

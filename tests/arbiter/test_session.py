@@ -79,13 +79,13 @@ def test_the_flag_falls_on_the_timer_with_a_tick_in_the_journal(tmp_path: Path) 
     assert session.advance(9.999) == []
     rulings = session.advance(10.004)
     assert [r.type for r in rulings][:2] == ["flag", "game_over"]
-    assert rulings[0].data["at"] == pytest.approx(10.0)
+    assert rulings[0].at == pytest.approx(10.0)
     assert session.game.over
     # the journal replays to the same flag: the tick stands for the timer
     events, _ = read_journal(tmp_path / "j")
     assert isinstance(events[-1], Tick) and 10.0 < events[-1].t < 10.001
     replayed = [r for r in replay(events, finish=False) if r.type == "flag"]
-    assert replayed and replayed[0].data["at"] == pytest.approx(10.0)
+    assert replayed and replayed[0].at == pytest.approx(10.0)
 
 
 def test_a_release_after_slide_s_is_decided_by_the_timer() -> None:
@@ -96,7 +96,7 @@ def test_a_release_after_slide_s_is_decided_by_the_timer() -> None:
     assert session.game.next_deadline() == pytest.approx(1.45)
     assert session.advance(1.44) == []
     moves = [r for r in session.advance(1.46) if r.type == "move"]
-    assert moves and moves[0].data["uci"] == "e2e4" and moves[0].data["made_at"] == 1.2
+    assert moves and moves[0].uci == "e2e4" and moves[0].made_at == 1.2
 
 
 def test_an_event_dated_before_the_last_is_journaled_at_the_last_time() -> None:
@@ -291,7 +291,7 @@ def test_flag_ruling_within_50ms_of_the_deadline_with_no_input(tmp_path: Path) -
     assert flag, seen
     assert 2.0 <= woke[0] < 2.03, f"the timer fired {woke[0] - 2.0:.3f} s late"
     assert 2.0 <= flag[0] < 2.05, f"the flag was ruled {flag[0] - 2.0:.3f} s late"
-    assert [r.data.get("at") for r in session.rulings if r.type == "flag"] == [2.0]
+    assert [r.at for r in session.rulings if r.type == "flag"] == [2.0]
     assert session.game.result == "1-0"
 
 
@@ -345,7 +345,7 @@ def test_the_per_move_cap_of_900m60_is_a_flag() -> None:
     assert session.game.next_deadline() == pytest.approx(60.0)
     rulings = session.advance(60.001)
     flag = [r for r in rulings if r.type == "flag"]
-    assert flag and flag[0].side == "white" and flag[0].data["at"] == pytest.approx(60.0)
+    assert flag and flag[0].side == "white" and flag[0].at == pytest.approx(60.0)
     assert session.game.clock.remaining("white", 60.0) > 800  # the total was not used up
 
 
@@ -370,7 +370,7 @@ def test_a_mate_released_just_after_the_flag_but_made_before_it_counts() -> None
     assert session.game.next_deadline() == pytest.approx(flag_at + 0.15)
     rulings = session.advance(flag_at + 0.16)
     over = [r for r in rulings if r.type == "game_over"]
-    assert over and over[0].data["reason"] == "checkmate" and over[0].data["result"] == "0-1"
+    assert over and over[0].reason == "checkmate" and over[0].result == "0-1"
     assert not any(r.type == "flag" for r in rulings)
 
 
@@ -380,10 +380,10 @@ def test_a_completed_illegal_move_beeps_an_open_one_does_not() -> None:
     session.submit(Lift(t=0.5, square="e2", piece="P"))
     session.submit(Place(t=0.7, square="e5", piece="P"))  # no legal move: open, correctable
     session.advance(1.0)
-    assert any(r.type == "illegal" and not r.data["completed"] for r in session.rulings)
+    assert any(r.type == "illegal" and not r.completed for r in session.rulings)
     assert buzzer.history[-1][1] == 0 and len(buzzer.history) == 1  # silent (12.6)
     session.submit(Press(t=1.2, side="white"))  # now it is completed: ruled in public
-    assert any(r.type == "illegal" and r.data["completed"] for r in session.rulings)
+    assert any(r.type == "illegal" and r.completed for r in session.rulings)
     assert buzzer.read() == 1
 
 
@@ -427,6 +427,6 @@ def test_a_reed_switch_board_on_the_fake_pins_is_scanned_into_moves() -> None:
     finally:
         session.stop()
         runner.join(3)
-    assert [r.data["san"] for r in session.rulings if r.type == "move"] == ["e4"]
+    assert [r.san for r in session.rulings if r.type == "move"] == ["e4"]
     types = [e.type for e in session.events]
     assert types[:2] == ["start", "snapshot"] and "lift" in types and "place" in types

@@ -3,6 +3,7 @@ buzzer do."""
 
 from __future__ import annotations
 
+import chess
 import pytest
 
 from firmware_bridge.gpio.devices import (
@@ -23,8 +24,17 @@ from firmware_bridge.gpio.indications import (
 )
 from firmware_bridge.gpio.panel import ClockPanel
 from firmware_bridge.gpio.pins import DEFAULT_PINS, PinMap
-from rules.events import ArbiterAction, Claim, Event, Press
-from rules.rulings import Ruling
+from rules.events import Claim, Event, PauseClocks, Press, Resume
+from rules.rulings import (
+    ClockState,
+    Flag,
+    GameOver,
+    MoveStands,
+    Obligation,
+    Ruling,
+    Violation,
+)
+from rules.types import Side
 
 
 def _button(debounce_s: float = 0.05, origin: float = 0.0, hw_bounce_s: float = 0.0):
@@ -163,8 +173,8 @@ def test_claim_and_pause_buttons() -> None:
     assert out == [Claim(t=4.0, side="black", kind="any"), PauseToggle(t=5.0)]
     toggle = out[1]
     assert isinstance(toggle, PauseToggle)
-    assert toggle.to_action(paused=False) == ArbiterAction(t=5.0, action="pause")
-    assert toggle.to_action(paused=True) == ArbiterAction(t=5.0, action="resume")
+    assert toggle.to_action(paused=False) == PauseClocks(t=5.0)
+    assert toggle.to_action(paused=True) == Resume(t=5.0)
 
 
 # --- LED -------------------------------------------------------------------------------------
@@ -273,10 +283,8 @@ def test_silence_stops_a_beep() -> None:
 # --- the panel -------------------------------------------------------------------------------
 
 
-def _clock(t: float, running: str | None, paused: bool = False) -> Ruling:
-    return Ruling(
-        t, "clock", data={"white": 60.0, "black": 60.0, "running": running, "paused": paused}
-    )
+def _clock(t: float, running: Side | None, paused: bool = False) -> Ruling:
+    return ClockState(t=t, white=60.0, black=60.0, running=running, paused=paused)
 
 
 def test_panel_wires_the_default_pin_map() -> None:
@@ -307,8 +315,8 @@ def test_panel_shows_whose_clock_runs_and_a_fallen_flag() -> None:
     panel.follow([_clock(2.0, "black")], 2.0)
     panel.follow(
         [
-            Ruling(5.0, "flag", side="black", data={"at": 5.0}),
-            Ruling(5.0, "game_over", data={"result": "1-0", "reason": "time"}),
+            Flag(t=5.0, side="black", at=5.0),
+            GameOver(t=5.0, result="1-0", reason="time"),
             _clock(5.0, None),
         ],
         5.0,
@@ -336,9 +344,16 @@ def test_panel_in_default_mode_is_silent_on_moves_and_duties() -> None:
     panel.follow([_clock(0.0, "white")], 0.0)
     shown = panel.follow(
         [
-            Ruling(1.0, "obligation", side="white", data={"kind": "move_piece", "square": "g1"}),
-            Ruling(3.7, "violation", side="white", data={"kind": "touch_move", "square": "g1"}),
-            Ruling(3.7, "move", data={"uci": "e2e4", "fen": "x b KQkq - 0 1"}),
+            Obligation(t=1.0, side="white", kind="move_piece", square=chess.G1),
+            Violation(t=3.7, side="white", kind="touch_move", square=chess.G1),
+            MoveStands(
+                t=3.7,
+                ply=1,
+                move=chess.Move.from_uci("e2e4"),
+                san="e4",
+                fen="x b KQkq - 0 1",
+                made_at=3.7,
+            ),
             _clock(3.7, "black"),
         ],
         3.7,
@@ -354,7 +369,7 @@ def test_panel_in_strict_mode_guides() -> None:
     panel = ClockPanel(pins, lambda e: None, mode=PanelMode(strict=True))
     panel.follow([_clock(0.0, "white")], 0.0)
     shown = panel.follow(
-        [Ruling(1.0, "violation", side="white", data={"kind": "touch_move", "square": "g1"})],
+        [Violation(t=1.0, side="white", kind="touch_move", square=chess.G1)],
         1.0,
     )
     assert [b.name for b in shown.beeps] == ["violation"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import chess
 import pytest
 
 from firmware_bridge.gpio.indications import (
@@ -16,7 +17,23 @@ from firmware_bridge.gpio.indications import (
     PanelState,
     indications,
 )
-from rules.rulings import Ruling
+from rules.rulings import (
+    ClaimRuling,
+    ClockState,
+    DrawOffer,
+    Flag,
+    GameOver,
+    Illegal,
+    Mismatch,
+    MoveStands,
+    Obligation,
+    ObligationKind,
+    Penalty,
+    Reinstate,
+    Ruling,
+    Violation,
+)
+from rules.types import Side
 
 DEFAULT = PanelMode()
 STRICT = PanelMode(strict=True)
@@ -24,22 +41,26 @@ FEEDBACK = PanelMode(feedback=True)
 GUIDING = [STRICT, FEEDBACK]
 
 
-def clock(t: float, running: str | None, paused: bool = False) -> Ruling:
-    return Ruling(
-        t, "clock", data={"white": 1.0, "black": 1.0, "running": running, "paused": paused}
+def clock(t: float, running: Side | None, paused: bool = False) -> Ruling:
+    return ClockState(t=t, white=1.0, black=1.0, running=running, paused=paused)
+
+
+def obligation(t: float, side: Side, kind: ObligationKind = "move_piece") -> Ruling:
+    return Obligation(t=t, side=side, article="4.3.1", kind=kind, square=chess.G1)
+
+
+def violation(t: float, side: Side) -> Ruling:
+    return Violation(t=t, side=side, kind="touch_move", square=chess.G1)
+
+
+def illegal(t: float, side: Side, completed: bool) -> Ruling:
+    return Illegal(t=t, side=side, completed=completed, defect="unreachable", count=1)
+
+
+def move(t: float, uci: str, side: Side | None = "white", fen: str = "") -> Ruling:
+    return MoveStands(
+        t=t, side=side, ply=1, move=chess.Move.from_uci(uci), san="?", fen=fen, made_at=t
     )
-
-
-def obligation(t: float, side: str, kind: str = "move_piece") -> Ruling:
-    return Ruling(t, "obligation", side=side, article="4.3.1", data={"kind": kind, "square": "g1"})
-
-
-def violation(t: float, side: str) -> Ruling:
-    return Ruling(t, "violation", side=side, data={"kind": "touch_move", "square": "g1"})
-
-
-def illegal(t: float, side: str, completed: bool) -> Ruling:
-    return Ruling(t, "illegal", side=side, data={"completed": completed, "count": 1})
 
 
 WHITE_TO_MOVE = PanelState().after([clock(0.0, "white")])
@@ -61,8 +82,8 @@ def test_paused_clock_lights_no_led() -> None:
 def test_flag_fall_blinks_and_beeps_once_in_every_mode(mode: PanelMode) -> None:
     state = WHITE_TO_MOVE.after(
         [
-            Ruling(9.0, "flag", side="white", data={"at": 9.0}),
-            Ruling(9.0, "game_over", data={"result": "0-1", "reason": "time"}),
+            Flag(t=9.0, side="white", at=9.0),
+            GameOver(t=9.0, result="0-1", reason="time"),
             clock(9.0, None),
         ]
     )
@@ -79,8 +100,8 @@ def test_completed_illegal_move_beeps_in_every_mode(mode: PanelMode) -> None:
     state = WHITE_TO_MOVE.after(
         [
             illegal(5.0, "white", completed=True),
-            Ruling(5.0, "penalty", side="white", data={"kind": "time_added", "seconds": 120}),
-            Ruling(5.0, "reinstate", data={"fen": "...", "ply": 0, "reason": "illegal_move"}),
+            Penalty(t=5.0, side="white", kind="time_added", seconds=120),
+            Reinstate(t=5.0, fen="...", ply=0, reason="illegal_move"),
             clock(5.0, "white"),
         ]
     )
@@ -91,8 +112,8 @@ def test_completed_illegal_move_beeps_in_every_mode(mode: PanelMode) -> None:
 def test_game_end_beeps_in_every_mode(mode: PanelMode) -> None:
     state = WHITE_TO_MOVE.after(
         [
-            Ruling(7.0, "move", side="white", data={"uci": "d8h4"}),
-            Ruling(7.0, "game_over", data={"result": "1-0", "reason": "checkmate"}),
+            move(7.0, "d8h4"),
+            GameOver(t=7.0, result="1-0", reason="checkmate"),
             clock(7.0, None),
         ]
     )
@@ -105,7 +126,7 @@ def test_second_illegal_move_beeps_illegal_then_game_end() -> None:
     state = WHITE_TO_MOVE.after(
         [
             illegal(5.0, "white", completed=True),
-            Ruling(5.0, "game_over", data={"result": "0-1", "reason": "illegal_moves"}),
+            GameOver(t=5.0, result="0-1", reason="illegal_moves"),
         ]
     )
     assert indications(state).beeps == (ILLEGAL_BEEP, GAME_END_BEEP)
@@ -116,10 +137,10 @@ def test_default_mode_says_nothing_of_moves_duties_and_violations() -> None:
     steps = [
         [obligation(1.0, "white")],  # white touched g1: must move it (4.3.1)
         [illegal(2.0, "white", completed=False)],  # released where no legal move takes it
-        [violation(3.7, "white"), Ruling(3.7, "move", side="white", data={"uci": "e2e4"})],
-        [Ruling(3.7, "mismatch", data={"missing": [], "extra": []})],
-        [Ruling(4.0, "claim", side="black", data={"kind": "touch_move", "valid": False})],
-        [Ruling(4.0, "draw_offer", side="black")],
+        [violation(3.7, "white"), move(3.7, "e2e4")],
+        [Mismatch(t=3.7, missing=(), extra=())],
+        [ClaimRuling(t=4.0, side="black", kind="touch_move", valid=False)],
+        [DrawOffer(t=4.0, side="black")],
     ]
     state = WHITE_TO_MOVE
     for step in steps:
@@ -140,7 +161,7 @@ def test_strict_or_feedback_shows_the_duty_and_beeps_a_violation(mode: PanelMode
     state = state.after([violation(3.0, "white")])
     assert indications(state, mode).beeps == (VIOLATION_BEEP,)
     # the player's move ends the duty: the LED is back to showing the clock
-    state = state.after([Ruling(4.0, "move", side="white", data={}), clock(4.0, "black")])
+    state = state.after([move(4.0, "e2e4"), clock(4.0, "black")])
     assert indications(state, mode) == Indications(white=LedShow.OFF, black=LedShow.ON)
 
 
@@ -153,7 +174,7 @@ def test_a_duty_that_lapses_stops_the_pulse() -> None:
 def test_the_mover_is_read_from_the_fen_when_a_move_has_no_side() -> None:
     state = WHITE_TO_MOVE.after([obligation(1.0, "white"), obligation(1.0, "black")])
     fen_after_white = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
-    state = state.after([Ruling(2.0, "move", data={"uci": "e2e4", "fen": fen_after_white})])
+    state = state.after([move(2.0, "e2e4", None, fen_after_white)])
     assert state.duties == frozenset({"black"})
 
 

@@ -105,11 +105,11 @@ def test_default_mode_a_touch_move_breach_is_silent_and_a_flag_blinks_and_beeps(
     table.run_until(8.0)
 
     (move,) = table.of("move")
-    assert move.data["uci"] == "e2e4"
-    assert 1.2 < move.data["made_at"] <= 1.24  # the board reports 20-40 ms late
-    assert [r.data["kind"] for r in table.of("violation")] == ["touch_move"]
+    assert move.uci == "e2e4"
+    assert 1.2 < move.made_at <= 1.24  # the board reports 20-40 ms late
+    assert [r.kind for r in table.of("violation")] == ["touch_move"]
     (flag,) = table.of("flag")
-    assert flag.side == "black" and flag.data["at"] == pytest.approx(6.4, abs=1e-6)
+    assert flag.side == "black" and flag.at == pytest.approx(6.4, abs=1e-6)
 
     white, black = table.pins[P.led_white], table.pins[P.led_black]
     white.assert_history([(0.0, 0), (0.0, 1), (1.4, 0)], tol=0.0015)  # only whose clock runs
@@ -126,7 +126,7 @@ def test_strict_mode_shows_the_duty_and_beeps_the_violation() -> None:
     touch_g1_then_play_e4(table)
     table.run_until(3.0)
 
-    assert {r.data["kind"] for r in table.of("violation")} == {"touch_move"}
+    assert {r.kind for r in table.of("violation")} == {"touch_move"}
     assert table.of("reinstate")  # strict: the move is refused, the duty stands
     white = table.pins[P.led_white]
     assert white.level_at(0.4) == 1  # White's clock runs
@@ -145,7 +145,7 @@ def test_completed_illegal_move_beeps_in_default_mode() -> None:
     table.run_until(3.0)
     # the press came while the pawn still stood within slide_s: the press released it and
     # completed the illegal move at once (no open illegal move is ruled before it)
-    assert [r.data["completed"] for r in table.of("illegal")] == [True]
+    assert [r.completed for r in table.of("illegal")] == [True]
     buzzer = table.pins[P.buzzer]
     assert buzzer.states() == [0, 1, 0, 1, 0, 1, 0]  # three short beeps, nothing before
     # ruled at the press, or once the board's latency_s (0.04 s) has passed after it

@@ -128,7 +128,7 @@ def rulings_of(wire: Wire, events: list[Event]) -> tuple[list[str], list[dict]]:
     start = Start(t=0.0, auto_press=True, **codec_of(wire).sensor_settings)
     rulings = replay([start, *events])
     others = [r.to_dict() for r in rulings if r.type not in ("move", "obligation", "clock")]
-    return [r.data["uci"] for r in rulings if r.type == "move"], others
+    return [r.uci for r in rulings if r.type == "move"], others
 
 
 def kind_of(ruling: dict) -> str:
@@ -294,7 +294,7 @@ def test_arbiter_decode_of_a_combined_capture_replays_to_the_game(
     assert f"dropped {dropped} bytes in " in result.stderr
     start = events[0]
     rulings = replay([Start(t=0.0, auto_press=True, **_settings(start)), *events[1:]])
-    assert [r.data["uci"] for r in rulings if r.type == "move"] == wire.moves
+    assert [r.uci for r in rulings if r.type == "move"] == wire.moves
 
 
 def _settings(start: Start) -> dict[str, float]:
@@ -378,7 +378,7 @@ def test_decode_rotated_for_a_board_turned_round(
         assert isinstance(events[0], Start)
         start = Start(t=0.0, auto_press=True, **_settings(events[0]))
         rulings = replay([start, *events[1:]])
-        outcomes[bool(flags)] = [r.data["uci"] for r in rulings if r.type == "move"]
+        outcomes[bool(flags)] = [r.uci for r in rulings if r.type == "move"]
     assert outcomes[True] == wire.moves
     assert (outcomes[False] == wire.moves) is (protocol == "dgt")
 

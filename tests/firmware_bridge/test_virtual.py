@@ -100,7 +100,7 @@ def moves_of(events: Sequence[Event], settings: dict[str, float]) -> tuple[list[
     start = Start(t=0.0, auto_press=True, **settings)
     rulings = replay([start, *events])
     others = [r.to_dict() for r in rulings if r.type not in ("move", "obligation")]
-    return [r.data["uci"] for r in rulings if r.type == "move"], others
+    return [r.uci for r in rulings if r.type == "move"], others
 
 
 def sensor_settings(protocol: str) -> dict[str, float]:
@@ -280,5 +280,5 @@ def test_simulated_hands_and_presses_give_the_moves(
     rulings = replay([start, *sorted(decoded + clock_part, key=lambda e: e.t)])
     odd = [r.to_dict() for r in rulings if r.type in ("illegal", "mismatch", "penalty")]
     want = [m.uci() for m in list(game.mainline_moves())[:plies]]
-    assert [r.data["uci"] for r in rulings if r.type == "move"] == want, odd
+    assert [r.uci for r in rulings if r.type == "move"] == want, odd
     assert not odd

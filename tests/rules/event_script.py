@@ -11,9 +11,9 @@ from typing import Any
 import chess
 
 from rules.events import (
+    ARBITER_ACTION_TYPES,
     Accept,
     Adjust,
-    ArbiterAction,
     Claim,
     Event,
     Lift,
@@ -93,7 +93,7 @@ class Script:
         return self.add(Promote, side=side, piece=piece)
 
     def arbiter(self, action: str, **fields: Any) -> Script:
-        return self.add(ArbiterAction, action=action, **fields)
+        return self.add(ARBITER_ACTION_TYPES[action], **fields)
 
     def tick(self, dt: float) -> Script:
         return self.add(Tick, dt=dt)
@@ -170,9 +170,9 @@ def of(rulings: list[Ruling], rtype: str, /, **match: Any) -> list[Ruling]:
 
 
 def moves(rulings: list[Ruling]) -> list[str]:
-    return [r.data["uci"] for r in rulings if r.type == "move"]
+    return [r.uci for r in rulings if r.type == "move"]
 
 
 def over(rulings: list[Ruling]) -> tuple[str, str] | None:
     g = [r for r in rulings if r.type == "game_over"]
-    return (g[0].data["result"], g[0].data["reason"]) if g else None
+    return (g[0].result, g[0].reason) if g else None

@@ -66,6 +66,6 @@ def test_a_move_pressed_during_a_pause_is_completed_by_the_press_after_it() -> N
     assert moves(rulings) == ["e2e4"]
     assert not of(rulings, "illegal")
     last = of(rulings, "clock")[-1]
-    assert last.data["running"] == "black" and not last.data["paused"]
+    assert last.running == "black" and not last.paused
     # 1 s ran before the pause and 0.5 s after it; the press gave the increment
-    assert last.data["white"] == pytest.approx(300.0 - 1.0 - 0.5 + 2.0)
+    assert last.white == pytest.approx(300.0 - 1.0 - 0.5 + 2.0)

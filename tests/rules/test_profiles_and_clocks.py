@@ -36,7 +36,7 @@ def test_polish_clock_is_fifteen_minutes_with_sixty_seconds_a_move() -> None:
     assert s.game.mode == "rapid"
     assert of(r, "flag", side="white") and over(r) == ("0-1", "time")
     flag = of(r, "flag")[0]
-    assert flag.data["at"] == 60.0
+    assert flag.at == 60.0
 
 
 def test_czech_illegal_move_loses_at_once_in_fast_play() -> None:
@@ -69,20 +69,20 @@ def test_game_class_from_the_time_control() -> None:
 
 def test_fischer_increment_from_the_first_move() -> None:
     r = Script(time_control="300+2").lift("e2", dt=3).place("e4", "P", dt=1).press().rulings()
-    assert of(r, "clock")[-1].data["white"] == 300 - 4.5 + 2
+    assert of(r, "clock")[-1].white == 300 - 4.5 + 2
 
 
 def test_bronstein_gives_back_at_most_the_delay() -> None:
     r = Script(time_control="300b5").lift("e2", dt=2).place("e4", "P", dt=1).press().rulings()
-    assert of(r, "clock")[-1].data["white"] == 300
+    assert of(r, "clock")[-1].white == 300
     r = Script(time_control="300b5").lift("e2", dt=6).place("e4", "P", dt=1).press().rulings()
-    assert of(r, "clock")[-1].data["white"] == 300 - 7.5 + 5
+    assert of(r, "clock")[-1].white == 300 - 7.5 + 5
 
 
 def test_hourglass_moves_time_to_the_opponent() -> None:
     r = Script(time_control="*60").lift("e2", dt=5).place("e4", "P", dt=1).press().rulings()
-    last = of(r, "clock")[-1].data
-    assert last["white"] == 60 - 6.5 and last["black"] == 60 + 6.5
+    last = of(r, "clock")[-1]
+    assert last.white == 60 - 6.5 and last.black == 60 + 6.5
 
 
 def test_per_move_cap_is_a_flag_even_with_time_left() -> None:
@@ -96,15 +96,15 @@ def test_arbiter_pause_resume_and_add_time() -> None:
     s.arbiter("add_time", side="white", seconds=30)
     r = s.rulings()
     clocks = of(r, "clock")
-    assert clocks[0].data["paused"] is True
-    assert clocks[-1].data["white"] == pytest.approx(300 - 1 + 30 - 1)
+    assert clocks[0].paused is True
+    assert clocks[-1].white == pytest.approx(300 - 1 + 30 - 1)
 
 
 def test_flag_falls_in_time_order_before_a_later_event() -> None:
     s = Script(time_control="10").tick(20)
     r = s.rulings()
     flag = of(r, "flag")[0]
-    assert flag.t == 10.0 and flag.data["at"] == 10.0
+    assert flag.t == 10.0 and flag.at == 10.0
 
 
 def test_no_clock_no_flag() -> None:

@@ -84,7 +84,7 @@ def test_scenario_08_castling_king_first() -> None:
     assert of(r, "obligation", kind="castle", rook="h1", article="4.4.1")
     assert not of(r, "violation") and not of(r, "illegal")
     move = of(r, "move")[0]
-    assert move.data["made_at"] == 4.0
+    assert move.made_at == 4.0
 
 
 def test_scenario_09_rook_first_no_castling() -> None:
@@ -122,7 +122,7 @@ def test_scenario_12_king_released_press_is_illegal() -> None:
     s.lift("h1").place("f1", "R").press("white")
     r = s.rulings()
     ill = of(r, "illegal", completed=True)
-    assert ill and ill[0].data["count"] == 1
+    assert ill and ill[0].count == 1
     assert of(r, "penalty", kind="time_added", seconds=120.0, side="white")
     assert of(r, "reinstate", reason="illegal_move")
     assert moves(r) == ["e1g1"]
@@ -173,7 +173,7 @@ def test_scenario_17_promotion_piece_fixed() -> None:
 def test_scenario_18_pawn_left_on_last_rank() -> None:
     r = Script(PROMO_FEN).lift("e7").place("e8", "P").press().rulings()
     ill = of(r, "illegal", completed=True, defect="not_promoted", article="7.5.2")
-    assert ill and ill[0].data["count"] == 1
+    assert ill and ill[0].count == 1
     assert of(r, "penalty", kind="time_added", seconds=120.0)
     assert moves(r) == ["e7e8q"]
     assert not of(r, "reinstate")
@@ -253,8 +253,8 @@ def test_scenario_27_unreachable_then_press() -> None:
     assert of(r, "penalty", kind="increment_removed", seconds=30.0)
     assert of(r, "reinstate", reason="illegal_move")
     clock = of(r, "clock")[-1]
-    assert clock.data["running"] == "white"
-    assert clock.data["black"] == 5400 + 120
+    assert clock.running == "white"
+    assert clock.black == 5400 + 120
     s.lift("b3").place("a3", "N").press("white")
     r = s.rulings()
     assert moves(r) == ["b1a3"] and not of(r, "violation")
@@ -277,7 +277,7 @@ def test_scenario_29_press_without_move() -> None:
     r = Script().press("white").rulings()
     assert of(r, "illegal", completed=True, defect="no_move", article="7.5.3", count=1)
     assert of(r, "penalty", kind="time_added", seconds=120.0)
-    assert of(r, "clock")[-1].data["running"] == "white"
+    assert of(r, "clock")[-1].running == "white"
 
 
 def test_scenario_30_wrong_hand_is_a_warning() -> None:
@@ -294,7 +294,7 @@ def test_scenario_31_move_before_opponent_pressed() -> None:
     assert not of(r, "clock")
     s.press("white")
     r = s.rulings()
-    assert of(r, "clock")[-1].data["running"] == "black"
+    assert of(r, "clock")[-1].running == "black"
 
 
 def test_scenario_32_adjustment_declared() -> None:
@@ -472,7 +472,7 @@ def test_scenario_48_flag_after_fortieth_move_before_press(shared: Path) -> None
     s2 = Script(time_control="40/5400+30:1800+30").play(*sans[:80])
     r2 = s2.rulings()
     assert s2.game.clock.moves_completed("black") == 40
-    assert of(r2, "clock")[-1].data["black"] > 5400
+    assert of(r2, "clock")[-1].black > 5400
 
 
 def test_scenario_49_mate_released_before_flag() -> None:
@@ -490,9 +490,9 @@ def test_scenario_50_first_flag_decides() -> None:
 
 def test_scenario_51_simple_delay() -> None:
     s = Script(time_control="5400d5").lift("e2", dt=1).place("e4", "P", dt=1).press("white", dt=1)
-    assert of(s.rulings(), "clock")[-1].data["white"] == 5400
+    assert of(s.rulings(), "clock")[-1].white == 5400
     s = Script(time_control="5400d5").lift("e2", dt=4).place("e4", "P", dt=3).press("white", dt=1)
-    assert of(s.rulings(), "clock")[-1].data["white"] == 5397
+    assert of(s.rulings(), "clock")[-1].white == 5397
 
 
 def test_scenario_52_draw_offers() -> None:

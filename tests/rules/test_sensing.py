@@ -3,9 +3,11 @@ a board reconnected, pieces of unknown kind (events.md, "The board as sensed")."
 
 from __future__ import annotations
 
+import chess
 from event_script import Script, moves, of, over
 
 from rules.events import Sensor
+from rules.rulings import PieceOn
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
 AFTER_E4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR"
@@ -55,7 +57,7 @@ def test_late_report_after_the_press_is_matched_within_latency() -> None:
     s = Script(latency_s=1.0).lift("e2").press("white", dt=0.5).place("e4", "P", dt=0.3)
     r = s.tick(2).rulings()
     assert moves(r) == ["e2e4"] and not of(r, "illegal")
-    assert of(r, "clock")[-1].data["running"] == "black"
+    assert of(r, "clock")[-1].running == "black"
 
 
 def test_press_without_a_move_shows_after_latency() -> None:
@@ -72,8 +74,8 @@ def test_camera_snapshots_and_a_late_still_scene() -> None:
     r = s.rulings()
     assert moves(r) == ["e2e4"] and not of(r, "illegal")
     move = of(r, "move")[0]
-    assert move.data["made_at"] == 3.5
-    assert of(r, "clock")[-1].data["running"] == "black"
+    assert move.made_at == 3.5
+    assert of(r, "clock")[-1].running == "black"
 
 
 def test_camera_sees_two_plies_at_once() -> None:
@@ -82,7 +84,7 @@ def test_camera_sees_two_plies_at_once() -> None:
     r = s.rulings()
     assert moves(r) == ["e2e4", "e7e5"]
     assert not of(r, "illegal") and not of(r, "mismatch")
-    assert of(r, "clock")[-1].data["running"] == "white"
+    assert of(r, "clock")[-1].running == "white"
 
 
 def test_a_camera_snapshot_that_no_legal_sequence_explains_is_a_mismatch() -> None:
@@ -99,7 +101,7 @@ def test_reconnected_board_reconciles_a_single_move() -> None:
     s.add(Sensor, status="reconnected").snapshot(AFTER_E4)
     r = s.rulings()
     assert moves(r) == ["e2e4"] and not of(r, "illegal")
-    assert of(r, "clock")[-1].data["running"] == "black"  # the press waited for the report
+    assert of(r, "clock")[-1].running == "black"  # the press waited for the report
 
 
 def test_reconnected_board_with_an_unexplained_position_is_a_mismatch() -> None:
@@ -108,7 +110,7 @@ def test_reconnected_board_with_an_unexplained_position_is_a_mismatch() -> None:
     r = s.rulings()
     assert of(r, "mismatch")
     mm = of(r, "mismatch")[0]
-    assert {"square": "g1", "piece": "N"} in mm.data["missing"]
+    assert PieceOn(chess.G1, "N") in mm.missing
 
 
 def test_identity_snapshots_with_intermediate_states() -> None:
@@ -136,4 +138,4 @@ def test_press_before_a_slow_board_reports_the_lift() -> None:
     r = s.rulings()
     assert moves(r)[-1] == "e4d5"
     assert not of(r, "illegal") and not of(r, "mismatch")
-    assert of(r, "clock")[-1].data["running"] == "black"
+    assert of(r, "clock")[-1].running == "black"
