@@ -33,6 +33,7 @@ from rules.rulings import Illegal, Obligation, Penalty, Reason, Ruling
 from rules.sides import COLOR, SIDE, other, win_for
 from rules.touch import obligation_for
 from rules.turn import Turn
+from rules.types import Side
 
 if TYPE_CHECKING:
     from rules.game import Game
@@ -147,7 +148,7 @@ def arbiter_penalty(game: Game, ev: Penalise, out: list[Ruling]) -> None:
     game.clock_ruling(out, t)
 
 
-def two_hands(game: Game, side: str, t: float, out: list[Ruling]) -> None:
+def two_hands(game: Game, side: Side, t: float, out: list[Ruling]) -> None:
     """4.1 before the press (a warning); 7.5.4 once the move was completed."""
     last = game.records[-1] if game.records else None
     if last is not None and last.side == side and last.pressed and game.board.turn != COLOR[side]:
@@ -178,7 +179,7 @@ def two_hands(game: Game, side: str, t: float, out: list[Ruling]) -> None:
     out.append(Penalty(t=t, side=side, article="4.1", kind="warning"))
 
 
-def accident(game: Game, side: str, square: str, t: float, out: list[Ruling]) -> None:
+def accident(game: Game, side: Side, square: str, t: float, out: list[Ruling]) -> None:
     """4.2.2: the arbiter judged a touch accidental; its duty lapses."""
     sq = chess.parse_square(square)
     turn = game.turn

@@ -17,9 +17,10 @@ import chess
 from rules import ending, hands
 from rules.events import Accept, Claim, Decline, Offer
 from rules.profiles import penalty_article, penalty_seconds
-from rules.rulings import ClaimRuling, DrawOffer, Note, Penalty, Ruling
+from rules.rulings import ClaimKind, ClaimRuling, DrawOffer, Note, Penalty, Reason, Ruling
 from rules.sides import SIDE, other
 from rules.touch import declared, obligation_for
+from rules.types import Side
 
 if TYPE_CHECKING:
     from rules.game import Game
@@ -71,7 +72,9 @@ def claim(game: Game, ev: Claim, out: list[Ruling]) -> None:
     game.clock_ruling(out, ev.t)
 
 
-def draw_claim_valid(game: Game, kind: str, intended: chess.Move | None) -> tuple[str, str] | None:
+def draw_claim_valid(
+    game: Game, kind: ClaimKind, intended: chess.Move | None
+) -> tuple[Reason, str] | None:
     """9.2 / 9.3: correct claims, with an intended move (9.2.1, 9.3.1) or without."""
     board = game.board
     want_threefold = kind in ("threefold", "any")
@@ -93,7 +96,7 @@ def draw_claim_valid(game: Game, kind: str, intended: chess.Move | None) -> tupl
     return None
 
 
-def claim_touch_move(game: Game, side: str, t: float, out: list[Ruling]) -> None:
+def claim_touch_move(game: Game, side: Side, t: float, out: list[Ruling]) -> None:
     """4.8: the opponent's Article 4 breach, claimed before touching a piece."""
     last = game.records[-1] if game.records else None
     mover = SIDE[game.board.turn]

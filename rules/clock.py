@@ -38,7 +38,7 @@ class GameClock:
     `running=None` leaves both stopped.
     """
 
-    def __init__(self, control: TimeControl, *, t: float, running: str | None = "white") -> None:
+    def __init__(self, control: TimeControl, *, t: float, running: Side | None = "white") -> None:
         if not isinstance(control, TimeControl):
             raise TimeControlError(f"clock: control must be a TimeControl, not {control!r}")
         if running is not None:
@@ -46,21 +46,21 @@ class GameClock:
         _check_number(t, "start time")
         self.control = control
         first = control.periods[0].seconds if control.periods else 0.0
-        self._main: dict[str, float] = {"white": float(first), "black": float(first)}
-        self._moves: dict[str, int] = {"white": 0, "black": 0}
+        self._main: dict[Side, float] = {"white": float(first), "black": float(first)}
+        self._moves: dict[Side, int] = {"white": 0, "black": 0}
         # Time used on the side's current move before the current running segment began.
-        self._used: dict[str, float] = {"white": 0.0, "black": 0.0}
-        self._running: str | None = running
+        self._used: dict[Side, float] = {"white": 0.0, "black": 0.0}
+        self._running: Side | None = running
         self._paused = False
         self._since = float(t)
         self._last_t = float(t)
         # `flag_at` until the clock's state changes (the rules core asks at every event)
-        self._flag: tuple[str, float] | bool | None = False  # False: not known yet
+        self._flag: tuple[Side, float] | bool | None = False  # False: not known yet
 
     # ----------------------------------------------------------------- queries
 
     @property
-    def running(self) -> str | None:
+    def running(self) -> Side | None:
         """Whose clock runs ('white' or 'black'), None when both are stopped."""
         return self._running
 
@@ -69,12 +69,12 @@ class GameClock:
         """True while the arbiter has paused the clock (6.11, 6.12)."""
         return self._paused
 
-    def moves_completed(self, side: str) -> int:
+    def moves_completed(self, side: Side) -> int:
         """How many moves `side` has completed by a press, counted from the stream's start."""
         self._check_side(side)
         return self._moves[side]
 
-    def remaining(self, side: str, t: float) -> float:
+    def remaining(self, side: Side, t: float) -> float:
         """The main time on `side`'s display at `t`, never below 0.
 
         With a simple delay the main time does not move during the first `delay` seconds of a
@@ -95,7 +95,7 @@ class GameClock:
                 main += charge
         return max(0.0, main)
 
-    def flag_at(self) -> tuple[str, float] | None:
+    def flag_at(self) -> tuple[Side, float] | None:
         """(side, event time) at which the running side's time runs out, or None.
 
         The time runs out when the main time reaches 0 (after the move's simple delay) or when
@@ -107,9 +107,10 @@ class GameClock:
         flag = self._flag
         if flag is False:
             flag = self._flag = self._flag_at()
-        return flag  # type: ignore[return-value]
+        assert flag is not True
+        return flag
 
-    def _flag_at(self) -> tuple[str, float] | None:
+    def _flag_at(self) -> tuple[Side, float] | None:
         if not self._ticking() or self.control.untimed:
             return None
         side = self._running
@@ -159,7 +160,7 @@ class GameClock:
 
     # ----------------------------------------------------------------- presses
 
-    def press(self, side: str, t: float, *, completed_move: bool = True) -> float:
+    def press(self, side: Side, t: float, *, completed_move: bool = True) -> float:
         """`side` presses its clock at `t` (6.2.1); return the seconds credited for the move.
 
         If `side`'s clock is not running (or the clock is paused), nothing changes and 0.0 comes
@@ -192,7 +193,7 @@ class GameClock:
         self._flag = False
         return credit
 
-    def start(self, side: str, t: float) -> None:
+    def start(self, side: Side, t: float) -> None:
         """Stop the other clock at `t` (charging it) and run `side`'s from `t`.
 
         Used on reinstatement (7.5.1, events.md Supervision): the offender's clock runs again,
@@ -230,7 +231,7 @@ class GameClock:
 
     # ----------------------------------------------------------------- arbiter
 
-    def add(self, side: str, seconds: float, t: float) -> None:
+    def add(self, side: Side, seconds: float, t: float) -> None:
         """Add `seconds` to `side`'s main time at `t`; negative deducts, down to 0 at most.
 
         For penalties (7.5.5, 9.5.3: time added to the opponent; increment removed) and the
@@ -255,7 +256,7 @@ class GameClock:
         self._main["black"] = float(black)
         self._flag = False
 
-    def uncount_move(self, side: str) -> None:
+    def uncount_move(self, side: Side) -> None:
         """A completed move of `side` no longer counts toward its period (7.5.1, takeback).
 
         If that move completed a period (e.g. an illegal 40th move), the period time its press
@@ -277,12 +278,12 @@ class GameClock:
     def _ticking(self) -> bool:
         return self._running is not None and not self._paused
 
-    def _current_period(self, side: str) -> Period:
+    def _current_period(self, side: Side) -> Period:
         """The period of the move `side` is making now."""
         period, _ = self.control.period_of_move(self._moves[side] + 1)
         return period
 
-    def _charge(self, side: str, t: float) -> float:
+    def _charge(self, side: Side, t: float) -> float:
         """Main time `side` has used in the segment from `_since` to `t` (not below 0 left).
 
         The main time used on a move is its time beyond the simple delay; the segment's share is
@@ -319,7 +320,7 @@ class GameClock:
             )
 
     @staticmethod
-    def _check_side(side: str) -> None:
+    def _check_side(side: object) -> None:
         if side not in SIDES:
             raise TimeControlError(f'clock: side must be "white" or "black", not {side!r}')
 

@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING
 from rules import winnability
 from rules.events import Resign
 from rules.material import few_minor_pieces, minor_pieces_only, pawns_locked
-from rules.rulings import Flag, GameOver, Ruling
+from rules.rulings import Flag, GameOver, Reason, Ruling
 from rules.sides import COLOR, SIDE, other, win_for
+from rules.types import Result, Side
 
 if TYPE_CHECKING:
     from rules.game import Game
@@ -79,7 +80,7 @@ def dead_position(game: Game) -> bool:
     return winnability.analyse(board, budget=DEAD_POSITION_BUDGET).dead is True
 
 
-def cannot_mate(game: Game, side: str) -> bool:
+def cannot_mate(game: Game, side: Side) -> bool:
     """6.9, 5.1.2, 7.5.5: `side` cannot mate by any series of legal moves (proven).
 
     python-chess's insufficient material first; the full analysis where unwinnability is
@@ -97,7 +98,7 @@ def cannot_mate(game: Game, side: str) -> bool:
 
 
 def game_over(
-    game: Game, t: float, result: str, reason: str, article: str | None, out: list[Ruling]
+    game: Game, t: float, result: Result, reason: Reason, article: str | None, out: list[Ruling]
 ) -> None:
     """The game ended (5, 6.9, 9.6, 7.5.5, a claim, the arbiter): rule it and stop the clocks."""
     if game.over:
@@ -113,7 +114,7 @@ def game_over(
 
 
 def flag(
-    game: Game, side: str, at: float, t: float, out: list[Ruling], *, waited: bool = False
+    game: Game, side: Side, at: float, t: float, out: list[Ruling], *, waited: bool = False
 ) -> None:
     """6.9: the time ran out. A placement still pending may yet end the game first."""
     if game.over:

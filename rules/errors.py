@@ -4,9 +4,27 @@ Player offences (illegal moves, fallen flags, touch-move breaches) are *rulings*
 exceptions. Exceptions are for input that cannot be understood (a malformed event line,
 a bad time-control string, garbage from a device) and for callers that misuse an API.
 Every message names what is wrong and where, in words an arbiter understands.
+
+The tree (builtin mixins let callers that know only `ValueError` catch them too):
+
+    ArbiterError                         every error raised on purpose
+    ├── EventError (ValueError)          a malformed event or ruling (names its line)
+    │   └── EventOrderError              time runs backwards; no `start` first; a second one
+    ├── TimeControlError (ValueError)    a time-control string or a clock call
+    ├── PositionError (ValueError)       a FEN or piece placement cannot be read
+    └── ProfileError (ValueError)        an unknown rule profile
 """
 
 from __future__ import annotations
+
+__all__ = [
+    "ArbiterError",
+    "EventError",
+    "EventOrderError",
+    "PositionError",
+    "ProfileError",
+    "TimeControlError",
+]
 
 
 class ArbiterError(Exception):

@@ -14,6 +14,7 @@ from dataclasses import MISSING, dataclass, fields
 from typing import Any, ClassVar
 
 from rules.errors import EventError
+from rules.rulings import ClaimKind
 from rules.types import Result, Side
 
 SIDES = ("white", "black")
@@ -157,7 +158,7 @@ class Start(Event):
 class _SquareEvent(Event):
     square: str
     piece: str | None = None
-    side: str | None = None
+    side: Side | None = None
 
     def __post_init__(self) -> None:
         Event.__post_init__(self)
@@ -197,7 +198,7 @@ class Snapshot(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class _SideEvent(Event):
-    side: str
+    side: Side
 
     def __post_init__(self) -> None:
         Event.__post_init__(self)
@@ -247,7 +248,7 @@ class Claim(_SideEvent):
     """A claim to the arbiter (9.2, 9.3, 4.8), optionally with the intended move."""
 
     type: ClassVar[str] = "claim"
-    kind: str = "any"
+    kind: ClaimKind = "any"
     move: str | None = None
 
     def __post_init__(self) -> None:
@@ -475,9 +476,7 @@ def arbiter_action(t: float, action: str, **fields: Any) -> ArbiterAction:
     """The arbiter's action named `action` at `t`, with its fields (as on the wire)."""
     cls = ARBITER_ACTION_TYPES.get(action)
     if cls is None:
-        raise EventError(
-            f"'action' must be one of {', '.join(ARBITER_ACTIONS)}, not {action!r}"
-        )
+        raise EventError(f"'action' must be one of {', '.join(ARBITER_ACTIONS)}, not {action!r}")
     return cls(t=t, **fields)
 
 

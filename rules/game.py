@@ -49,7 +49,7 @@ from rules.events import (
     Touch,
 )
 from rules.profiles import get_profile
-from rules.rulings import ClockState, Mismatch, PieceOn, Reinstate, ReinstateReason, Ruling
+from rules.rulings import ClockState, Mismatch, PieceOn, Reason, Reinstate, ReinstateReason, Ruling
 from rules.sensed import (
     LegalMoves,
     Match,
@@ -65,6 +65,7 @@ from rules.sensed import (
 from rules.sides import SIDE
 from rules.timecontrol import TimeControl
 from rules.turn import MoveRecord, Turn
+from rules.types import Result, Side
 
 
 class Game:
@@ -98,25 +99,25 @@ class Game:
         self.legal = LegalMoves(self.board)  # the position's legal moves, kept in step
         self.t = start.t
         self.over = False
-        self.result: str | None = None
-        self.reason: str | None = None
+        self.result: Result | None = None
+        self.reason: Reason | None = None
         self.turn = Turn(SIDE[self.board.turn])
         self.records: list[MoveRecord] = []
-        self.illegal_count = {"white": 0, "black": 0}
-        self.pending: dict[int, tuple[float, str]] = {}  # square -> (place time, hand side)
-        self.recent_lift: dict[int, tuple[float, str | None, str]] = {}  # blink detection
+        self.illegal_count: dict[Side, int] = {"white": 0, "black": 0}
+        self.pending: dict[int, tuple[float, Side]] = {}  # square -> (place time, hand side)
+        self.recent_lift: dict[int, tuple[float, str | None, Side]] = {}  # blink detection
         # presses waiting for the sensor's report of their move
-        self.waiting_presses: list[tuple[str, float]] = []
-        self.flag_wait: tuple[str, float] | None = None
-        self.offer: str | None = None
-        self.promotion: dict[str, int] = {}
+        self.waiting_presses: list[tuple[Side, float]] = []
+        self.flag_wait: tuple[Side, float] | None = None
+        self.offer: Side | None = None
+        self.promotion: dict[Side, int] = {}
         self.disconnected = False
         self.reconciling = False
         self.snapshots_seen = False
         self.repetitions: dict[object, int] = {}
         self.count_position()
         self.start_ply = 0
-        self.flags_down: set[str] = set()
+        self.flags_down: set[Side] = set()
         self.mismatch_key: tuple[object, ...] | None = None
         self._clock_t = start.t
 
@@ -162,13 +163,14 @@ class Game:
         if self.over:
             return None
         times = [self.release_due(sq) for sq in self.pending]
-        times += [
-            self.press_due(t) for _, t in self.waiting_presses if self.press_due(t) is not None
-        ]
+        for _, t in self.waiting_presses:
+            due = self.press_due(t)
+            if due is not None:
+                times.append(due)
         flag = self.flag_due()
         if flag is not None:
             times.append(flag[1] + self.flag_grace())
-        return min(times) if times else None  # type: ignore[type-var]
+        return min(times) if times else None
 
     def finish(self) -> list[Ruling]:
         """End of a stream: pending placements are released as though time had passed."""
@@ -182,9 +184,14 @@ class Game:
         for side, t in list(self.waiting_presses):
             if self.over:
                 break
-            due = self.press_due(t)
+            window = self.press_due(t)
             presses.resolve(
-                self, side, t, max(self.t, due if due is not None else self.t), out, final=True
+                self,
+                side,
+                t,
+                max(self.t, window if window is not None else self.t),
+                out,
+                final=True,
             )
         self.waiting_presses.clear()
         return self._ordered(out)
@@ -224,7 +231,7 @@ class Game:
                 ending.flag(self, flag[0], flag[1], when, out)
                 continue
             # the earliest due: releases (in the order put down), then a press, then the flag
-            best: tuple[float, int, object] | None = None
+            best: tuple[float, int, int] | None = None  # (when, 0 release/1 press/2 flag, which)
             slide = self.start.slide_s
             for sq, (placed, _hand) in self.pending.items():
                 when = placed + slide  # `release_due`
@@ -240,18 +247,18 @@ class Game:
             if flag is not None:
                 when = flag[1] + self.flag_grace()
                 if due(when) and (best is None or when < best[0]):
-                    best = (when, 2, flag)
+                    best = (when, 2, 0)
             if best is None:
                 return
-            when, kind, what = best
+            when, kind, which = best
             if kind == 0:
-                moves.release(self, what, when, out)  # type: ignore[arg-type]
+                moves.release(self, which, when, out)
             elif kind == 1:
-                side, t = self.waiting_presses.pop(what)  # type: ignore[call-overload]
+                side, t = self.waiting_presses.pop(which)
                 presses.resolve(self, side, t, when, out)
             else:
-                fside, at = what  # type: ignore[misc]
-                ending.flag(self, fside, at, when, out)
+                assert flag is not None
+                ending.flag(self, flag[0], flag[1], when, out)
 
     def flag_grace(self) -> float:
         """How long a flag waits for a late report of a move made before it.
@@ -262,7 +269,7 @@ class Game:
         """
         return self.start.latency_s if self.still_scene_source() else 0.0
 
-    def flag_due(self) -> tuple[str, float] | None:
+    def flag_due(self) -> tuple[Side, float] | None:
         """The running side's flag (6.9), unless the press that stopped it waits for its report."""
         if not self.timed or self.flag_wait is not None:
             return None

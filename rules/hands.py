@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from rules.game import Game
 
 
-def whose_hand(game: Game, side: str | None, square: int | None = None) -> str:
+def whose_hand(game: Game, side: Side | None, square: int | None = None) -> Side:
     """Whose hand: the event's `side`, else the player having the move (events.md).
 
     Exception: a piece of the player who just made his move, still unpressed, lifted from a
@@ -50,7 +50,7 @@ def whose_hand(game: Game, side: str | None, square: int | None = None) -> str:
     return mover
 
 
-def holding_hand(game: Game) -> str:
+def holding_hand(game: Game) -> Side:
     """Whose hand puts a piece down: the other player's, if he still holds one he lifted."""
     mover = SIDE[game.board.turn]
     for sq, (_t, letter, hand) in reversed(list(game.recent_lift.items())):
@@ -73,7 +73,7 @@ def touched(
     game: Game,
     sq: int,
     letter: str | None,
-    hand: str,
+    hand: Side,
     t: float,
     out: list[Ruling],
     *,
@@ -118,7 +118,7 @@ def own_first_within_noise(game: Game) -> None:
             order[i - 1], order[i] = b, a
 
 
-def not_your_move(game: Game, sq: int, hand: str, t: float, out: list[Ruling]) -> None:
+def not_your_move(game: Game, sq: int, hand: Side, t: float, out: list[Ruling]) -> None:
     """4.2.1, 6.2.5: only the player having the move may handle the pieces."""
     last = game.records[-1] if game.records else None
     if last is not None and last.side == hand and sq == last.move.to_square:
@@ -128,7 +128,7 @@ def not_your_move(game: Game, sq: int, hand: str, t: float, out: list[Ruling]) -
     out.append(Violation(t=t, side=hand, article="4.2.1", kind="not_your_move", square=sq))
 
 
-def undo_touch(game: Game, sq: int, hand: str, t: float, out: list[Ruling]) -> None:
+def undo_touch(game: Game, sq: int, hand: Side, t: float, out: list[Ruling]) -> None:
     """A sensor blink (noise_s) was no touch: take it back, the duty may lapse (4.2.2)."""
     turn = game.turn
     if hand == turn.side and sq in turn.touches:

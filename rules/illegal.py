@@ -16,9 +16,10 @@ import chess
 
 from rules import ending, presses
 from rules.profiles import penalty_article, penalty_seconds
-from rules.rulings import Illegal, MoveStands, Penalty, Ruling
+from rules.rulings import Defect, Illegal, MoveStands, Penalty, Ruling
 from rules.sides import SIDE, other, win_for
 from rules.turn import MoveRecord, Turn
+from rules.types import Side
 
 if TYPE_CHECKING:
     from rules.game import Game
@@ -41,7 +42,7 @@ def released(
     if game.turn.reported_illegal == key:
         return
     game.turn.reported_illegal = key
-    defect = "in_check" if kind == "in_check" else "unreachable"
+    defect: Defect = "in_check" if kind == "in_check" else "unreachable"
     side = game.turn.side
     out.append(
         Illegal(
@@ -58,8 +59,8 @@ def released(
 
 def completed(
     game: Game,
-    side: str,
-    defect: str,
+    side: Side,
+    defect: Defect,
     move: chess.Move | None,
     t: float,
     out: list[Ruling],
@@ -123,7 +124,7 @@ def completed(
 
 
 def penalties(
-    game: Game, side: str, count: int, credit: float, t: float, out: list[Ruling]
+    game: Game, side: Side, count: int, credit: float, t: float, out: list[Ruling]
 ) -> bool:
     """7.5.5: the press's increment back, then time to the opponent or the game lost.
 

@@ -13,10 +13,11 @@ from typing import TYPE_CHECKING
 
 from rules import ending, hands, illegal, moves
 from rules.events import Press
-from rules.rulings import Ruling
+from rules.rulings import Defect, Ruling
 from rules.sensed import classify_attempt
 from rules.sides import SIDE
 from rules.turn import MoveRecord
+from rules.types import Side
 
 if TYPE_CHECKING:
     from rules.game import Game
@@ -74,7 +75,7 @@ def resolve_waiting(game: Game, t: float, out: list[Ruling]) -> None:
 
 
 def resolve(
-    game: Game, side: str, press_t: float, t: float, out: list[Ruling], *, final: bool = False
+    game: Game, side: Side, press_t: float, t: float, out: list[Ruling], *, final: bool = False
 ) -> None:
     """Match a press with its move, or rule it a press without a move (7.5.3)."""
     if game.over:
@@ -114,6 +115,7 @@ def resolve(
     if attempt.kind == "not_promoted" and attempt.move is not None:
         illegal.completed(game, side, "not_promoted", attempt.move, t, out, press_t=press_t)
         return
+    defect: Defect
     if attempt.kind == "castling_partial":
         defect = "unreachable"
     else:
@@ -148,7 +150,7 @@ def complete(
     game.clock_ruling(out, t)
 
 
-def counted_press(game: Game, side: str, t: float) -> tuple[float, bool]:
+def counted_press(game: Game, side: Side, t: float) -> tuple[float, bool]:
     """Press `side`'s clock for a completed move: (the credit it gave, whether it counted).
 
     A press on a clock that is not running (the arbiter paused it, or it is the other

@@ -179,7 +179,7 @@ def obligation_for(
         for sq in ordered:
             allowed = moves_of(sq) if sq in own else captures_of(sq)
             if allowed:
-                kind = "move_piece" if sq in own else "capture_piece"
+                kind: ObligationKind = "move_piece" if sq in own else "capture_piece"
                 return Duty(kind, "4.3.3", square=sq, allowed=allowed)
         return Duty("none", "4.5", square=ordered[0], allowed=None)
     if own:

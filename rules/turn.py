@@ -15,6 +15,7 @@ import chess
 
 from rules.rulings import Violation
 from rules.touch import Duty
+from rules.types import Side
 
 #: an arrangement of the sensed board: the differing squares and what stands on them
 Arrangement = frozenset[tuple[int, str | None]]
@@ -24,7 +25,7 @@ Arrangement = frozenset[tuple[int, str | None]]
 class Turn:
     """What the player having the move has done with his hands since the last move."""
 
-    side: str
+    side: Side
     touches: list[int] = field(default_factory=list)
     touch_times: dict[int, float] = field(default_factory=dict)
     adjusting: bool = False
@@ -43,7 +44,7 @@ class MoveRecord:
     """A move that stands, with what the Laws may still need of it."""
 
     ply: int
-    side: str
+    side: Side
     move: chess.Move
     made_at: float
     touches: list[int]
