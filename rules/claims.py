@@ -80,11 +80,11 @@ def draw_claim_valid(
     want_threefold = kind in ("threefold", "any")
     want_fifty = kind in ("fifty", "any")
     if intended is not None:
-        board.push(intended)
-        key = board._transposition_key()
-        count = game.repetitions.get(key, 0) + 1
-        halfmoves = board.halfmove_clock
-        board.pop()
+        # the position after the intended move, on a copy: a query never moves the live board
+        after = board.copy(stack=False)
+        after.push(intended)
+        count = game.repetitions.get(after._transposition_key(), 0) + 1
+        halfmoves = after.halfmove_clock
         if want_threefold and count >= 3:
             return "threefold_repetition", "9.2.1"
         if want_fifty and halfmoves >= 100:
