@@ -14,12 +14,11 @@ from dataclasses import MISSING, dataclass, fields
 from typing import Any, ClassVar
 
 from rules.errors import EventError
+from rules.placement import SENSED_LETTERS, check_placement
 from rules.rulings import ClaimKind
 from rules.types import Result, Side
 
 SIDES = ("white", "black")
-PIECE_LETTERS = frozenset("PNBRQKpnbrqk")
-SENSED_LETTERS = PIECE_LETTERS | frozenset("Xx?")
 PROMOTION_LETTERS = frozenset("NBRQnbrq")
 SQUARE_NAMES = frozenset(f + r for f in "abcdefgh" for r in "12345678")
 CLAIM_KINDS = ("threefold", "fifty", "touch_move", "any")
@@ -48,28 +47,6 @@ def _check_number(value: object, name: str, *, allow_none: bool = False) -> None
         return
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
         raise EventError(f"'{name}' must be a finite number, not {value!r}")
-
-
-def check_placement(board: object) -> None:
-    """Check a FEN piece-placement field, where X, x and ? may stand for sensed pieces."""
-    if not isinstance(board, str):
-        raise EventError(f"'board' must be a FEN piece placement, not {board!r}")
-    ranks = board.split("/")
-    if len(ranks) != 8:
-        raise EventError(f"'board' {board!r} must have 8 ranks separated by '/'")
-    for i, rank in enumerate(ranks):
-        width = 0
-        for ch in rank:
-            if ch.isdigit():
-                if ch == "0":
-                    raise EventError(f"'board' {board!r}: a run of 0 squares on rank {8 - i}")
-                width += int(ch)
-            elif ch in SENSED_LETTERS:
-                width += 1
-            else:
-                raise EventError(f"'board' {board!r}: unknown piece letter {ch!r}")
-        if width != 8:
-            raise EventError(f"'board' {board!r}: rank {8 - i} has {width} squares, not 8")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

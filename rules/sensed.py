@@ -18,9 +18,28 @@ from operator import ne
 
 import chess
 
-from rules.errors import PositionError
+from rules.placement import (
+    _SLOT_CHAR,
+    Sensed,
+    board_fen_of,
+    placement_of,
+    rank_fen,
+    sensed_from_placement,
+)
 
-Sensed = list[str | None]
+__all__ = [
+    "LegalMoves",
+    "Match",
+    "Sensed",
+    "board_fen_of",
+    "compatible",
+    "find_match",
+    "placement_of",
+    "rank_fen",
+    "sensed_from_board",
+    "sensed_from_placement",
+]
+
 
 _COLOR_OF_LETTER = {c: c.isupper() for c in "PNBRQKpnbrqk"}
 _SQUARES = range(64)
@@ -47,37 +66,9 @@ def sensed_from_board(board: chess.Board) -> Sensed:
     return out
 
 
-_RUNS = tuple(("1" * n, str(n)) for n in range(8, 1, -1))
-#: a slot as one character: its letter, "1" for an empty square
-_SLOT_CHAR: dict[str | None, str] = {None: "1", **{c: c for c in "PNBRQKpnbrqkXx?"}}
-
-
 def slots_text(sensed: Sensed) -> str:
     """The 64 slots as a string, a1 first, "1" for an empty square (fast to count and slice)."""
     return "".join(map(_SLOT_CHAR.__getitem__, sensed))
-
-
-#: a rank's 8 slots as text -> its FEN (a game has few distinct ranks; bounded all the same)
-_RANK_FEN: dict[str, str] = {}
-
-
-def rank_fen(letters: Sensed, rank: int) -> str:
-    """The FEN of one rank (0 is the first) of a position's slots, runs of empty squares counted."""
-    text = "".join(map(_SLOT_CHAR.__getitem__, letters[8 * rank : 8 * rank + 8]))
-    fen = _RANK_FEN.get(text)
-    if fen is None:
-        fen = text
-        for run, digit in _RUNS:
-            if run in fen:
-                fen = fen.replace(run, digit)
-        if len(_RANK_FEN) < 100_000:
-            _RANK_FEN[text] = fen
-    return fen
-
-
-def board_fen_of(letters: Sensed) -> str:
-    """The FEN piece placement of a position's slots (as `chess.Board.board_fen()` gives it)."""
-    return "/".join([rank_fen(letters, rank) for rank in range(7, -1, -1)])
 
 
 #: `str.translate` table: "1" where a slot shows a piece of unknown colour, else "0"
@@ -125,41 +116,6 @@ def fen_of(board: chess.Board, letters: Sensed, placement: str | None = None) ->
         f"{placement} {'w' if board.turn else 'b'} {castling}"
         f" {ep_name} {board.halfmove_clock} {board.fullmove_number}"
     )
-
-
-def sensed_from_placement(placement: str) -> Sensed:
-    """The slots of a snapshot's FEN piece placement (already checked by the event)."""
-    out: Sensed = [None] * 64
-    ranks = placement.split("/")
-    if len(ranks) != 8:
-        raise PositionError(f"piece placement {placement!r} must have 8 ranks")
-    for i, rank in enumerate(ranks):
-        file = 0
-        for ch in rank:
-            if ch.isdigit():
-                file += int(ch)
-            else:
-                if file > 7:
-                    raise PositionError(f"piece placement {placement!r}: rank {8 - i} too long")
-                out[chess.square(file, 7 - i)] = ch
-                file += 1
-    return out
-
-
-def placement_of(sensed: Sensed) -> str:
-    """FEN piece placement of sensed slots (X, x, ? kept)."""
-    rows = []
-    for rank in range(7, -1, -1):
-        row, empty = "", 0
-        for file in range(8):
-            letter = sensed[chess.square(file, rank)]
-            if letter is None:
-                empty += 1
-            else:
-                row += (str(empty) if empty else "") + letter
-                empty = 0
-        rows.append(row + (str(empty) if empty else ""))
-    return "/".join(rows)
 
 
 def compatible(letter: str | None, piece: chess.Piece | None) -> bool:

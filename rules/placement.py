@@ -1,0 +1,103 @@
+"""The board placement, written once: the piece-placement field of a FEN <-> 64 slots.
+
+A sensed board is 64 slots in `chess.Square` order (a1 first), each a FEN letter, `X`/`x` (a
+white/black piece of unknown kind), `?` (a piece of unknown colour) or None (events.md,
+`snapshot`). `check_placement` validates the text of an event (`EventError`, naming what is
+wrong), `sensed_from_placement` parses it and `placement_of` writes it back, as
+`chess.Board.board_fen()` would for the same pieces.
+"""
+
+from __future__ import annotations
+
+import chess
+
+from rules.errors import EventError, PositionError
+
+__all__ = [
+    "PIECE_LETTERS",
+    "SENSED_LETTERS",
+    "Sensed",
+    "board_fen_of",
+    "check_placement",
+    "placement_of",
+    "rank_fen",
+    "sensed_from_placement",
+]
+
+#: 64 slots, a1 first: a letter, or None for an empty square
+Sensed = list[str | None]
+PIECE_LETTERS = frozenset("PNBRQKpnbrqk")
+SENSED_LETTERS = PIECE_LETTERS | frozenset("Xx?")
+
+_RUNS = tuple(("1" * n, str(n)) for n in range(8, 1, -1))
+#: a slot as one character: its letter, "1" for an empty square
+_SLOT_CHAR: dict[str | None, str] = {None: "1", **{c: c for c in "PNBRQKpnbrqkXx?"}}
+
+
+#: a rank's 8 slots as text -> its FEN (a game has few distinct ranks; bounded all the same)
+_RANK_FEN: dict[str, str] = {}
+
+
+def rank_fen(letters: Sensed, rank: int) -> str:
+    """The FEN of one rank (0 is the first) of a position's slots, runs of empty squares counted."""
+    text = "".join(map(_SLOT_CHAR.__getitem__, letters[8 * rank : 8 * rank + 8]))
+    fen = _RANK_FEN.get(text)
+    if fen is None:
+        fen = text
+        for run, digit in _RUNS:
+            if run in fen:
+                fen = fen.replace(run, digit)
+        if len(_RANK_FEN) < 100_000:
+            _RANK_FEN[text] = fen
+    return fen
+
+
+def board_fen_of(letters: Sensed) -> str:
+    """The FEN piece placement of a position's slots (as `chess.Board.board_fen()` gives it)."""
+    return "/".join([rank_fen(letters, rank) for rank in range(7, -1, -1)])
+
+
+def placement_of(sensed: Sensed) -> str:
+    """FEN piece placement of sensed slots (X, x, ? kept): `board_fen_of` under its own name."""
+    return board_fen_of(sensed)
+
+
+def sensed_from_placement(placement: str) -> Sensed:
+    """The slots of a snapshot's FEN piece placement (already checked by the event)."""
+    out: Sensed = [None] * 64
+    ranks = placement.split("/")
+    if len(ranks) != 8:
+        raise PositionError(f"piece placement {placement!r} must have 8 ranks")
+    for i, rank in enumerate(ranks):
+        file = 0
+        for ch in rank:
+            if ch.isdigit():
+                file += int(ch)
+            else:
+                if file > 7:
+                    raise PositionError(f"piece placement {placement!r}: rank {8 - i} too long")
+                out[chess.square(file, 7 - i)] = ch
+                file += 1
+    return out
+
+
+def check_placement(board: object) -> None:
+    """Check a FEN piece-placement field, where X, x and ? may stand for sensed pieces."""
+    if not isinstance(board, str):
+        raise EventError(f"'board' must be a FEN piece placement, not {board!r}")
+    ranks = board.split("/")
+    if len(ranks) != 8:
+        raise EventError(f"'board' {board!r} must have 8 ranks separated by '/'")
+    for i, rank in enumerate(ranks):
+        width = 0
+        for ch in rank:
+            if ch.isdigit():
+                if ch == "0":
+                    raise EventError(f"'board' {board!r}: a run of 0 squares on rank {8 - i}")
+                width += int(ch)
+            elif ch in SENSED_LETTERS:
+                width += 1
+            else:
+                raise EventError(f"'board' {board!r}: unknown piece letter {ch!r}")
+        if width != 8:
+            raise EventError(f"'board' {board!r}: rank {8 - i} has {width} squares, not 8")
