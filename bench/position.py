@@ -40,7 +40,7 @@ from rules.winnability import (  # noqa: E402
     find_helpmate,
     may_be_dead,
 )
-from rules.winnability_screen import _certified  # noqa: E402
+from rules.winnability.screen import _certified  # noqa: E402
 
 GAMES = ROOT.parent / "shared" / "data" / "games"
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from rules import winnability
 from rules.events import Resign
-from rules.material import few_minor_pieces, minor_pieces_only, pawns_locked
+from rules.winnability.material import few_minor_pieces, minor_pieces_only, pawns_locked
 from rules.rulings import Ruling
 from rules.sides import COLOR, SIDE, other, win_for
 
