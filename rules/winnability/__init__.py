@@ -7,6 +7,9 @@ a static proof that the side can never mate behind pawns that can never move, or
 walk of every reachable position); `True` only with a helpmate line in hand (`decide` returns
 it); `None` when the node budget ran out first.
 
+Public API: `Winnability`, `analyse`, `can_mate`, `decide`, `find_helpmate`, `why_cannot_mate`
+(the reason in words), `may_be_dead` (the cheap screen after every move), `board_from_fen`.
+
 The method follows the Chess Unwinnability Analyzer (Ambrona, 2022): a static look at pawns that
 can never move (`static`), then a guided best-first helpmate search
 (`search`, guided by `guide`) that, given the budget, walks every
@@ -24,6 +27,7 @@ from dataclasses import dataclass
 import chess
 
 from rules.errors import PositionError
+from rules.winnability.explain import searched_reason, static_reason
 from rules.winnability.screen import remember_line, screen
 from rules.winnability.search import Budget, OutOfBudget, guided_helpmate
 from rules.winnability.static import cannot_mate, rams
@@ -115,6 +119,21 @@ def analyse(board: chess.Board, *, budget: int = DEFAULT_BUDGET) -> Winnability:
         white=can_mate(board, chess.WHITE, budget=budget),
         black=can_mate(board, chess.BLACK, budget=budget),
     )
+
+
+def why_cannot_mate(
+    board: chess.Board, color: chess.Color, budget: int = DEFAULT_BUDGET
+) -> str | None:
+    """Why `color` cannot mate, in words for the players (5.2.2, 6.9, 7.5.5, 5.1.2), or None
+    when it can or when that is undecided within `budget`: the same proofs as `decide`."""
+    if board.is_checkmate() and board.turn == color:
+        return f"{'White' if color == chess.WHITE else 'Black'} is checkmated"
+    reason = static_reason(board, color)
+    if reason is not None:
+        return reason
+    if decide(board, color, budget)[0] is False:
+        return searched_reason(color)
+    return None
 
 
 def decide(

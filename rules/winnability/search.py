@@ -58,7 +58,7 @@ def _irreversible(board: chess.Board, move: chess.Move) -> bool:
     return board.is_capture(move) or board.piece_type_at(move.from_square) == chess.PAWN
 
 
-Entry = tuple[float, int, int, chess.Board, chess.Move, Hashable]
+Entry = tuple[float, int, chess.Board, chess.Move, Hashable]
 
 
 def guided_helpmate(
