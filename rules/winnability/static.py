@@ -5,16 +5,21 @@ bishops shuffle forever). Following the Chess Unwinnability Analyzer (Ambrona, 2
 for a set S of *fixed* pawns, pawns that can never move nor be captured in any continuation,
 then over-approximate where every other unit can ever stand or attack given that S stays.
 
-Soundness argument (induction on the moves of any continuation): as long as every pawn of S is
-in place, each unit only moves through squares of its region (flood fills through squares not
-held by S; a king also never steps on a square attacked by an enemy pawn of S, which would be
-check). A pawn of S stays while (a) the square ahead holds a pawn of S, (b) no enemy unit can
-ever stand on one of its two capture squares (nor pass over one, for en passant), and (c) no
-enemy unit can ever move to its square. S is the greatest set satisfying (a)-(c) against its
-own regions, so the first change to S can never happen. If, moreover, no unit of colour C can
-ever attack a square of the enemy king's region, C never gives check, so C cannot mate;
-and if every square where that king could be checked keeps a flight square that nothing can
-ever block or attack, C cannot mate either (`cannot_mate`).
+Soundness argument (induction on the moves of any continuation): a pawn of S never leaves
+its file and is never captured. It then only ever walks its *lane*: the squares of its file
+between it and the pawn ahead of it (an enemy pawn only comes closer, so the lane ends just
+short of where that pawn stands now; an own pawn of S ahead can get at most to the end of
+its own lane). A pawn whose lane is its own square blocks for good ("stuck"). As long as
+every pawn of S keeps to its lane, each unit only moves through squares of its region (flood
+fills through squares not held by stuck pawns; a king also never steps on a square attacked
+by an enemy stuck pawn, which would be check). A pawn stays in S while (a) the pawn ahead of
+it is in S (so it never promotes), (b) no enemy unit but the king can ever stand on a
+square its lane attacks (nor on the e.p. square), and (c) no enemy unit can ever attack a
+square of its lane. S is the greatest set satisfying (a)-(c) against its own regions, so
+the first pawn to leave S can never exist. If, moreover, no unit of colour C can ever attack
+a square of the enemy king's region, C never gives check, so C cannot mate; and if every
+square where that king could be checked keeps a flight square that nothing can ever block
+or attack, C cannot mate either (`cannot_mate`).
 """
 
 from __future__ import annotations
