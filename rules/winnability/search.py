@@ -19,7 +19,7 @@ from collections.abc import Hashable
 import chess
 
 from rules.winnability.guide import Guide
-from rules.winnability.static import cannot_mate, rams
+from rules.winnability.static import cannot_mate, rammed
 
 #: below this many rammed pawn pairs the static proof is not tried inside the search (it is
 #: always tried at the root); walls need several, and the proof costs a hundred microseconds
@@ -112,7 +112,7 @@ def guided_helpmate(
             continue
         if node.has_insufficient_material(winner):
             continue
-        if irreversible and rams(node) >= MIN_RAMS and cannot_mate(node, winner):
+        if irreversible and rammed(node) >= MIN_RAMS and cannot_mate(node, winner):
             continue
         expand(node, key)
     return None

@@ -2,7 +2,7 @@
 
 Why: helpmate search alone can never prove "cannot mate" in a locked position (the kings and
 bishops shuffle forever). Following the Chess Unwinnability Analyzer (Ambrona, 2022), we look
-for a set S of *fixed* pawns, pawns that can never move nor be captured in any continuation,
+for a set S of *fixed* pawns, pawns that never leave their file nor are captured in any line,
 then over-approximate where every other unit can ever stand or attack given that S stays.
 
 Soundness argument (induction on the moves of any continuation): a pawn of S never leaves
@@ -291,3 +291,11 @@ def rams(board: chess.Board) -> int:
         bb = (bb << 8) & FULL
         north |= bb
     return chess.popcount(north & black)
+
+
+def rammed(board: chess.Board) -> int:
+    """How many pawns stand right in front of an enemy pawn (a cheap gate inside the search,
+    where the static proof is only worth its cost behind a wall of rammed pawns)."""
+    white = board.pawns & board.occupied_co[chess.WHITE]
+    black = board.pawns & board.occupied_co[chess.BLACK]
+    return chess.popcount((white << 8) & black)
