@@ -3,6 +3,9 @@
 Reads FENs on stdin, one a line (blank lines skipped), and answers each on its own line as soon
 as it is read, flushing, so the command works inside a pipe. A bad line is reported on stderr
 with its line number; the others are still answered and the exit status is 1 at the end.
+
+`--explain FEN` answers that one position instead, saying for each side why it cannot mate
+(the proof in words), or that it can, or that it is undecided (the arbiter decides).
 """
 
 from __future__ import annotations
@@ -12,8 +15,16 @@ import json
 import sys
 from typing import TextIO
 
+import chess
+
 from rules.errors import PositionError
-from rules.winnability import DEFAULT_BUDGET, Winnability, analyse, board_from_fen
+from rules.winnability import (
+    DEFAULT_BUDGET,
+    Winnability,
+    analyse,
+    board_from_fen,
+    why_cannot_mate,
+)
 
 HELP = "say for each FEN on stdin whether each side can still mate and whether it is dead (5.2.2)"
 
@@ -25,6 +36,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of `arbiter position`."""
     parser.add_argument(
         "--json", action="store_true", help="one JSON object a line instead of plain text"
+    )
+    parser.add_argument(
+        "--explain",
+        metavar="FEN",
+        help="explain, for this one position, why each side can or cannot mate",
     )
     parser.add_argument(
         "--budget",
@@ -77,6 +93,35 @@ def answer_stream(lines: TextIO, out: TextIO, err: TextIO, *, budget: int, as_js
     return status
 
 
+def explain(fen: str, out: TextIO, err: TextIO, *, budget: int, as_json: bool) -> int:
+    """Both sides' answers for one FEN with the reason of each "cannot mate"; 1 if it is bad."""
+    try:
+        board = board_from_fen(fen)
+    except PositionError as exc:
+        print(f"arbiter position: {exc}", file=err, flush=True)
+        return 1
+    result = analyse(board, budget=budget)
+    texts: dict[str, str] = {}
+    for color, name in ((chess.WHITE, "white"), (chess.BLACK, "black")):
+        answer = result.side(color)
+        if answer is True:
+            texts[name] = f"{name.capitalize()} can mate (a helpmate exists)"
+        elif answer is None:
+            texts[name] = f"{name.capitalize()}: undecided: the arbiter decides"
+        else:
+            reason = why_cannot_mate(board, color, budget)
+            texts[name] = reason or f"{name.capitalize()} cannot mate"
+    if as_json:
+        print(json.dumps({"fen": fen, "dead": result.dead, "explanation": texts}), file=out)
+    else:
+        print(f"{fen}: {_DEAD[result.dead]}", file=out)
+        for text in texts.values():
+            print(f"  {text}", file=out)
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     """Entry point of `arbiter position`."""
+    if args.explain is not None:
+        return explain(args.explain, sys.stdout, sys.stderr, budget=args.budget, as_json=args.json)
     return answer_stream(sys.stdin, sys.stdout, sys.stderr, budget=args.budget, as_json=args.json)

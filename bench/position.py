@@ -40,7 +40,7 @@ from rules.winnability import (  # noqa: E402
     find_helpmate,
     may_be_dead,
 )
-from rules.winnability_screen import _certified  # noqa: E402
+from rules.winnability.screen import _certified  # noqa: E402
 
 GAMES = ROOT.parent / "shared" / "data" / "games"
 
@@ -412,6 +412,10 @@ def main(argv: list[str] | None = None) -> int:
                 unsound += 1
                 print(f"  UNSOUND line: {fen} side {chess.COLOR_NAMES[color]}")
     dead = sum(1 for r in answers if r.dead)
+    base = sum(
+        1 for fen in fens for c in chess.COLORS if chess.Board(fen).has_insufficient_material(c)
+    )
+    print(f"    has_insufficient_material proves {base} (side, position) pairs of (a)")
     print(
         f"    answers (side, position): can mate {counts[True]}, cannot {counts[False]}, "
         f"undecided {counts[None]}; dead positions {dead}; unsound lines {unsound}"
@@ -446,6 +450,17 @@ def main(argv: list[str] | None = None) -> int:
     )
     for family, (n, ok) in by_family.items():
         print(f"      {family}: {ok}/{n}")
+    t0 = time.process_time()
+    baseline = sum(
+        1 for _, fen, color in pairs if chess.Board(fen).has_insufficient_material(color)
+    )
+    base_cpu = (time.process_time() - t0) / max(1, total)
+    print(
+        f"    baseline python-chess has_insufficient_material, same pairs: {baseline} of "
+        f"{total} ({100 * baseline / total:.1f} %), {base_cpu * 1e6:.0f} us CPU per pair"
+    )
+    decided = sum(1 for r in answers_b for v in (r.white, r.black) if v is not None)
+    print(f"    share decided on (b): {decided} of {2 * len(answers_b)} (side, position) answers")
     dead_b = [f for f in fens_b if answer_of[f].white is False and answer_of[f].black is False]
     flagged_b = sum(1 for f in dead_b if may_be_dead(chess.Board(f)))
     print(f"    may_be_dead True on {flagged_b} of {len(dead_b)} dead ones (must be all)")

@@ -12,16 +12,20 @@ from typing import TYPE_CHECKING
 
 from rules import winnability
 from rules.events import Resign
-from rules.material import few_minor_pieces, minor_pieces_only, pawns_locked
 from rules.rulings import Flag, GameOver, Reason, Ruling
 from rules.sides import COLOR, SIDE, other, win_for
 from rules.types import Result, Side
+from rules.winnability.explain import static_reason
+from rules.winnability.material import few_minor_pieces, minor_pieces_only, pawns_locked
 
 if TYPE_CHECKING:
     from rules.game import Game
 
 #: work allowed for the dead-position check after a move (winnability budget units)
 DEAD_POSITION_BUDGET = 500
+#: work allowed for "can the opponent still mate?" at a flag, a resignation or a second
+#: illegal move: about 0.1 ms a position, so the ruling waits at most some 40 ms for it
+RULING_BUDGET = 400
 
 
 def after_move(game: Game, t: float, out: list[Ruling], made_at: float) -> None:
@@ -81,33 +85,50 @@ def dead_position(game: Game) -> bool:
 
 
 def cannot_mate(game: Game, side: Side) -> bool:
-    """6.9, 5.1.2, 7.5.5: `side` cannot mate by any series of legal moves (proven).
+    """6.9, 5.1.2, 7.5.5: `side` cannot mate by any series of legal moves (proven)."""
+    return why_cannot_mate(game, side) is not None
 
-    python-chess's insufficient material first; the full analysis where unwinnability is
-    possible beyond it (locked pawns, or a few minor pieces and no pawns). Elsewhere the
-    answer is "not proven", as a search out of budget would give: the flag or the
-    resignation then counts as a loss, which is right whenever a mate exists.
+
+def why_cannot_mate(game: Game, side: Side) -> str | None:
+    """6.9, 5.1.2, 7.5.5: why `side` cannot mate by any series of legal moves (a proof, in
+    words), or None when that is not proven.
+
+    python-chess's insufficient material first, then the static proof of blocked pawns
+    (fractions of a millisecond); the search where unwinnability is likely beyond it (locked
+    pawns, or a few minor pieces and no pawns). Elsewhere the answer is "not proven", as a
+    search out of budget would give: the flag or the resignation then counts as a loss,
+    which is right whenever a mate exists.
     """
     board = game.board
     color = COLOR[side]
-    if board.has_insufficient_material(color):
-        return True
-    if not (pawns_locked(board) or few_minor_pieces(board, color)):
-        return False
-    return winnability.can_mate(board, color) is False
+    reason = static_reason(board, color)
+    if reason is not None or not (pawns_locked(board) or few_minor_pieces(board, color)):
+        return reason
+    return winnability.why_cannot_mate(board, color, RULING_BUDGET)
 
 
 def game_over(
-    game: Game, t: float, result: Result, reason: Reason, article: str | None, out: list[Ruling]
+    game: Game,
+    t: float,
+    result: Result,
+    reason: Reason,
+    article: str | None,
+    out: list[Ruling],
+    explanation: str | None = None,
 ) -> None:
-    """The game ended (5, 6.9, 9.6, 7.5.5, a claim, the arbiter): rule it and stop the clocks."""
+    """The game ended (5, 6.9, 9.6, 7.5.5, a claim, the arbiter): rule it and stop the clocks.
+
+    `explanation` (a project extension, docs/events.md): why the game is drawn when the side
+    that would win cannot mate (time_dead_position and the like), for the arbiter to show."""
     if game.over:
         return
     game.over = True
     game.result = result
     game.reason = reason
     game.pending.clear()
-    out.append(GameOver(t=t, article=article, result=result, reason=reason))
+    out.append(
+        GameOver(t=t, article=article, result=result, reason=reason, explanation=explanation)
+    )
     if game.timed:
         game.clock.stop(game.clock_time(t))
         game.clock_ruling(out, t)
@@ -127,8 +148,9 @@ def flag(
     game.flags_down.add(side)
     game.clock.stop(game.clock_time(at))
     winner = other(side)
-    if cannot_mate(game, winner):
-        game_over(game, t, "1/2-1/2", "time_dead_position", "6.9", out)
+    why = why_cannot_mate(game, winner)
+    if why is not None:
+        game_over(game, t, "1/2-1/2", "time_dead_position", "6.9", out, why)
     else:
         game_over(game, t, win_for(winner), "time", "6.9", out)
 

@@ -316,9 +316,14 @@ class GameOver(Ruling):
     type: ClassVar[str] = "game_over"
     result: Result
     reason: Reason
+    #: project extension (docs/events.md): why the side that would win cannot mate
+    explanation: str | None = None
 
     def fields(self) -> dict[str, Any]:
-        return {"result": self.result, "reason": self.reason}
+        out: dict[str, Any] = {"result": self.result, "reason": self.reason}
+        if self.explanation is not None:
+            out["explanation"] = self.explanation
+        return out
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -450,7 +455,9 @@ def _parse(
     if cls is Flag:
         return Flag(**common, at=d["at"])
     if cls is GameOver:
-        return GameOver(**common, result=d["result"], reason=d["reason"])
+        return GameOver(
+            **common, result=d["result"], reason=d["reason"], explanation=d.get("explanation")
+        )
     if cls is Note:
         topics: tuple[NoteTopic, ...] = get_args(NoteTopic)
         for topic in topics:

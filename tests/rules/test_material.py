@@ -1,10 +1,10 @@
-"""The cheap screens before the winnability analysis (rules.material)."""
+"""The cheap screens before the winnability analysis (rules.winnability.material)."""
 
 from __future__ import annotations
 
 import chess
 
-from rules.material import few_minor_pieces, minor_pieces_only, pawns_locked
+from rules.winnability.material import few_minor_pieces, minor_pieces_only, pawns_locked
 
 
 def test_locked_chain_is_locked() -> None:

@@ -26,8 +26,8 @@ from rules.winnability import (
     find_helpmate,
     may_be_dead,
 )
-from rules.winnability_screen import _certified, is_certified
-from rules.winnability_static import cannot_mate, fixed_pawns
+from rules.winnability.screen import _certified, is_certified
+from rules.winnability.static import cannot_mate, fixed_pawns
 
 BUDGET = 20_000  # generous, so that the cases below are decided, not undecided
 

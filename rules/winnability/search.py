@@ -3,12 +3,12 @@ with one chosen side mating the other (FIDE 5.2.2, 6.9, 7.5.5: "by any series of
 
 One best-first search over python-chess's own legal moves, counting the positions it expands
 against a node budget (`Budget`), in the spirit of the Chess Unwinnability Analyzer (Ambrona,
-2022). The position the guide (`winnability_guide`) rates closest to a mate is expanded next,
+2022). The position the guide (`guide`) rates closest to a mate is expanded next,
 so the long helpmates of simple endings are found without a full-width search. Each position
 is expanded at most once and none is cut for being unpromising, so when the search runs out of
 positions without a mate it has visited *every* reachable position: the side cannot mate, a
 proof, not a guess. Positions where the side provably cannot mate any more (insufficient
-material, or the static proof of `winnability_static`) are not expanded.
+material, or the static proof of `static`) are not expanded.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from collections.abc import Hashable
 
 import chess
 
-from rules.winnability_guide import Guide
-from rules.winnability_static import cannot_mate, rams
+from rules.winnability.guide import Guide
+from rules.winnability.static import cannot_mate, rammed
 
 #: below this many rammed pawn pairs the static proof is not tried inside the search (it is
 #: always tried at the root); walls need several, and the proof costs a hundred microseconds
@@ -58,7 +58,7 @@ def _irreversible(board: chess.Board, move: chess.Move) -> bool:
     return board.is_capture(move) or board.piece_type_at(move.from_square) == chess.PAWN
 
 
-Entry = tuple[float, int, int, chess.Board, chess.Move, Hashable]
+Entry = tuple[float, int, chess.Board, chess.Move, Hashable]
 
 
 def guided_helpmate(
@@ -112,7 +112,7 @@ def guided_helpmate(
             continue
         if node.has_insufficient_material(winner):
             continue
-        if irreversible and rams(node) >= MIN_RAMS and cannot_mate(node, winner):
+        if irreversible and rammed(node) >= MIN_RAMS and cannot_mate(node, winner):
             continue
         expand(node, key)
     return None

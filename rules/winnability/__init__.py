@@ -7,9 +7,12 @@ a static proof that the side can never mate behind pawns that can never move, or
 walk of every reachable position); `True` only with a helpmate line in hand (`decide` returns
 it); `None` when the node budget ran out first.
 
+Public API: `Winnability`, `analyse`, `can_mate`, `decide`, `find_helpmate`, `why_cannot_mate`
+(the reason in words), `may_be_dead` (the cheap screen after every move), `board_from_fen`.
+
 The method follows the Chess Unwinnability Analyzer (Ambrona, 2022): a static look at pawns that
-can never move (`winnability_static`), then a guided best-first helpmate search
-(`winnability_search`, guided by `winnability_guide`) that, given the budget, walks every
+can never move (`static`), then a guided best-first helpmate search
+(`search`, guided by `guide`) that, given the budget, walks every
 reachable position, pruning whatever the static proof or the material already settles.
 
 Lines ignore the 75-move and fivefold-repetition rules (9.6): they only ever remove lines, so a
@@ -24,9 +27,10 @@ from dataclasses import dataclass
 import chess
 
 from rules.errors import PositionError
-from rules.winnability_screen import remember_line, screen
-from rules.winnability_search import Budget, OutOfBudget, guided_helpmate
-from rules.winnability_static import cannot_mate, rams
+from rules.winnability.explain import searched_reason, static_reason
+from rules.winnability.screen import remember_line, screen
+from rules.winnability.search import Budget, OutOfBudget, guided_helpmate
+from rules.winnability.static import cannot_mate, rams
 
 #: positions the search may expand per side (about 0.1 ms each): the median game position
 #: needs a few dozen (about 5 ms for both sides); an undecided side costs about 0.2 s, so a
@@ -62,7 +66,7 @@ def may_be_dead(board: chess.Board) -> bool:
 
     Proof of the False answers: each rests on a helpmate actually found and played with
     python-chess, for this position or for one it provably leads back to
-    (`rules.winnability_screen` explains the certificates). Speed comes from remembering
+    (`rules.winnability.screen` explains the certificates). Speed comes from remembering
     certified positions (a lookup: a couple of microseconds) and from "triangulation" after
     quiet moves (a few pushes: tens of microseconds); after a capture or a pawn move, or for a
     board without its move stack, a small search runs (a few milliseconds). Over real games,
@@ -115,6 +119,21 @@ def analyse(board: chess.Board, *, budget: int = DEFAULT_BUDGET) -> Winnability:
         white=can_mate(board, chess.WHITE, budget=budget),
         black=can_mate(board, chess.BLACK, budget=budget),
     )
+
+
+def why_cannot_mate(
+    board: chess.Board, color: chess.Color, budget: int = DEFAULT_BUDGET
+) -> str | None:
+    """Why `color` cannot mate, in words for the players (5.2.2, 6.9, 7.5.5, 5.1.2), or None
+    when it can or when that is undecided within `budget`: the same proofs as `decide`."""
+    if board.is_checkmate() and board.turn == color:
+        return f"{'White' if color == chess.WHITE else 'Black'} is checkmated"
+    reason = static_reason(board, color)
+    if reason is not None:
+        return reason
+    if decide(board, color, budget)[0] is False:
+        return searched_reason(color)
+    return None
 
 
 def decide(

@@ -14,7 +14,7 @@ from __future__ import annotations
 import chess
 
 _DIST = [[chess.square_distance(a, b) for b in chess.SQUARES] for a in chess.SQUARES]
-_ALL_CORNERS = (chess.A1, chess.H1, chess.A8, chess.H8)
+_ALL_CORNERS: tuple[int, ...] = (chess.A1, chess.H1, chess.A8, chess.H8)
 _LIGHT_CORNERS = (chess.A8, chess.H1)
 _DARK_CORNERS = (chess.A1, chess.H8)
 

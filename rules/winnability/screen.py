@@ -23,7 +23,7 @@ from collections.abc import Hashable, Iterable
 
 import chess
 
-from rules.winnability_search import Budget, OutOfBudget, guided_helpmate, position_key
+from rules.winnability.search import Budget, OutOfBudget, guided_helpmate, position_key
 
 #: positions the fallback search may expand per side before the screen answers True
 SCREEN_BUDGET = 120

@@ -2,19 +2,24 @@
 
 Why: helpmate search alone can never prove "cannot mate" in a locked position (the kings and
 bishops shuffle forever). Following the Chess Unwinnability Analyzer (Ambrona, 2022), we look
-for a set S of *fixed* pawns, pawns that can never move nor be captured in any continuation,
+for a set S of *fixed* pawns, pawns that never leave their file nor are captured in any line,
 then over-approximate where every other unit can ever stand or attack given that S stays.
 
-Soundness argument (induction on the moves of any continuation): as long as every pawn of S is
-in place, each unit only moves through squares of its region (flood fills through squares not
-held by S; a king also never steps on a square attacked by an enemy pawn of S, which would be
-check). A pawn of S stays while (a) the square ahead holds a pawn of S, (b) no enemy unit can
-ever stand on one of its two capture squares (nor pass over one, for en passant), and (c) no
-enemy unit can ever move to its square. S is the greatest set satisfying (a)-(c) against its
-own regions, so the first change to S can never happen. If, moreover, no unit of colour C can
-ever attack a square of the enemy king's region, C never gives check, so C cannot mate;
-and if every square where that king could be checked keeps a flight square that nothing can
-ever block or attack, C cannot mate either (`cannot_mate`).
+Soundness argument (induction on the moves of any continuation): a pawn of S never leaves
+its file and is never captured. It then only ever walks its *lane*: the squares of its file
+between it and the pawn ahead of it (an enemy pawn only comes closer, so the lane ends just
+short of where that pawn stands now; an own pawn of S ahead can get at most to the end of
+its own lane). A pawn whose lane is its own square blocks for good ("stuck"). As long as
+every pawn of S keeps to its lane, each unit only moves through squares of its region (flood
+fills through squares not held by stuck pawns; a king also never steps on a square attacked
+by an enemy stuck pawn, which would be check). A pawn stays in S while (a) the pawn ahead of
+it is in S (so it never promotes), (b) no enemy unit but the king can ever stand on a
+square its lane attacks (nor on the e.p. square), and (c) no enemy unit can ever attack a
+square of its lane. S is the greatest set satisfying (a)-(c) against its own regions, so
+the first pawn to leave S can never exist. If, moreover, no unit of colour C can ever attack
+a square of the enemy king's region, C never gives check, so C cannot mate; and if every
+square where that king could be checked keeps a flight square that nothing can ever block
+or attack, C cannot mate either (`cannot_mate`).
 """
 
 from __future__ import annotations
@@ -105,12 +110,20 @@ class Reach:
     others_hits: int
 
 
-def _reach(board: chess.Board, color: chess.Color, fixed: int) -> Reach:
-    """Over-approximate the squares `color`'s units can ever occupy and attack, `fixed` staying."""
+def _reach(board: chess.Board, color: chess.Color, fixed: int, lanes: dict[int, int]) -> Reach:
+    """Over-approximate the squares `color`'s units can ever occupy and attack, `fixed` staying.
+
+    A pawn of `fixed` only ever walks its lane (`lanes`: the squares of its file it can reach
+    before the pawn ahead stops it); pawns whose lane is their own square block for good.
+    """
     own = board.occupied_co[color]
-    enemy_fixed = fixed & ~own
-    free = FULL & ~fixed
-    king_ban = pawn_attacks(enemy_fixed, not color)
+    stuck = 0
+    for sq, lane in lanes.items():
+        if lane == chess.BB_SQUARES[sq]:
+            stuck |= lane
+    enemy_stuck = stuck & ~own
+    free = FULL & ~stuck
+    king_ban = pawn_attacks(enemy_stuck, not color)
     king_sq = board.king(color)
     king_start = chess.BB_SQUARES[king_sq] if king_sq is not None else 0
     king = flood(king_start, free & ~king_ban, king_step) if king_start else 0
@@ -128,6 +141,11 @@ def _reach(board: chess.Board, color: chess.Color, fixed: int) -> Reach:
             region = flood(pieces, free, step)
             others |= region
             hits |= step(region)
+
+    for sq in chess.scan_forward(fixed & own):
+        lane = lanes[sq]
+        others |= lane
+        hits |= pawn_attacks(lane, color)
 
     pawns = board.pawns & own & ~fixed
     if pawns:
@@ -147,30 +165,84 @@ def _forward(sq: chess.Square, color: chess.Color) -> int:
     return pawn_push(chess.BB_SQUARES[sq], color)
 
 
+def _ahead(board: chess.Board, sq: chess.Square, color: chess.Color) -> chess.Square | None:
+    """The nearest pawn (of either colour) in front of the pawn on `sq`, on its file."""
+    step = 8 if color == chess.WHITE else -8
+    nxt = sq + step
+    while 0 <= nxt < 64:
+        if board.pawns & chess.BB_SQUARES[nxt]:
+            return nxt
+        nxt += step
+    return None
+
+
+def _lanes(board: chess.Board, fixed: int) -> dict[int, int]:
+    """For each pawn of `fixed`, the squares of its file it may ever stand on: up to (not
+    including) the furthest square the pawn ahead of it may reach towards it. Opposing pawns
+    on one file never pass each other while neither leaves the file (captures are excluded for
+    `fixed` pawns by `fixed_pawns`)."""
+    lanes: dict[int, int] = {}
+    limit: dict[int, int] = {}  # square -> the nearest square its pawn ahead leaves free
+
+    def reach_limit(sq: int) -> int:
+        color = bool(board.occupied_co[chess.WHITE] & chess.BB_SQUARES[sq])
+        step = 8 if color == chess.WHITE else -8
+        ahead = _ahead(board, sq, color)
+        assert ahead is not None
+        ahead_white = bool(board.occupied_co[chess.WHITE] & chess.BB_SQUARES[ahead])
+        if ahead_white != color:
+            return ahead - step  # the enemy pawn may only come closer
+        if ahead not in limit:
+            limit[ahead] = reach_limit(ahead)
+        return limit[ahead] - step  # our own pawn ahead may only get as far as its own end
+
+    for sq in chess.scan_forward(fixed):
+        end = limit[sq] if sq in limit else reach_limit(sq)
+        limit[sq] = end
+        lo, hi = min(sq, end), max(sq, end)
+        lanes[sq] = sum(1 << s for s in range(lo, hi + 1, 8)) if lo <= hi else 0
+    return lanes
+
+
 def fixed_pawns(board: chess.Board) -> tuple[int, Reach, Reach]:
-    """The greatest self-sustaining set of pawns that can never move nor be captured, with the
-    reach of White and Black computed against it (module docstring gives the proof)."""
+    """The greatest self-sustaining set of pawns that never leave their file nor are captured,
+    with the reach of White and Black computed against it (module docstring gives the proof).
+
+    A pawn qualifies while the pawn ahead of it on its file qualifies (so it can never
+    promote or pass), no enemy unit but the king can ever stand on a square its lane attacks
+    (nor the e.p. square), and no enemy unit can ever attack a square of its lane.
+    """
     pawns = board.pawns
     fixed = 0
     for sq in chess.scan_forward(pawns):
         color = bool(board.occupied_co[chess.WHITE] & chess.BB_SQUARES[sq])
-        if _forward(sq, color) & pawns:
+        if _ahead(board, sq, color) is not None:
             fixed |= chess.BB_SQUARES[sq]
     ep = chess.BB_SQUARES[board.ep_square] if board.ep_square is not None else 0
     while True:
-        white = _reach(board, chess.WHITE, fixed)
-        black = _reach(board, chess.BLACK, fixed)
+        # a pawn whose pawn ahead left the set loses its guarantee: drop it first
+        while True:
+            keep = 0
+            for sq in chess.scan_forward(fixed):
+                color = bool(board.occupied_co[chess.WHITE] & chess.BB_SQUARES[sq])
+                ahead = _ahead(board, sq, color)
+                if ahead is not None and fixed & chess.BB_SQUARES[ahead]:
+                    keep |= chess.BB_SQUARES[sq]
+            if keep == fixed:
+                break
+            fixed = keep
+        lanes = _lanes(board, fixed)
+        white = _reach(board, chess.WHITE, fixed, lanes)
+        black = _reach(board, chess.BLACK, fixed, lanes)
         keep = 0
         for sq in chess.scan_forward(fixed):
             bb = chess.BB_SQUARES[sq]
+            lane = lanes[sq]
             color = bool(board.occupied_co[chess.WHITE] & bb)
             enemy = black if color == chess.WHITE else white
-            enemy_at = enemy.king | enemy.others | (board.occupied_co[not color] & fixed)
-            if not (_forward(sq, color) & fixed):
+            if pawn_attacks(lane, color) & (enemy.others | ep):
                 continue
-            if pawn_attacks(bb, color) & (enemy_at | ep):
-                continue
-            if bb & (enemy.king_hits | enemy.others_hits):
+            if lane & (enemy.king_hits | enemy.others_hits):
                 continue
             keep |= bb
         if keep == fixed:
@@ -208,8 +280,22 @@ def cannot_mate(board: chess.Board, color: chess.Color) -> bool:
 
 
 def rams(board: chess.Board) -> int:
-    """How many pawns stand right in front of an enemy pawn. With none, no pawn is fixed and
-    `cannot_check` can prove nothing that the material does not already show."""
+    """How many black pawns stand somewhere in front of a white pawn on the same file (the
+    pairs that can never pass each other). With none, no pawn is fixed and `cannot_check` can
+    prove nothing that the material does not already show."""
+    white = board.pawns & board.occupied_co[chess.WHITE]
+    black = board.pawns & board.occupied_co[chess.BLACK]
+    north = 0
+    bb = white
+    for _ in range(6):
+        bb = (bb << 8) & FULL
+        north |= bb
+    return chess.popcount(north & black)
+
+
+def rammed(board: chess.Board) -> int:
+    """How many pawns stand right in front of an enemy pawn (a cheap gate inside the search,
+    where the static proof is only worth its cost behind a wall of rammed pawns)."""
     white = board.pawns & board.occupied_co[chess.WHITE]
     black = board.pawns & board.occupied_co[chess.BLACK]
     return chess.popcount((white << 8) & black)
