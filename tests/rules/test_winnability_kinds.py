@@ -87,13 +87,13 @@ def test_flag_in_a_blocked_position_is_a_draw_with_the_reason() -> None:
     assert of(r, "flag", side="white")
     assert over(r) == ("1/2-1/2", "time_dead_position")
     ruling = of(r, "game_over")[0]
-    assert "blocked" in ruling.data["explanation"]
+    assert "blocked" in (ruling.explanation or "")
 
 
 def test_flag_one_pawn_break_away_from_a_win_is_a_loss() -> None:
     r = Script(WALL_WITH_A_BREAK, time_control="60").tick(61).rulings()
     assert over(r) == ("0-1", "time")
-    assert "explanation" not in of(r, "game_over")[0].data
+    assert of(r, "game_over")[0].explanation is None
 
 
 def test_explain_command_names_the_reason() -> None:
