@@ -63,7 +63,13 @@ def clock_times(
     no_clock: bool = False,
     battery_low: bool = False,
 ) -> bytes:
-    """An `8D` times message (1.7): whole seconds per side, `lever` = the side that is up."""
+    """An `8D` times message (1.7): whole seconds per side, `lever` = the side that is up.
+
+    `turn` defaults, while the clock runs, to the side whose lever is up: a real DGT 3000
+    runs the clock of the raised lever and sets d6 bit 3 for the left, bit 4 for the right.
+    """
+    if turn is None and running and not no_clock:
+        turn = lever
     parts = []
     for seconds in (right_s, left_s):
         if not 0 <= seconds < 10 * 3600:
@@ -73,8 +79,8 @@ def clock_times(
         (0x01 if running else 0)
         | (0x02 if lever == "right" else 0)
         | (0x04 if battery_low else 0)
-        | (0x08 if turn == "right" else 0)
-        | (0x10 if turn == "left" else 0)
+        | (0x08 if turn == "left" else 0)
+        | (0x10 if turn == "right" else 0)
         | (0x20 if no_clock else 0)
     )
     return message(0x8D, bytes([*parts, d6]))
@@ -193,7 +199,8 @@ class DgtBoardModel:
         turn: Side | None = None,
     ) -> bytes:
         """The `8D` a clock on this board sends unasked (b"" outside update mode, or without
-        a clock); `lever` is the side of the lever that is up, remembered for `41`."""
+        a clock); `lever` is the side of the lever that is up, remembered for `41`. As on a
+        real DGT 3000, the turn shown is the raised lever's side unless `turn` says other."""
         self.lever = lever
         if self.clock_version is None or not self.reporting:
             return b""
