@@ -5,6 +5,14 @@ wire bytes (open the port 8N1: bit 7 of every byte is the parity bit), so it can
 parity of every received byte: the XOR check of a frame covers only the 7-bit codes, and a
 reader that merely masks bit 7 would accept a frame whose parity bit flipped (2.1).
 
+Boards shipped today do not all set that bit: the eONE and boards reached over Bluetooth LE
+send plain 7-bit ASCII (chesslinkdriver `lib/ChessLink.dart` turns its parity check off for
+the eONE; python-mchess masks bit 7; DGTCentaurMods emulates the eONE in plain ASCII). The
+codec accepts both and learns which link it is on from the first whole good frame that tells
+them apart (`link`: 'parity' or 'plain'); from then on a byte breaking that link's rule is
+dropped, so a parity link keeps its per-byte check. Check digits may come in lower case
+(chesslinkdriver parses them with `int.parse(..., radix: 16)`).
+
 Frames are `<letter><data><check>` with no terminator; the letter fixes the length (2.2).
 Auto `s` status reports may arrive between a command and its reply, so replies are matched by
 letter, never by order (2.4). Every status frame becomes a `Snapshot`; version, acknowledgement
@@ -12,11 +20,14 @@ and EEPROM replies update the codec's state (`version`, `acks`, `eeprom`). A byt
 frame, or a frame with a bad parity bit, a bad character or a bad check, is dropped and
 reported as a `Sensor(status='dropped')` event; decoding goes on from the next byte.
 
-Orientation (0, 2.3): the 64 status characters are read in the maker's documented order,
-a8 ... h8, a7 ... h1. When that order shows the initial position turned 180 degrees, the board
-is seated the other way round: the codec sets `rotated`, reverses every later report and
-mirrors LED positions (`80 - position`). The first initial position seen locks the
-orientation for the rest of the game (8: never flipped mid-game on partial evidence).
+Orientation (0, 2.3): the maker's note orders the 64 status characters a8 ... h8, a7 ... h1;
+the three independent drivers read them h1 first (h1, g1 ... a1, h2 ... a8: chesslinkdriver
+`ChessLink.SQUARES`, python-mchess, DGTCentaurMods' eONE emulation). The first initial
+position seen tells which order this board uses and locks it for the rest of the game (8:
+never flipped mid-game on partial evidence); `rotated` means the h1-first order, and LED
+positions are then mirrored (`80 - position`). Until an initial position is seen (a board
+seated with a game in progress), `orientation='auto'` reads h1 first, as those drivers do,
+so such a board does not come out turned.
 """
 
 from __future__ import annotations
@@ -36,14 +47,17 @@ Orientation = Literal["auto", "normal", "rotated"]
 #: reply letter -> frame length including the letter and the two check characters (2.2)
 REPLY_LENGTHS: dict[str, int] = {"s": 67, "v": 7, "l": 3, "x": 3, "w": 7, "r": 7}
 PIECE_CHARS = b"KQRBNPkqrbnp."
-HEX_CHARS = b"0123456789ABCDEF"
+HEX_CHARS = b"0123456789ABCDEFabcdef"
 INITIAL_CELLS = "rnbqkbnr" + "p" * 8 + "." * 32 + "P" * 8 + "RNBQKBNR"
 TURNED_CELLS = INITIAL_CELLS[::-1]
 LED_COUNT = 81
 DEFAULT_SLOT_TIME = 0x14
-#: 8-bit wire byte -> 7-bit code, or 0x80 where the parity bit is wrong (even parity)
-_STRIP = bytes(b & 0x7F if bin(b).count("1") % 2 else 0x80 for b in range(256))
-_BAD_PARITY = 0x80
+Link = Literal["parity", "plain"]
+#: 8-bit wire byte -> its 7-bit code
+_MASK = bytes(b & 0x7F for b in range(256))
+#: wire bytes with odd parity (what a parity link sends) and with bit 7 clear (a plain link)
+_ODD_BYTES = bytes(b for b in range(256) if bin(b).count("1") % 2)
+_PLAIN_BYTES = bytes(range(0x80))
 
 
 def with_parity(code: int) -> int:
@@ -65,7 +79,9 @@ def to_wire(text: str) -> bytes:
     return bytes(with_parity(ord(ch)) for ch in framed)
 
 
-_START_BYTES = frozenset(with_parity(ord(letter)) for letter in REPLY_LENGTHS)
+_START_BYTES = frozenset(
+    code for letter in REPLY_LENGTHS for code in (with_parity(ord(letter)), ord(letter))
+)
 #: per letter: the characters allowed in the data part (between letter and check)
 _DATA_CHARS: dict[str, bytes] = {
     "s": PIECE_CHARS,
@@ -125,14 +141,17 @@ class MillenniumCodec(Codec):
     }
 
     def __init__(self, orientation: Orientation = "auto") -> None:
-        """`orientation`: 'auto' detects it from the first initial position; 'normal' or
-        'rotated' fixes it (and locks it) from the start."""
+        """`orientation`: 'auto' detects it from the first initial position (reading h1
+        first until then); 'normal' (documented a8-first order) or 'rotated' (h1 first) fixes
+        it and locks it from the start."""
         if orientation not in ("auto", "normal", "rotated"):
             raise CodecUsageError(
                 f"orientation must be 'auto', 'normal' or 'rotated', not {orientation!r}"
             )
         self._buf = bytearray()
-        self.rotated = orientation == "rotated"
+        self.rotated = orientation != "normal"
+        #: 'parity' or 'plain' once a frame has shown which the link is (None: not yet)
+        self.link: Link | None = None
         self.orientation_locked = orientation != "auto"
         #: firmware version from the last `v` reply, as (major, minor)
         self.version: tuple[int, int] | None = None
@@ -183,8 +202,9 @@ class MillenniumCodec(Codec):
                 break
             letter = chr(buf[pos] & 0x7F)
             length = REPLY_LENGTHS[letter]
-            text = bytes(buf[pos : pos + length]).translate(_STRIP)
-            problem = self._problem(letter, text, length)
+            wire = bytes(buf[pos : pos + length])
+            text = wire.translate(_MASK)
+            problem = self._link_problem(letter, wire) or self._problem(letter, text, length)
             if problem:
                 drop(1, problem)
                 pos += 1
@@ -192,17 +212,37 @@ class MillenniumCodec(Codec):
             if len(text) < length:
                 break  # a frame that may still be good: wait for the rest
             flush()
+            self._learn_link(wire)
             events.extend(self._handle(text.decode("ascii"), now))
             pos += length
         del buf[:pos]
         flush()
         return events
 
+    def _link_problem(self, letter: str, wire: bytes) -> str:
+        """Why the wire bytes break this link's rule (odd parity, or bit 7 clear), or ''."""
+        parity_ok = not wire.translate(None, _ODD_BYTES)
+        plain_ok = not wire.translate(None, _PLAIN_BYTES)
+        if self.link == "parity" and not parity_ok:
+            return f"bad parity in a '{letter}' frame"
+        if self.link == "plain" and not plain_ok:
+            return f"bit 7 set in a '{letter}' frame of a plain ASCII link"
+        if not (parity_ok or plain_ok):
+            return f"bad parity in a '{letter}' frame"
+        return ""
+
+    def _learn_link(self, wire: bytes) -> None:
+        """Lock the link kind on the first good frame only one kind could have sent."""
+        if self.link is not None:
+            return
+        parity_ok = not wire.translate(None, _ODD_BYTES)
+        plain_ok = not wire.translate(None, _PLAIN_BYTES)
+        if parity_ok != plain_ok:
+            self.link = "parity" if parity_ok else "plain"
+
     @staticmethod
     def _problem(letter: str, text: bytes, length: int) -> str:
         """Why the (possibly partial) frame `text` cannot be good, or '' if it may be."""
-        if _BAD_PARITY in text:
-            return f"bad parity in a '{letter}' frame"
         data = text[1 : length - 2]
         if data.translate(None, _DATA_CHARS[letter]):
             return f"bad character in a '{letter}' frame"
@@ -213,7 +253,7 @@ class MillenniumCodec(Codec):
             x = 0
             for b in text[:-2]:
                 x ^= b
-            if check != b"%02X" % x:
+            if check.upper() != b"%02X" % x:
                 return f"bad check in a '{letter}' frame"
         return ""
 

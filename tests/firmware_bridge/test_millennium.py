@@ -84,7 +84,8 @@ def test_startup_is_report_on_change_then_status_then_version() -> None:
 
 
 def test_m10_leds_e2_e4_steady() -> None:
-    out = MillenniumCodec().encode_leds({"e2": 0xFF, "e4": 0xFF}, slot_time=0x14)
+    codec = MillenniumCodec(orientation="normal")  # M10 is in the maker's documented frame
+    out = codec.encode_leds({"e2": 0xFF, "e4": 0xFF}, slot_time=0x14)
     assert len(out) == 167
     assert out == wire_of(M10_TEXT)
 
@@ -105,7 +106,8 @@ def test_led_positions_follow_the_corner_grid() -> None:
 
 
 def test_shared_corners_combine_patterns() -> None:
-    text = bytes(b & 0x7F for b in MillenniumCodec().encode_leds({"e2": 0xAA, "e3": 0x55}))
+    codec = MillenniumCodec(orientation="normal")
+    text = bytes(b & 0x7F for b in codec.encode_leds({"e2": 0xAA, "e3": 0x55}))
     codes = [int(text[3 + 2 * i : 5 + 2 * i], 16) for i in range(81)]
     shared = set(led_positions("e2")) & set(led_positions("e3"))
     assert len(shared) == 2
