@@ -142,10 +142,14 @@ class RecordFramer:
             if colon > pos:
                 self._junk(bytes(buf[pos:colon]), out)
                 pos = colon
-            end = buf.find(b"\r\n", colon + 1)
             nxt = buf.find(b":", colon + 1)
-            if nxt >= 0 and (end < 0 or nxt < end):
-                out.append(Dropped(nxt - colon, "a record cut short by the next one"))
+            # search for the record's end only up to the next ':', so a run of ':' without
+            # ends costs one pass, not one pass per ':' (linear in the bytes fed)
+            end = buf.find(b"\r\n", colon + 1, nxt if nxt >= 0 else n)
+            if end < 0 and nxt >= 0:
+                # no CR LF before the next record: a record ended by a bare LF (picochess's
+                # recorded test data ends records with " \n") is read; anything else is cut
+                self._record(bytes(buf[colon + 1 : nxt]), nxt - colon, out, cut=True)
                 pos = nxt
                 continue
             if end < 0:
@@ -153,18 +157,39 @@ class RecordFramer:
                     out.append(Dropped(n - colon, "a record without an end"))
                     pos = n
                 break
-            body = bytes(buf[colon + 1 : end]).translate(None, b"\r\n")
-            numbers = self._numbers(body)
-            if numbers is None:
-                out.append(Dropped(end + 2 - colon, "a record that is not numbers"))
-            elif len(numbers) != self.count:
-                reason = f"a record of {len(numbers)} numbers, not {self.count}"
-                out.append(Dropped(end + 2 - colon, reason))
-            else:
-                out.append(Record(numbers))
+            self._record(bytes(buf[colon + 1 : end]), end + 2 - colon, out, cut=False)
             pos = end + 2
         del buf[:pos]
         return out
+
+    def _record(self, raw: bytes, size: int, out: list[Item], *, cut: bool) -> None:
+        """Read the body `raw` of a record spanning `size` bytes (from ':' to its end).
+
+        A record may end with a flag line the board sent before the record's own CR LF
+        (`... 170\nL\r\n`: an LED acknowledgement); the record is read and the flag kept.
+        """
+        flag: Flag | None = None
+        head, sep, tail = raw.rpartition(b"\n")
+        kind = _FLAGS.get(tail.strip(b"\r")) if sep else None
+        if kind is not None:
+            raw, flag = head, Flag(kind)
+        if cut and flag is None and not raw.endswith(b" \n"):
+            # only the " \n" end counts: a record cut inside its last number still holds
+            # the right count of numbers, one of them wrong
+            out.append(Dropped(size, "a record cut short by the next one"))
+            return
+        numbers = self._numbers(raw.translate(None, b"\r\n"))
+        if numbers is not None and len(numbers) == self.count:
+            out.append(Record(numbers))
+            if flag is not None:
+                out.append(flag)
+        elif cut:
+            out.append(Dropped(size, "a record cut short by the next one"))
+            return
+        elif numbers is None:
+            out.append(Dropped(size, "a record that is not numbers"))
+        else:
+            out.append(Dropped(size, f"a record of {len(numbers)} numbers, not {self.count}"))
 
     @staticmethod
     def _numbers(body: bytes) -> list[int] | None:
@@ -302,8 +327,8 @@ class CertaboCodec(_StreamCodec):
             raise CodecUsageError(f"history must be a whole number, 1 or more, not {history!r}")
         self.calibration = calibration
         self._history: deque[list[Ident]] = deque(maxlen=history)
-        #: the last records as read (normalised identifiers, the board's own order), for
-        #: building a calibration (`calibrate`)
+        #: the last records as read (raw 5-number groups, the board's own order), for
+        #: building a calibration (`calibrate`, which sets weak reads aside)
         self.records: deque[list[Ident]] = deque(maxlen=4 * MIN_RECORDS)
 
     def resync(self) -> None:
@@ -337,7 +362,7 @@ class CertaboCodec(_StreamCodec):
             for i, group in enumerate(groups):
                 if record[i] == EMPTY and any(group):
                     record[i] = previous[i]
-        self.records.append(record)
+        self.records.append([(g[0], g[1], g[2], g[3], g[4]) for g in groups])
         self._history.append(record)
         if len(self._history) == 1:
             filtered = record
