@@ -270,7 +270,7 @@ class DgtCodec(Codec):
         """Report the bytes dropped and not yet reported (e.g. junk at the end of a capture)."""
         if not self._drop_count:
             return []
-        reasons = list(self._drop_reasons.items())
+        reasons = sorted(self._drop_reasons.items())  # the same order however the bytes came
         detail = "; ".join(f"{reason} ({n} bytes)" for reason, n in reasons[:_MAX_REASONS])
         if len(reasons) > _MAX_REASONS:
             detail += f"; {len(reasons) - _MAX_REASONS} more reasons"
