@@ -37,6 +37,13 @@ class Codec(ABC):
     #: the sensor settings this board's events need in the stream's `start`
     sensor_settings: ClassVar[dict[str, float]] = {}
 
+    @property
+    def pending(self) -> int:
+        """Bytes held back because they may begin a message that has not fully arrived.
+
+        Bounded by the longest message the protocol has, whatever the wire brings."""
+        return 0
+
     @abstractmethod
     def feed(self, data: bytes, now: float) -> list[Event]:
         """Take bytes received at `now`; return the events they complete, stamped `t = now`."""

@@ -31,6 +31,7 @@ and mirrors reports and LEDs.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import ClassVar, Literal
 
@@ -48,6 +49,14 @@ POSITION_SIZE = 2 + LENGTHS[POSITION]
 CODES = ".qkbpnRPrBNQK"
 INITIAL_CELLS = "rnbqkbnr" + "p" * 8 + "." * 32 + "P" * 8 + "RNBQKBNR"
 TURNED_CELLS = INITIAL_CELLS[::-1]
+#: where a message may begin: a type byte with its length byte, or a type byte ending the
+#: bytes read so far (its length byte still to come)
+_HEADER = re.compile(
+    b"|".join(re.escape(bytes([kind, size])) for kind, size in LENGTHS.items())
+    + b"|["
+    + b"".join(re.escape(bytes([kind])) for kind in LENGTHS)
+    + b"]\\Z"
+)
 #: a position byte is good when both nibbles are codes 0-C
 _GOOD_BYTES = bytes(b for b in range(256) if b & 0x0F <= 0x0C and b >> 4 <= 0x0C)
 #: byte -> the two cells it holds, in stream order (low nibble first)
@@ -95,6 +104,8 @@ class ChessnutCodec(Codec):
                 f"orientation must be 'auto', 'normal' or 'rotated', not {orientation!r}"
             )
         self._buf = bytearray()
+        self._drop_count = 0
+        self._drop_reasons: dict[str, int] = {}
         self.rotated = orientation == "rotated"
         self.orientation_locked = orientation != "auto"
         #: the last battery reply: (percent, charging)
@@ -110,59 +121,63 @@ class ChessnutCodec(Codec):
     # ---- decoding -------------------------------------------------------------------------
 
     def feed(self, data: bytes, now: float) -> list[Event]:
-        """Take bytes received at `now`; return the snapshots and drop reports they complete,
-        in order, stamped `t = now`."""
+        """Take bytes received at `now`; return the snapshots they complete, in order,
+        stamped `t = now`.
+
+        Dropped bytes are reported as one `Sensor(status='dropped')` just before the next
+        message decoded (or by `flush`), so the events are the same however the reads are
+        cut. Garbage is skipped by searching for the next possible header, not byte by byte.
+        """
         buf = self._buf
         buf += data
         events: list[Event] = []
-        dropped = 0
-        reasons: list[str] = []
-
-        def flush() -> None:
-            nonlocal dropped
-            if dropped:
-                detail = f"chessnut: {dropped} byte(s) dropped ({'; '.join(reasons)})"
-                events.append(Sensor(t=now, status="dropped", bytes=dropped, detail=detail))
-                dropped = 0
-                reasons.clear()
-
         pos = 0
         n = len(buf)
         while pos < n:
+            match = _HEADER.search(buf, pos)
+            start = match.start() if match else n
+            if start > pos:
+                self._drop(start - pos, "bytes outside a message")
+                pos = start
+            if match is None or pos + 1 >= n:
+                break  # nothing more, or a type byte whose length byte has not come
             kind = buf[pos]
-            length = LENGTHS.get(kind)
-            problem = ""
-            if length is None:
-                problem = "bytes outside a message"
-            elif pos + 1 < n and buf[pos + 1] != length:
-                problem = f"a type {kind:02X} message with a wrong length"
-            else:
-                body = bytes(buf[pos + 2 : pos + 2 + length])
-                problem = self._problem(kind, body)
-                if not problem and len(body) < length:
-                    break  # may still be good: wait for the rest
+            length = LENGTHS[kind]
+            body = bytes(buf[pos + 2 : pos + 2 + length])
+            problem = self._problem(kind, body)
             if problem:
-                dropped += 1
-                if problem not in reasons:
-                    reasons.append(problem)
+                self._drop(1, problem)
                 pos += 1
                 continue
+            if len(body) < length:
+                break  # may still be good: wait for the rest
             later = self._later_position(buf, pos, 2 + len(body))
             if later is None:
                 break  # a position may begin inside this message: wait to see it whole
             if later > pos:
-                dropped += later - pos
-                reason = "a message cut short by the next position"
-                if reason not in reasons:
-                    reasons.append(reason)
+                self._drop(later - pos, "a message cut short by the next position")
                 pos = later
                 continue
-            flush()
+            events.extend(self.flush(now))
             events.extend(self._handle(kind, body, now))
             pos += 2 + len(body)
         del buf[:pos]
-        flush()
         return events
+
+    def _drop(self, count: int, reason: str) -> None:
+        self._drop_count += count
+        self._drop_reasons[reason] = self._drop_reasons.get(reason, 0) + count
+
+    def flush(self, now: float) -> list[Event]:
+        """Report the bytes dropped and not yet reported (e.g. garbage at the end of a read)."""
+        if not self._drop_count:
+            return []
+        reasons = "; ".join(f"{r} ({c} bytes)" for r, c in sorted(self._drop_reasons.items()))
+        detail = f"chessnut: {self._drop_count} byte(s) dropped ({reasons})"
+        event = Sensor(t=now, status="dropped", bytes=self._drop_count, detail=detail)
+        self._drop_count = 0
+        self._drop_reasons = {}
+        return [event]
 
     @classmethod
     def _later_position(cls, buf: bytearray, pos: int, size: int) -> int | None:

@@ -235,6 +235,11 @@ class DgtCodec(Codec):
         """Name of the clock command awaiting its ACK, if any."""
         return self._clock_queue.pending
 
+    @property
+    def pending(self) -> int:
+        """Bytes of an unfinished message held back (at most the longest message, 8 KB)."""
+        return self._framer.partial
+
     # -- bytes in --------------------------------------------------------------------------
 
     def feed(self, data: bytes, now: float) -> list[Event]:

@@ -215,12 +215,10 @@ class DgtFramer:
         """Where, from `i`, a message that may still complete begins (len(data) if none):
         the chunk's last bit-7 byte, if it is an id and what follows fits its header."""
         n = len(data)
-        last = None
-        for last in _HIGH_BIT.finditer(data, max(i, n - _LONGEST)):
-            pass
-        if last is None:
+        starts = [m.start() for m in _HIGH_BIT.finditer(data, max(i, n - _LONGEST))]
+        if not starts:
             return n
-        h = last.start()
+        h = starts[-1]
         if data[h] not in LENGTHS:
             return n
         if h + 3 <= n:

@@ -37,13 +37,14 @@ def boards(events: list[Event]) -> list[str]:
 def three_ways(data: bytes) -> list[tuple[list[str], int, ChessnutCodec]]:
     out = []
     codec = ChessnutCodec()
-    ev = codec.feed(data, 1.0)
+    ev = codec.feed(data, 1.0) + codec.flush(1.0)
     out.append((boards(ev), dropped(ev), codec))
     codec = ChessnutCodec()
     ev = [e for i in range(len(data)) for e in codec.feed(data[i : i + 1], 1.0)]
+    ev += codec.flush(1.0)
     out.append((boards(ev), dropped(ev), codec))
     codec = ChessnutCodec()
-    ev = codec.feed(JUNK + data + JUNK, 1.0)
+    ev = codec.feed(JUNK + data + JUNK, 1.0) + codec.flush(1.0)
     out.append((boards(ev), dropped(ev) - 2 * len(JUNK), codec))
     return out
 
