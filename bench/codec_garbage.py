@@ -42,9 +42,7 @@ def main() -> int:
     baseline = (time.perf_counter() - t0) / len(data)
     print(f"baseline (bytes.translate over 4 MB): {baseline * 1000:.1f} ms")
     worst = 0.0
-    print(
-        f"{'codec':12s} {'pattern':14s} {'seconds':>8s} {'ratio':>7s} {'pending':>8s} {'peak MB':>8s}"
-    )
+    print(f"{'codec':12s} {'pattern':14s} {'seconds':>8s} {'ratio':>7s} {'pending':>8s}")
     for name in PROTOCOLS:
         for label, blob in data.items():
             codec = codec_for(name)

@@ -48,6 +48,12 @@ class Codec(ABC):
     def feed(self, data: bytes, now: float) -> list[Event]:
         """Take bytes received at `now`; return the events they complete, stamped `t = now`."""
 
+    def flush(self, now: float) -> list[Event]:
+        """Events held back and due now, e.g. bytes dropped since the last message (codecs
+        that report drops with the next message, so that events do not depend on how the
+        reads were cut). Call it at the end of a capture or when the link goes quiet."""
+        return []
+
     def poll(self, now: float) -> bytes:
         """Bytes the codec's timers want written at `now` (a board request, a resend)."""
         return b""

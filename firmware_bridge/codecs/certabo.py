@@ -143,6 +143,15 @@ class RecordFramer:
                 self._junk(bytes(buf[pos:colon]), out)
                 pos = colon
             nxt = buf.find(b":", colon + 1)
+            if nxt >= 0:
+                # every ':' before the last one ahead of the next LF begins a record cut
+                # short (no LF, so neither end): drop them in one step, not one per ':'
+                lf = buf.find(b"\n", colon + 1)
+                last = buf.rfind(b":", colon + 1, lf if lf >= 0 else n)
+                if last > colon:
+                    out.append(Dropped(last - colon, "a record cut short by the next one"))
+                    pos = last
+                    continue
             # search for the record's end only up to the next ':', so a run of ':' without
             # ends costs one pass, not one pass per ':' (linear in the bytes fed)
             end = buf.find(b"\r\n", colon + 1, nxt if nxt >= 0 else n)

@@ -32,6 +32,7 @@ so such a board does not come out turned.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import ClassVar, Literal
@@ -79,6 +80,22 @@ def to_wire(text: str) -> bytes:
     return bytes(with_parity(ord(ch)) for ch in framed)
 
 
+_HEX_RE = b"[0-9A-Fa-f]"
+#: a complete frame as its 7-bit codes may show it (parity, link and check come after)
+_FRAME = re.compile(
+    b"s["
+    + re.escape(PIECE_CHARS)
+    + b"]{64}"
+    + _HEX_RE
+    + b"{2}"
+    + b"|[vwr]"
+    + _HEX_RE
+    + b"{6}"
+    + b"|[lx]"
+    + _HEX_RE
+    + b"{2}"
+)
+_LONGEST = max(REPLY_LENGTHS.values())
 _START_BYTES = frozenset(
     code for letter in REPLY_LENGTHS for code in (with_parity(ord(letter)), ord(letter))
 )
@@ -190,34 +207,65 @@ class MillenniumCodec(Codec):
             if reason not in reasons:
                 reasons.append(reason)
 
+        masked = bytes(buf).translate(_MASK)
         pos = 0
         n = len(buf)
         while pos < n:
-            start = pos
-            while pos < n and buf[pos] not in _START_BYTES:
-                pos += 1
-            if pos > start:
-                drop(pos - start, "bytes outside a frame")
-            if pos >= n:
-                break
-            letter = chr(buf[pos] & 0x7F)
-            length = REPLY_LENGTHS[letter]
-            wire = bytes(buf[pos : pos + length])
-            text = wire.translate(_MASK)
-            problem = self._link_problem(letter, wire) or self._problem(letter, text, length)
-            if problem:
-                drop(1, problem)
-                pos += 1
-                continue
-            if len(text) < length:
+            match = _FRAME.search(masked, pos)
+            m = match.start() if match else n
+            wait = self._waiting_start(buf, masked, pos, m)
+            if wait is not None:
+                if wait > pos:
+                    drop(wait - pos, "bytes outside a frame")
+                pos = wait
                 break  # a frame that may still be good: wait for the rest
+            if match is None:
+                drop(n - pos, "bytes outside a frame")
+                pos = n
+                break
+            letter = chr(masked[m])
+            length = REPLY_LENGTHS[letter]
+            wire = bytes(buf[m : m + length])
+            problem = self._link_problem(letter, wire) or self._problem(
+                letter, masked[m : m + length], length
+            )
+            if buf[m] not in _START_BYTES:
+                problem = "bytes outside a frame"  # a letter's code with the wrong bit 7
+            if problem:
+                if m > pos:
+                    drop(m - pos, "bytes outside a frame")
+                drop(1, problem)
+                pos = m + 1
+                continue
+            if m > pos:
+                drop(m - pos, "bytes outside a frame")
             flush()
             self._learn_link(wire)
-            events.extend(self._handle(text.decode("ascii"), now))
-            pos += length
+            events.extend(self._handle(masked[m : m + length].decode("ascii"), now))
+            pos = m + length
         del buf[:pos]
         flush()
         return events
+
+    def _waiting_start(self, buf: bytearray, masked: bytes, pos: int, limit: int) -> int | None:
+        """The first start byte in `[pos, limit)` whose frame runs past the bytes held and
+        may still be good (so decoding must wait there), or None.
+
+        Only the last 66 bytes can hold such a start: a frame is at most 67 bytes long.
+        Everything before `limit` (the next complete frame that parses) else is garbage.
+        """
+        n = len(buf)
+        for p in range(max(pos, n - _LONGEST + 1), min(limit, n)):
+            if buf[p] not in _START_BYTES:
+                continue
+            letter = chr(masked[p])
+            length = REPLY_LENGTHS[letter]
+            if p + length <= n:
+                continue
+            wire = bytes(buf[p:])
+            if not (self._link_problem(letter, wire) or self._problem(letter, masked[p:], length)):
+                return p
+        return None
 
     def _link_problem(self, letter: str, wire: bytes) -> str:
         """Why the wire bytes break this link's rule (odd parity, or bit 7 clear), or ''."""
