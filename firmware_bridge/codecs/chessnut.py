@@ -7,7 +7,10 @@ reads them is not this module's job. Messages are `[type, length, payload...]` (
   byte, low nibble first, codes `0` empty, `1` q, `2` k, `3` b, `4` p, `5` n, `6` R, `7` P,
   `8` r, `9` B, `A` N, `B` Q, `C` K; the 4-byte tail (an uptime counter and `00 00`) is ignored;
 - battery `2A 02 <b> 00`: bit 7 charging, bits 0-6 percent;
-- stored games `32 01 <n>` (the reply to `31 01 00`, as picochess sees it; unverified).
+- stored games `32 01 <n>` (the reply to `31 01 00`, as picochess sees it; unverified);
+- over USB the position report is `01 3D` + the same 32 board bytes + a tail, 65 bytes
+  (mono424/chessnutdriver); `23 01 00` acknowledges a command and `21 01 00` echoes the
+  start command: both are counted in `acks`, never as dropped bytes.
 
 The board sends a position on every change, undebounced: a piece slid across the board shows
 on each square it crosses. picochess waits 350 ms for the board to settle; this codec does not
@@ -42,19 +45,37 @@ from firmware_bridge.codecs.placement import cells_to_placement
 from rules.events import Event, Sensor, Snapshot
 
 Orientation = Literal["auto", "normal", "rotated"]
-POSITION, BATTERY, STORED_GAMES = 0x01, 0x2A, 0x32
+POSITION, BATTERY, STORED_GAMES, ACK, START_ECHO = 0x01, 0x2A, 0x32, 0x23, 0x21
 #: message type -> its length byte (bytes after the two header bytes)
 LENGTHS: dict[int, int] = {POSITION: 0x24, BATTERY: 0x02, STORED_GAMES: 0x01}
 POSITION_SIZE = 2 + LENGTHS[POSITION]
+#: the USB position report `01 3D`: 65 bytes in all (mono424/chessnutdriver
+#: `lib/ChessnutMessage.dart` takes 65 bytes and `chessnut_board.dart` starts a USB message
+#: at `01 3D`), the board bytes where the BLE report has them; its length byte (61) does not
+#: count the whole report
+USB_POSITION_LENGTH = 0x3D
+USB_POSITION_SIZE = 65
+#: header (type, length byte) -> bytes of body after it. `23 01 00` acknowledges a command
+#: (chessnutdriver waits for it after `21 01 00` and after LEDs); `21 01 00` is the board's
+#: echo of the start command (rmarabini/chessnutair `constants.py`, CONFIRMATION)
+BODIES: dict[bytes, int] = {
+    bytes([POSITION, LENGTHS[POSITION]]): LENGTHS[POSITION],
+    bytes([POSITION, USB_POSITION_LENGTH]): USB_POSITION_SIZE - 2,
+    bytes([BATTERY, 0x02]): 0x02,
+    bytes([STORED_GAMES, 0x01]): 0x01,
+    bytes([ACK, 0x01]): 0x01,
+    bytes([START_ECHO, 0x01]): 0x01,
+}
+_POSITION_HEADER = re.compile(rb"\x01[\x24\x3d]")
 CODES = ".qkbpnRPrBNQK"
 INITIAL_CELLS = "rnbqkbnr" + "p" * 8 + "." * 32 + "P" * 8 + "RNBQKBNR"
 TURNED_CELLS = INITIAL_CELLS[::-1]
 #: where a message may begin: a type byte with its length byte, or a type byte ending the
 #: bytes read so far (its length byte still to come)
 _HEADER = re.compile(
-    b"|".join(re.escape(bytes([kind, size])) for kind, size in LENGTHS.items())
+    b"|".join(re.escape(header) for header in BODIES)
     + b"|["
-    + b"".join(re.escape(bytes([kind])) for kind in LENGTHS)
+    + b"".join(re.escape(header[:1]) for header in BODIES)
     + b"]\\Z"
 )
 #: a position byte is good when both nibbles are codes 0-C
@@ -112,6 +133,8 @@ class ChessnutCodec(Codec):
         self.battery: tuple[int, bool] | None = None
         #: the last stored-games reply
         self.stored_games: int | None = None
+        #: acknowledgements received (`23 01 00`, and the `21 01 00` echo of start-up)
+        self.acks = 0
 
     @property
     def pending(self) -> int:
@@ -142,7 +165,7 @@ class ChessnutCodec(Codec):
             if match is None or pos + 1 >= n:
                 break  # nothing more, or a type byte whose length byte has not come
             kind = buf[pos]
-            length = LENGTHS[kind]
+            length = BODIES[bytes(buf[pos : pos + 2])]
             body = bytes(buf[pos + 2 : pos + 2 + length])
             problem = self._problem(kind, body)
             if problem:
@@ -191,12 +214,14 @@ class ChessnutCodec(Codec):
         start = pos + 1
         end = pos + size + 1  # a header may start on the message's last byte
         while True:
-            j = buf.find(b"\x01\x24", start, end)
-            if j < 0:
+            match = _POSITION_HEADER.search(buf, start, end)
+            if match is None:
                 return pos
-            body = bytes(buf[j + 2 : j + POSITION_SIZE])
+            j = match.start()
+            wanted = BODIES[bytes(buf[j : j + 2])]
+            body = bytes(buf[j + 2 : j + 2 + wanted])
             if not cls._problem(POSITION, body):
-                return j if len(body) == POSITION_SIZE - 2 else None
+                return j if len(body) == wanted else None
             start = j + 1
 
     @staticmethod
@@ -221,8 +246,10 @@ class ChessnutCodec(Codec):
             return [Snapshot(t=now, board=placement)]
         if kind == BATTERY:
             self.battery = (body[0] & 0x7F, bool(body[0] & 0x80))
-        else:
+        elif kind == STORED_GAMES:
             self.stored_games = body[0]
+        else:
+            self.acks += 1
         return []
 
     # ---- encoding -------------------------------------------------------------------------
