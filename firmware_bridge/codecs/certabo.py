@@ -97,9 +97,9 @@ class Flag(NamedTuple):
 
 
 class Dropped(NamedTuple):
-    """Bytes that are no record, and why."""
+    """Bytes that are no record (`size` of them), and why."""
 
-    count: int
+    size: int
     reason: str
 
 
@@ -228,6 +228,7 @@ class RecordFramer:
 class _StreamCodec(Codec):
     """What the Certabo and Sentio codecs share: framing, drop reports, LEDs, settings."""
 
+    has_leds = True
     baudrate = 38400
     bytesize = 8
     parity = "N"
@@ -260,7 +261,7 @@ class _StreamCodec(Codec):
         reasons: list[str] = []
         for item in self._framer.feed(data):
             if isinstance(item, Dropped):
-                dropped += item.count
+                dropped += item.size
                 if item.reason not in reasons:
                     reasons.append(item.reason)
                 continue
@@ -399,11 +400,12 @@ class SentioCodec(_StreamCodec):
     """
 
     name = "sentio"
+    occupancy_only = True
     count = SENTIO_NUMBERS
     sensor_settings: ClassVar[dict[str, float]] = {}
 
     def __init__(self, *, orientation: Literal["normal", "rotated"] = "normal") -> None:
-        if orientation == "auto":
+        if orientation not in ("normal", "rotated"):  # 'auto' from a caller that ignores types
             raise CodecUsageError("a Sentio board cannot detect its orientation: configure it")
         super().__init__(orientation)
 

@@ -111,6 +111,7 @@ class ChessnutCodec(Codec):
     """Decode Chessnut messages and encode Chessnut commands (4.2)."""
 
     name = "chessnut"
+    has_leds = True
     #: not a serial device (USB HID or BLE): there is no baud rate to open or to stamp
     #: raw captures with
     baudrate = 0

@@ -108,6 +108,8 @@ class DgtCodec(Codec):
     """
 
     name = "dgt"
+    reports_version = True
+    has_clock = True
     baudrate = 9600
     bytesize = 8
     parity = "N"
@@ -435,6 +437,10 @@ class DgtCodec(Codec):
         self._last_keepalive = None
         return STARTUP + self._clock_queue.restart(clock_version())
 
+    def encode_version(self) -> bytes:
+        """`4D`: ask for the firmware version (answered by `93`, 1.6)."""
+        return bytes([0x4D])
+
     def encode_board_request(self) -> bytes:
         """`42`: ask for a board dump (answered by `86`, decoded as a `Snapshot`)."""
         self._dump_due = None
@@ -519,6 +525,8 @@ class RevelationCodec(DgtCodec):
     `dgt:` device whose path says `PCS-REVII…`, its Bluetooth name (`is_revelation_path`,
     `registry.parse_board_spec`). Its `name` stays `dgt`: everything else is a DGT board's.
     """
+
+    has_leds = True
 
     def __init__(self, **options: object) -> None:
         options.setdefault("revelation", True)

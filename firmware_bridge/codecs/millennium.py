@@ -144,6 +144,8 @@ class MillenniumCodec(Codec):
     """Decode ChessLink replies and encode ChessLink commands (2.2 - 2.4)."""
 
     name = "millennium"
+    reports_version = True
+    has_leds = True
     baudrate = 38400
     #: 8N1 at the port; bit 7 carries the odd parity of the 7-bit code (same wire as 7O1)
     bytesize = 8

@@ -11,6 +11,7 @@ odd update orders are up to the caller (send `lift`/`place` in that order).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Literal
 
 import chess
@@ -169,7 +170,7 @@ class DgtBoardModel:
         if cmd in _MODE_COMMANDS:
             self.mode = _MODE_COMMANDS[cmd]
             return b""
-        replies = {
+        replies: dict[int, Callable[[], bytes]] = {
             0x41: self._clock_now,
             0x42: self.dump,
             0x45: lambda: message(0x91, self.serial.encode("ascii")),
@@ -221,7 +222,8 @@ class DgtBoardModel:
         self.clock_commands.append((cmd, payload))
         if cmd == 0x0A and len(payload) == 7:
             lh, lm, ls, rh, rm, rs, flag = payload
-            running: Side | None = {0x01: "left", 0x02: "right"}.get(flag)
+            sides: dict[int, Side] = {0x01: "left", 0x02: "right"}
+            running: Side | None = sides.get(flag)
             self.clock_set = (lh * 3600 + lm * 60 + ls, rh * 3600 + rm * 60 + rs, running)
         elif cmd == 0x0C:
             self.clock_text = payload[:8].decode("ascii")
