@@ -24,10 +24,12 @@ Orientation (0, 2.3): the maker's note orders the 64 status characters a8 ... h8
 the three independent drivers read them h1 first (h1, g1 ... a1, h2 ... a8: chesslinkdriver
 `ChessLink.SQUARES`, python-mchess, DGTCentaurMods' eONE emulation). The first initial
 position seen tells which order this board uses and locks it for the rest of the game (8:
-never flipped mid-game on partial evidence); `rotated` means the h1-first order, and LED
-positions are then mirrored (`80 - position`). Until an initial position is seen (a board
-seated with a game in progress), `orientation='auto'` reads h1 first, as those drivers do,
-so such a board does not come out turned.
+never flipped mid-game on partial evidence). A board seated as those drivers assume
+('normal', `rotated` False) sends h1 first, and its LED frame is the mirror of the note's
+(chesslinkdriver `LEDPattern`: LED 0 at the h1 corner), so positions are mirrored
+(`80 - position`); `rotated` True is the documented a8-first order, the seat turned round.
+Until an initial position is seen (a board seated with a game in progress), the codec reads
+h1 first, as those drivers do, so such a board does not come out turned.
 """
 
 from __future__ import annotations
@@ -161,14 +163,14 @@ class MillenniumCodec(Codec):
 
     def __init__(self, orientation: Orientation = "auto") -> None:
         """`orientation`: 'auto' detects it from the first initial position (reading h1
-        first until then); 'normal' (documented a8-first order) or 'rotated' (h1 first) fixes
-        it and locks it from the start."""
+        first until then); 'normal' (h1 first, as the independent drivers) or 'rotated' (the
+        maker's documented a8-first order) fixes it and locks it from the start."""
         if orientation not in ("auto", "normal", "rotated"):
             raise CodecUsageError(
                 f"orientation must be 'auto', 'normal' or 'rotated', not {orientation!r}"
             )
         self._buf = bytearray()
-        self.rotated = orientation != "normal"
+        self.rotated = orientation == "rotated"
         #: 'parity' or 'plain' once a frame has shown which the link is (None: not yet)
         self.link: Link | None = None
         self.orientation_locked = orientation != "auto"
@@ -321,11 +323,11 @@ class MillenniumCodec(Codec):
 
     def _placement(self, cells: str) -> str:
         if not self.orientation_locked:
-            if cells == INITIAL_CELLS:
+            if cells == TURNED_CELLS:  # the initial position, h1 first
                 self.rotated, self.orientation_locked = False, True
-            elif cells == TURNED_CELLS:
+            elif cells == INITIAL_CELLS:  # the initial position in the documented order
                 self.rotated, self.orientation_locked = True, True
-        return cells_to_placement(cells[::-1] if self.rotated else cells)
+        return cells_to_placement(cells if self.rotated else cells[::-1])
 
     # ---- encoding -------------------------------------------------------------------------
 
@@ -359,15 +361,16 @@ class MillenniumCodec(Codec):
     def encode_led_corners(self, codes: Sequence[int], slot_time: int = DEFAULT_SLOT_TIME) -> bytes:
         """`L`: set all 81 corner LEDs (2.3).
 
-        `codes[p]` is the bit pattern of the LED at position p of the normal frame (0 at the
+        `codes[p]` is the bit pattern of the LED at position p of the maker's frame (0 at the
         a8 corner, 8 at a1, 72 at h8, 80 at h1): played from bit 7 to bit 0, one bit per slot
-        of `slot_time` x 4.096 ms, repeating (`FF` on, `00` off, `AA` blink). On a rotated
-        board the positions are mirrored (`80 - p`) so the same physical corners light.
+        of `slot_time` x 4.096 ms, repeating (`FF` on, `00` off, `AA` blink). A board that
+        reads h1 first (not `rotated`) numbers its LEDs from the h1 corner, so the positions
+        are mirrored (`80 - p`) and the same physical corners light.
         """
         if len(codes) != LED_COUNT:
             raise CodecUsageError(f"the board has {LED_COUNT} LEDs, not {len(codes)}")
         physical = [_byte_arg(c, "an LED code") for c in codes]
-        if self.rotated:
+        if not self.rotated:
             physical.reverse()
         text = f"L{_byte_arg(slot_time, 'slot time'):02X}" + "".join(f"{c:02X}" for c in physical)
         return to_wire(text)

@@ -2,9 +2,10 @@
 
 `MillenniumBoard` holds a placement and answers host commands with the bytes a real board
 would send (`receive(data) -> bytes`); `lift`, `place` and `set_placement` return the status
-report the board sends after the change. A board seated the other way round (`rotated=True`)
-reports its 64 squares in the reverse of the documented order, h1 ... a1, h2 ... a8, and its
-LED positions are mirrored (2.3). Wire bytes carry odd parity in bit 7 (2.1); a command with a
+report the board sends after the change. Seated as the independent drivers assume, it
+reports its 64 squares h1 ... a1, h2 ... a8 and numbers its LEDs from the h1 corner
+(docs/eboard-protocols.md); seated the other way round (`rotated=True`) it sends the maker's
+documented order, a8 ... h1, and the maker's LED frame (2.3). Wire bytes carry odd parity in bit 7 (2.1); a command with a
 bad parity bit or check is ignored, as the board ignores it (2.2). `plain_ascii=True` is an
 eONE or a board behind a Bluetooth LE bridge: it sends 7-bit ASCII with bit 7 clear and reads
 commands by their 7-bit codes (docs/eboard-protocols.md, "Millennium as shipped today").
@@ -59,7 +60,7 @@ class MillenniumBoard(HeldBoard):
                 piece = self.board.piece_at(chess.square(file, rank))
                 out.append(piece.symbol() if piece else ".")
         text = "".join(out)
-        return text[::-1] if self.rotated else text
+        return text if self.rotated else text[::-1]
 
     def _wire(self, text: str) -> bytes:
         """Frame `text` for this board's link: odd parity in bit 7, or plain 7-bit ASCII."""
@@ -128,7 +129,7 @@ class MillenniumBoard(HeldBoard):
 
     def lit_corners(self) -> set[int]:
         """Physical corner positions whose LED code is not 0, mapped to the normal frame."""
-        return {(80 - i) if self.rotated else i for i, c in enumerate(self.leds) if c}
+        return {i if self.rotated else 80 - i for i, c in enumerate(self.leds) if c}
 
 
 __all__ = ["COMMAND_LENGTHS", "MillenniumBoard"]

@@ -57,7 +57,7 @@ def test_plain_ascii_status_decodes_and_locks_the_link() -> None:
 
 def test_parity_link_still_checks_every_byte() -> None:
     codec = MillenniumCodec()
-    codec.feed(MillenniumBoard(rotated=True).status_frame(), 0.0)
+    codec.feed(MillenniumBoard().status_frame(), 0.0)
     assert codec.link == "parity"
     # the same frame sent plain: bytes of even 7-bit weight now break the link's parity
     events = codec.feed(M6_TEXT.encode("ascii"), 1.0)
@@ -90,12 +90,12 @@ def test_h1_first_led_frame_matches_chesslinkdriver() -> None:
 
 
 def test_plain_ascii_board_round_trip() -> None:
-    board = MillenniumBoard(rotated=True, plain_ascii=True)
+    board = MillenniumBoard(plain_ascii=True)
     codec = MillenniumCodec()
     replies = board.receive(codec.encode_startup())
     assert all(b < 0x80 for b in replies)
     events = codec.feed(replies, 0.0)
     assert snapshots(events) == [INITIAL] and codec.version == (1, 1)
-    assert codec.link == "plain" and codec.rotated
+    assert codec.link == "plain" and not codec.rotated
     events = codec.feed(board.lift("e2"), 1.0) + codec.feed(board.place("e4", "P"), 2.0)
     assert snapshots(events)[-1] == "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR"
