@@ -5,10 +5,11 @@ would send (`receive(data) -> bytes`); `lift`, `place` and `set_placement` retur
 report the board sends after the change. Seated as the independent drivers assume, it
 reports its 64 squares h1 ... a1, h2 ... a8 and numbers its LEDs from the h1 corner
 (docs/eboard-protocols.md); seated the other way round (`rotated=True`) it sends the maker's
-documented order, a8 ... h1, and the maker's LED frame (2.3). Wire bytes carry odd parity in bit 7 (2.1); a command with a
-bad parity bit or check is ignored, as the board ignores it (2.2). `plain_ascii=True` is an
-eONE or a board behind a Bluetooth LE bridge: it sends 7-bit ASCII with bit 7 clear and reads
-commands by their 7-bit codes (docs/eboard-protocols.md, "Millennium as shipped today").
+documented order, a8 ... h1, and the maker's LED frame (2.3). Wire bytes carry odd parity in
+bit 7 (2.1); a command with a bad parity bit or check is ignored, as the board ignores it
+(2.2). `plain_ascii=True` is an eONE or a board behind a Bluetooth LE bridge: it sends 7-bit
+ASCII with bit 7 clear and reads commands by their 7-bit codes (docs/eboard-protocols.md,
+"Millennium as shipped today").
 """
 
 from __future__ import annotations
