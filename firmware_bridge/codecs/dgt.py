@@ -441,6 +441,11 @@ class DgtCodec(Codec):
         """`4D`: ask for the firmware version (answered by `93`, 1.6)."""
         return bytes([0x4D])
 
+    def encode_battery_request(self) -> bytes:
+        """`4C`: ask a Bluetooth board for its battery (answered by `A0`, whose first data
+        byte is the percentage: `battery_percent`)."""
+        return bytes([0x4C])
+
     def encode_board_request(self) -> bytes:
         """`42`: ask for a board dump (answered by `86`, decoded as a `Snapshot`)."""
         self._dump_due = None

@@ -417,3 +417,11 @@ def test_clock_turn_bits_follow_the_real_dgt3000() -> None:
     assert (right.turn, right.lever) == ("right", "right")
     stopped = parse_bwtime(bytes.fromhex("01250700595802"), 1.0)
     assert isinstance(stopped, ClockStatus) and stopped.turn is None and not stopped.running
+
+
+def test_battery_request_and_reply() -> None:
+    codec = DgtCodec()
+    board = DgtBoardModel()
+    assert codec.encode_battery_request() == h("4C")
+    codec.feed(board.receive(codec.encode_battery_request()), 1.0)
+    assert codec.battery_percent == 87  # the model's A0 reply
