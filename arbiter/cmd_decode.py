@@ -12,11 +12,16 @@ end a line on stderr says how many events came out and how many bytes were dropp
 many places and why (the `sensor` `dropped` events carry the same counts). `decode_stream` is
 the same decoder for use in-process (tests, benchmarks). `--rotated` fixes the orientation
 of a board seated the other way round, which an occupancy-only Sentio cannot detect.
+A raw DGT capture with a clock is timed by the clock itself (`firmware_bridge.clock_timing`):
+each event gets the real time its clock readings say, so `arbiter pgn` writes the game's
+`[%clk]` as the clock showed them. `--clock-white right` says White sat on the clock's right
+(every press would otherwise go to the wrong side).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import io
 import sys
 from collections.abc import Iterator
@@ -28,6 +33,7 @@ from rules.errors import ArbiterError
 from rules.events import Event, Sensor, Start
 
 if TYPE_CHECKING:
+    from firmware_bridge.clock_timing import ClockTimeline
     from firmware_bridge.codecs.base import Codec
 
 HELP = "decode a board capture (timestamped JSON Lines or raw bytes) into contract events"
@@ -54,6 +60,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--start",
         action="store_true",
         help="begin with a 'start' event carrying the board's sensor settings",
+    )
+    parser.add_argument(
+        "--clock-white",
+        dest="clock_white",
+        choices=("left", "right"),
+        help="DGT 3000 on the board: which side of the clock, seen from its front, is"
+        " White's (default left)",
     )
     parser.add_argument(
         "--rotated",
@@ -109,6 +122,8 @@ class DecodeStats:
     """What a decode read and threw away, for the summary on stderr."""
 
     raw: bool = False
+    #: a raw DGT capture whose times came from the clock's own readings
+    clocked: bool = False
     events: int = 0
     dropped_bytes: int = 0
     drop_reports: int = 0
@@ -126,6 +141,8 @@ class DecodeStats:
     def summary(self, name: str) -> str:
         """One line for stderr: events decoded, bytes dropped (in how many places, why)."""
         text = f"arbiter decode: {name}: {self.events} events"
+        if self.raw and self.clocked:
+            text += " (times from the board's clock readings)"
         if not self.dropped_bytes:
             return text + ", nothing dropped"
         text += f"; dropped {self.dropped_bytes} bytes in {self.drop_reports} places"
@@ -136,12 +153,18 @@ class DecodeStats:
 
 
 def decode_stream(
-    codec: Codec, handle: BinaryIO, name: str, stats: DecodeStats | None = None
+    codec: Codec,
+    handle: BinaryIO,
+    name: str,
+    stats: DecodeStats | None = None,
+    timeline: ClockTimeline | None = None,
 ) -> Iterator[Event]:
     """The events of the capture or raw file open in `handle`, in order, as decoded.
 
     A capture keeps its times; a raw file is stamped at the codec's wire rate (each byte at
-    the time it would arrive, so an event carries the time its frame's last byte came).
+    the time it would arrive, so an event carries the time its frame's last byte came),
+    except a raw file of a board that reports a clock (DGT), stamped by the clock's own
+    readings (`timeline`, built here from the bytes when not given).
     Consecutive drop reports are merged into one `sensor` `dropped` event.
 
     Raises:
@@ -182,12 +205,23 @@ def decode_stream(
             )
         stats.raw = True
         per_byte = codec.bits_per_byte / codec.baudrate
-        index = 0
-        while block := handle.read(_RAW_BLOCK):
-            for i in range(len(block)):
-                last_t = (index + i) * per_byte
-                yield from sort(codec.feed(block[i : i + 1], last_t))
-            index += len(block)
+        if hasattr(codec, "clock"):
+            # a board that reports a clock (DGT): its readings give the real times
+            from firmware_bridge.clock_timing import ClockTimeline
+
+            data = handle.read()
+            timeline = timeline or ClockTimeline.from_capture(type(codec), data)
+            stats.clocked = timeline.clocked
+            for i in range(len(data)):
+                last_t = timeline.time_at(i)
+                yield from sort(codec.feed(data[i : i + 1], last_t))
+        else:
+            index = 0
+            while block := handle.read(_RAW_BLOCK):
+                for i in range(len(block)):
+                    last_t = (index + i) * per_byte
+                    yield from sort(codec.feed(block[i : i + 1], last_t))
+                index += len(block)
     flush = getattr(codec, "flush", None)
     if callable(flush):
         yield from sort(flush(last_t))
@@ -200,27 +234,43 @@ def run(args: argparse.Namespace) -> int:
     from firmware_bridge.registry import codec_class, codec_for
 
     options: dict[str, object] = {}
+    dgt = codec_class(args.protocol).name in ("dgt", "revelation")
     if args.rotated:  # eboard-protocols.md 0: the orientation, fixed
-        dgt = codec_class(args.protocol).name == "dgt"
         options = {"rotated": True} if dgt else {"orientation": "rotated"}
+    if args.clock_white is not None:
+        if not dgt:
+            raise DecodeFileError("--clock-white is for a DGT board with a DGT 3000 clock")
+        options["clock_white"] = args.clock_white
     codec = codec_for(args.protocol, calibration=args.calibration, **options)
     out = sys.stdout
     stats = DecodeStats()
-    if args.start:
-        out.write(Start(t=0.0, **codec.sensor_settings).to_json() + "\n")
     with _open(args.file) as handle:
         head = handle.peek(64) if hasattr(handle, "peek") else b""
         from firmware_bridge.capture import is_capture
 
-        if codec.baudrate and not is_capture(head):
-            sys.stderr.write(
-                f"arbiter decode: {args.file} is raw bytes: events are stamped at the wire rate"
-                f" ({codec.baudrate} baud); for reading, not for replay\n"
-            )
+        raw = codec.baudrate and not is_capture(head)
+        timeline = None
+        if raw and hasattr(codec, "clock"):
+            from firmware_bridge.clock_timing import ClockTimeline
+
+            data = handle.read()
+            timeline = ClockTimeline.from_capture(type(codec), data)
+            handle = io.BufferedReader(io.BytesIO(data))  # type: ignore[assignment]
+        if args.start:
+            time_control = timeline.time_control if timeline is not None else None
+            start = Start(t=0.0, **codec.sensor_settings)
+            if time_control is not None:
+                start = dataclasses.replace(start, time_control=time_control)
+            out.write(start.to_json() + "\n")
         try:
-            for event in decode_stream(codec, handle, args.file, stats):
+            for event in decode_stream(codec, handle, args.file, stats, timeline):
                 out.write(event.to_json() + "\n")
         finally:
             out.flush()
+            if raw and not stats.clocked:
+                sys.stderr.write(
+                    f"arbiter decode: {args.file} is raw bytes: events are stamped at the wire"
+                    f" rate ({codec.baudrate} baud); for reading, not for replay\n"
+                )
             sys.stderr.write(stats.summary(args.file) + "\n")
     return 0

@@ -155,16 +155,12 @@ class Probe:
     wait_s: float
 
 
-def _dgt_request(codec: Codec) -> bytes:
-    return bytes([0x4D])  # SEND_VERSION, answered by 93 (1.6)
-
-
-def _millennium_request(codec: Codec) -> bytes:
-    return codec.encode_version()  # type: ignore[attr-defined, no-any-return]  # V56
+def _version_request(codec: Codec) -> bytes:
+    return codec.encode_version()  # DGT `4D` (answered by 93, 1.6), Millennium `V56`
 
 
 def _has_version(codec: Codec, events: list[Event]) -> bool:
-    return getattr(codec, "version", None) is not None
+    return codec.version is not None
 
 
 def _has_snapshot(codec: Codec, events: list[Event]) -> bool:
@@ -174,8 +170,8 @@ def _has_snapshot(codec: Codec, events: list[Event]) -> bool:
 #: tried in this order (eboard-protocols.md 8): DGT, Millennium, then the boards that stream
 #: unasked (Certabo records of 320 numbers, Sentio records of 8)
 PROBES: tuple[Probe, ...] = (
-    Probe("dgt", 9600, _dgt_request, _has_version, 1.0),
-    Probe("millennium", 38400, _millennium_request, _has_version, 1.0),
+    Probe("dgt", 9600, _version_request, _has_version, 1.0),
+    Probe("millennium", 38400, _version_request, _has_version, 1.0),
     Probe("certabo", 38400, lambda codec: b"", _has_snapshot, 1.5),
     Probe("sentio", 38400, lambda codec: b"", _has_snapshot, 1.5),
 )

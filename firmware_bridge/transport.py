@@ -105,9 +105,9 @@ def _serial_settings(codec: Codec) -> dict[str, Any]:
         )
     return {
         "baudrate": codec.baudrate,
-        "bytesize": getattr(codec, "bytesize", 8),
-        "parity": getattr(codec, "parity", "N"),
-        "stopbits": getattr(codec, "stopbits", 1),
+        "bytesize": codec.bytesize,
+        "parity": codec.parity,
+        "stopbits": codec.stopbits,
     }
 
 
@@ -203,7 +203,7 @@ class SerialTransport:
         return now
 
     def _startup(self, now: float) -> None:
-        if hasattr(self.codec, "version"):
+        if self.codec.reports_version:
             self.codec.version = None  # a fresh version reply proves the link (1.6)
         self._startup_at = self._last_refresh = now
         self._write(self.codec.encode_startup(), now)
@@ -302,7 +302,7 @@ class SerialTransport:
     def _due(self, now: float) -> bytes:
         out = bytearray(self.codec.poll(now))
         if (
-            hasattr(self.codec, "version")
+            self.codec.reports_version
             and self.codec.version is None
             and self._last_rx > self._startup_at  # talking, yet no version: silence is below
             and now - self._startup_at >= STARTUP_RETRY_S
@@ -313,7 +313,7 @@ class SerialTransport:
             probe is not None
             and now - self._last_rx >= probe
             and now - self._last_probe >= probe
-            and hasattr(self.codec, "encode_version")
+            and self.codec.reports_version
         ):
             out += self.codec.encode_version()
             self._last_probe = now

@@ -103,7 +103,7 @@ def moves_to_events(
         letter = mover.symbol()
         if move.promotion:
             letter = chess.Piece(move.promotion, mover.color).symbol()
-        steps: list[tuple[type[Event], int, str]] = []
+        steps: list[tuple[type[Lift] | type[Place], int, str]] = []
         if board.is_capture(move):
             taken = move.to_square
             if board.is_en_passant(move):

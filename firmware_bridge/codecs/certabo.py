@@ -97,9 +97,9 @@ class Flag(NamedTuple):
 
 
 class Dropped(NamedTuple):
-    """Bytes that are no record, and why."""
+    """Bytes that are no record (`size` of them), and why."""
 
-    count: int
+    size: int
     reason: str
 
 
@@ -142,10 +142,23 @@ class RecordFramer:
             if colon > pos:
                 self._junk(bytes(buf[pos:colon]), out)
                 pos = colon
-            end = buf.find(b"\r\n", colon + 1)
             nxt = buf.find(b":", colon + 1)
-            if nxt >= 0 and (end < 0 or nxt < end):
-                out.append(Dropped(nxt - colon, "a record cut short by the next one"))
+            if nxt >= 0:
+                # every ':' before the last one ahead of the next LF begins a record cut
+                # short (no LF, so neither end): drop them in one step, not one per ':'
+                lf = buf.find(b"\n", colon + 1)
+                last = buf.rfind(b":", colon + 1, lf if lf >= 0 else n)
+                if last > colon:
+                    out.append(Dropped(last - colon, "a record cut short by the next one"))
+                    pos = last
+                    continue
+            # search for the record's end only up to the next ':', so a run of ':' without
+            # ends costs one pass, not one pass per ':' (linear in the bytes fed)
+            end = buf.find(b"\r\n", colon + 1, nxt if nxt >= 0 else n)
+            if end < 0 and nxt >= 0:
+                # no CR LF before the next record: a record ended by a bare LF (picochess's
+                # recorded test data ends records with " \n") is read; anything else is cut
+                self._record(bytes(buf[colon + 1 : nxt]), nxt - colon, out, cut=True)
                 pos = nxt
                 continue
             if end < 0:
@@ -153,18 +166,39 @@ class RecordFramer:
                     out.append(Dropped(n - colon, "a record without an end"))
                     pos = n
                 break
-            body = bytes(buf[colon + 1 : end]).translate(None, b"\r\n")
-            numbers = self._numbers(body)
-            if numbers is None:
-                out.append(Dropped(end + 2 - colon, "a record that is not numbers"))
-            elif len(numbers) != self.count:
-                reason = f"a record of {len(numbers)} numbers, not {self.count}"
-                out.append(Dropped(end + 2 - colon, reason))
-            else:
-                out.append(Record(numbers))
+            self._record(bytes(buf[colon + 1 : end]), end + 2 - colon, out, cut=False)
             pos = end + 2
         del buf[:pos]
         return out
+
+    def _record(self, raw: bytes, size: int, out: list[Item], *, cut: bool) -> None:
+        """Read the body `raw` of a record spanning `size` bytes (from ':' to its end).
+
+        A record may end with a flag line the board sent before the record's own CR LF
+        (`... 170\nL\r\n`: an LED acknowledgement); the record is read and the flag kept.
+        """
+        flag: Flag | None = None
+        head, sep, tail = raw.rpartition(b"\n")
+        kind = _FLAGS.get(tail.strip(b"\r")) if sep else None
+        if kind is not None:
+            raw, flag = head, Flag(kind)
+        if cut and flag is None and not raw.endswith(b" \n"):
+            # only the " \n" end counts: a record cut inside its last number still holds
+            # the right count of numbers, one of them wrong
+            out.append(Dropped(size, "a record cut short by the next one"))
+            return
+        numbers = self._numbers(raw.translate(None, b"\r\n"))
+        if numbers is not None and len(numbers) == self.count:
+            out.append(Record(numbers))
+            if flag is not None:
+                out.append(flag)
+        elif cut:
+            out.append(Dropped(size, "a record cut short by the next one"))
+            return
+        elif numbers is None:
+            out.append(Dropped(size, "a record that is not numbers"))
+        else:
+            out.append(Dropped(size, f"a record of {len(numbers)} numbers, not {self.count}"))
 
     @staticmethod
     def _numbers(body: bytes) -> list[int] | None:
@@ -194,6 +228,7 @@ class RecordFramer:
 class _StreamCodec(Codec):
     """What the Certabo and Sentio codecs share: framing, drop reports, LEDs, settings."""
 
+    has_leds = True
     baudrate = 38400
     bytesize = 8
     parity = "N"
@@ -226,7 +261,7 @@ class _StreamCodec(Codec):
         reasons: list[str] = []
         for item in self._framer.feed(data):
             if isinstance(item, Dropped):
-                dropped += item.count
+                dropped += item.size
                 if item.reason not in reasons:
                     reasons.append(item.reason)
                 continue
@@ -302,8 +337,8 @@ class CertaboCodec(_StreamCodec):
             raise CodecUsageError(f"history must be a whole number, 1 or more, not {history!r}")
         self.calibration = calibration
         self._history: deque[list[Ident]] = deque(maxlen=history)
-        #: the last records as read (normalised identifiers, the board's own order), for
-        #: building a calibration (`calibrate`)
+        #: the last records as read (raw 5-number groups, the board's own order), for
+        #: building a calibration (`calibrate`, which sets weak reads aside)
         self.records: deque[list[Ident]] = deque(maxlen=4 * MIN_RECORDS)
 
     def resync(self) -> None:
@@ -337,7 +372,7 @@ class CertaboCodec(_StreamCodec):
             for i, group in enumerate(groups):
                 if record[i] == EMPTY and any(group):
                     record[i] = previous[i]
-        self.records.append(record)
+        self.records.append([(g[0], g[1], g[2], g[3], g[4]) for g in groups])
         self._history.append(record)
         if len(self._history) == 1:
             filtered = record
@@ -365,11 +400,12 @@ class SentioCodec(_StreamCodec):
     """
 
     name = "sentio"
+    occupancy_only = True
     count = SENTIO_NUMBERS
     sensor_settings: ClassVar[dict[str, float]] = {}
 
     def __init__(self, *, orientation: Literal["normal", "rotated"] = "normal") -> None:
-        if orientation == "auto":
+        if orientation not in ("normal", "rotated"):  # 'auto' from a caller that ignores types
             raise CodecUsageError("a Sentio board cannot detect its orientation: configure it")
         super().__init__(orientation)
 

@@ -7,7 +7,10 @@ reads them is not this module's job. Messages are `[type, length, payload...]` (
   byte, low nibble first, codes `0` empty, `1` q, `2` k, `3` b, `4` p, `5` n, `6` R, `7` P,
   `8` r, `9` B, `A` N, `B` Q, `C` K; the 4-byte tail (an uptime counter and `00 00`) is ignored;
 - battery `2A 02 <b> 00`: bit 7 charging, bits 0-6 percent;
-- stored games `32 01 <n>` (the reply to `31 01 00`, as picochess sees it; unverified).
+- stored games `32 01 <n>` (the reply to `31 01 00`, as picochess sees it; unverified);
+- over USB the position report is `01 3D` + the same 32 board bytes + a tail, 65 bytes
+  (mono424/chessnutdriver); `23 01 00` acknowledges a command and `21 01 00` echoes the
+  start command: both are counted in `acks`, never as dropped bytes.
 
 The board sends a position on every change, undebounced: a piece slid across the board shows
 on each square it crosses. picochess waits 350 ms for the board to settle; this codec does not
@@ -31,6 +34,7 @@ and mirrors reports and LEDs.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import ClassVar, Literal
 
@@ -41,13 +45,39 @@ from firmware_bridge.codecs.placement import cells_to_placement
 from rules.events import Event, Sensor, Snapshot
 
 Orientation = Literal["auto", "normal", "rotated"]
-POSITION, BATTERY, STORED_GAMES = 0x01, 0x2A, 0x32
+POSITION, BATTERY, STORED_GAMES, ACK, START_ECHO = 0x01, 0x2A, 0x32, 0x23, 0x21
 #: message type -> its length byte (bytes after the two header bytes)
 LENGTHS: dict[int, int] = {POSITION: 0x24, BATTERY: 0x02, STORED_GAMES: 0x01}
 POSITION_SIZE = 2 + LENGTHS[POSITION]
+#: the USB position report `01 3D`: 65 bytes in all (mono424/chessnutdriver
+#: `lib/ChessnutMessage.dart` takes 65 bytes and `chessnut_board.dart` starts a USB message
+#: at `01 3D`), the board bytes where the BLE report has them; its length byte (61) does not
+#: count the whole report
+USB_POSITION_LENGTH = 0x3D
+USB_POSITION_SIZE = 65
+#: header (type, length byte) -> bytes of body after it. `23 01 00` acknowledges a command
+#: (chessnutdriver waits for it after `21 01 00` and after LEDs); `21 01 00` is the board's
+#: echo of the start command (rmarabini/chessnutair `constants.py`, CONFIRMATION)
+BODIES: dict[bytes, int] = {
+    bytes([POSITION, LENGTHS[POSITION]]): LENGTHS[POSITION],
+    bytes([POSITION, USB_POSITION_LENGTH]): USB_POSITION_SIZE - 2,
+    bytes([BATTERY, 0x02]): 0x02,
+    bytes([STORED_GAMES, 0x01]): 0x01,
+    bytes([ACK, 0x01]): 0x01,
+    bytes([START_ECHO, 0x01]): 0x01,
+}
+_POSITION_HEADER = re.compile(rb"\x01[\x24\x3d]")
 CODES = ".qkbpnRPrBNQK"
 INITIAL_CELLS = "rnbqkbnr" + "p" * 8 + "." * 32 + "P" * 8 + "RNBQKBNR"
 TURNED_CELLS = INITIAL_CELLS[::-1]
+#: where a message may begin: a type byte with its length byte, or a type byte ending the
+#: bytes read so far (its length byte still to come)
+_HEADER = re.compile(
+    b"|".join(re.escape(header) for header in BODIES)
+    + b"|["
+    + b"".join(re.escape(header[:1]) for header in BODIES)
+    + b"]\\Z"
+)
 #: a position byte is good when both nibbles are codes 0-C
 _GOOD_BYTES = bytes(b for b in range(256) if b & 0x0F <= 0x0C and b >> 4 <= 0x0C)
 #: byte -> the two cells it holds, in stream order (low nibble first)
@@ -81,6 +111,7 @@ class ChessnutCodec(Codec):
     """Decode Chessnut messages and encode Chessnut commands (4.2)."""
 
     name = "chessnut"
+    has_leds = True
     #: not a serial device (USB HID or BLE): there is no baud rate to open or to stamp
     #: raw captures with
     baudrate = 0
@@ -95,12 +126,16 @@ class ChessnutCodec(Codec):
                 f"orientation must be 'auto', 'normal' or 'rotated', not {orientation!r}"
             )
         self._buf = bytearray()
+        self._drop_count = 0
+        self._drop_reasons: dict[str, int] = {}
         self.rotated = orientation == "rotated"
         self.orientation_locked = orientation != "auto"
         #: the last battery reply: (percent, charging)
         self.battery: tuple[int, bool] | None = None
         #: the last stored-games reply
         self.stored_games: int | None = None
+        #: acknowledgements received (`23 01 00`, and the `21 01 00` echo of start-up)
+        self.acks = 0
 
     @property
     def pending(self) -> int:
@@ -110,59 +145,63 @@ class ChessnutCodec(Codec):
     # ---- decoding -------------------------------------------------------------------------
 
     def feed(self, data: bytes, now: float) -> list[Event]:
-        """Take bytes received at `now`; return the snapshots and drop reports they complete,
-        in order, stamped `t = now`."""
+        """Take bytes received at `now`; return the snapshots they complete, in order,
+        stamped `t = now`.
+
+        Dropped bytes are reported as one `Sensor(status='dropped')` just before the next
+        message decoded (or by `flush`), so the events are the same however the reads are
+        cut. Garbage is skipped by searching for the next possible header, not byte by byte.
+        """
         buf = self._buf
         buf += data
         events: list[Event] = []
-        dropped = 0
-        reasons: list[str] = []
-
-        def flush() -> None:
-            nonlocal dropped
-            if dropped:
-                detail = f"chessnut: {dropped} byte(s) dropped ({'; '.join(reasons)})"
-                events.append(Sensor(t=now, status="dropped", bytes=dropped, detail=detail))
-                dropped = 0
-                reasons.clear()
-
         pos = 0
         n = len(buf)
         while pos < n:
+            match = _HEADER.search(buf, pos)
+            start = match.start() if match else n
+            if start > pos:
+                self._drop(start - pos, "bytes outside a message")
+                pos = start
+            if match is None or pos + 1 >= n:
+                break  # nothing more, or a type byte whose length byte has not come
             kind = buf[pos]
-            length = LENGTHS.get(kind)
-            problem = ""
-            if length is None:
-                problem = "bytes outside a message"
-            elif pos + 1 < n and buf[pos + 1] != length:
-                problem = f"a type {kind:02X} message with a wrong length"
-            else:
-                body = bytes(buf[pos + 2 : pos + 2 + length])
-                problem = self._problem(kind, body)
-                if not problem and len(body) < length:
-                    break  # may still be good: wait for the rest
+            length = BODIES[bytes(buf[pos : pos + 2])]
+            body = bytes(buf[pos + 2 : pos + 2 + length])
+            problem = self._problem(kind, body)
             if problem:
-                dropped += 1
-                if problem not in reasons:
-                    reasons.append(problem)
+                self._drop(1, problem)
                 pos += 1
                 continue
+            if len(body) < length:
+                break  # may still be good: wait for the rest
             later = self._later_position(buf, pos, 2 + len(body))
             if later is None:
                 break  # a position may begin inside this message: wait to see it whole
             if later > pos:
-                dropped += later - pos
-                reason = "a message cut short by the next position"
-                if reason not in reasons:
-                    reasons.append(reason)
+                self._drop(later - pos, "a message cut short by the next position")
                 pos = later
                 continue
-            flush()
+            events.extend(self.flush(now))
             events.extend(self._handle(kind, body, now))
             pos += 2 + len(body)
         del buf[:pos]
-        flush()
         return events
+
+    def _drop(self, count: int, reason: str) -> None:
+        self._drop_count += count
+        self._drop_reasons[reason] = self._drop_reasons.get(reason, 0) + count
+
+    def flush(self, now: float) -> list[Event]:
+        """Report the bytes dropped and not yet reported (e.g. garbage at the end of a read)."""
+        if not self._drop_count:
+            return []
+        reasons = "; ".join(f"{r} ({c} bytes)" for r, c in sorted(self._drop_reasons.items()))
+        detail = f"chessnut: {self._drop_count} byte(s) dropped ({reasons})"
+        event = Sensor(t=now, status="dropped", bytes=self._drop_count, detail=detail)
+        self._drop_count = 0
+        self._drop_reasons = {}
+        return [event]
 
     @classmethod
     def _later_position(cls, buf: bytearray, pos: int, size: int) -> int | None:
@@ -176,12 +215,14 @@ class ChessnutCodec(Codec):
         start = pos + 1
         end = pos + size + 1  # a header may start on the message's last byte
         while True:
-            j = buf.find(b"\x01\x24", start, end)
-            if j < 0:
+            match = _POSITION_HEADER.search(buf, start, end)
+            if match is None:
                 return pos
-            body = bytes(buf[j + 2 : j + POSITION_SIZE])
+            j = match.start()
+            wanted = BODIES[bytes(buf[j : j + 2])]
+            body = bytes(buf[j + 2 : j + 2 + wanted])
             if not cls._problem(POSITION, body):
-                return j if len(body) == POSITION_SIZE - 2 else None
+                return j if len(body) == wanted else None
             start = j + 1
 
     @staticmethod
@@ -206,8 +247,10 @@ class ChessnutCodec(Codec):
             return [Snapshot(t=now, board=placement)]
         if kind == BATTERY:
             self.battery = (body[0] & 0x7F, bool(body[0] & 0x80))
-        else:
+        elif kind == STORED_GAMES:
             self.stored_games = body[0]
+        else:
+            self.acks += 1
         return []
 
     # ---- encoding -------------------------------------------------------------------------

@@ -108,6 +108,8 @@ class DgtCodec(Codec):
     """
 
     name = "dgt"
+    reports_version = True
+    has_clock = True
     baudrate = 9600
     bytesize = 8
     parity = "N"
@@ -235,6 +237,11 @@ class DgtCodec(Codec):
         """Name of the clock command awaiting its ACK, if any."""
         return self._clock_queue.pending
 
+    @property
+    def pending(self) -> int:
+        """Bytes of an unfinished message held back (at most the longest message, 8 KB)."""
+        return self._framer.partial
+
     # -- bytes in --------------------------------------------------------------------------
 
     def feed(self, data: bytes, now: float) -> list[Event]:
@@ -270,7 +277,7 @@ class DgtCodec(Codec):
         """Report the bytes dropped and not yet reported (e.g. junk at the end of a capture)."""
         if not self._drop_count:
             return []
-        reasons = list(self._drop_reasons.items())
+        reasons = sorted(self._drop_reasons.items())  # the same order however the bytes came
         detail = "; ".join(f"{reason} ({n} bytes)" for reason, n in reasons[:_MAX_REASONS])
         if len(reasons) > _MAX_REASONS:
             detail += f"; {len(reasons) - _MAX_REASONS} more reasons"
@@ -430,6 +437,15 @@ class DgtCodec(Codec):
         self._last_keepalive = None
         return STARTUP + self._clock_queue.restart(clock_version())
 
+    def encode_version(self) -> bytes:
+        """`4D`: ask for the firmware version (answered by `93`, 1.6)."""
+        return bytes([0x4D])
+
+    def encode_battery_request(self) -> bytes:
+        """`4C`: ask a Bluetooth board for its battery (answered by `A0`, whose first data
+        byte is the percentage: `battery_percent`)."""
+        return bytes([0x4C])
+
     def encode_board_request(self) -> bytes:
         """`42`: ask for a board dump (answered by `86`, decoded as a `Snapshot`)."""
         self._dump_due = None
@@ -514,6 +530,8 @@ class RevelationCodec(DgtCodec):
     `dgt:` device whose path says `PCS-REVII…`, its Bluetooth name (`is_revelation_path`,
     `registry.parse_board_spec`). Its `name` stays `dgt`: everything else is a DGT board's.
     """
+
+    has_leds = True
 
     def __init__(self, **options: object) -> None:
         options.setdefault("revelation", True)

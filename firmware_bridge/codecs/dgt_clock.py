@@ -53,7 +53,8 @@ class ClockStatus:
     """The clock's times and state from one `8D` times message (1.7), stamped `t`.
 
     Times are whole seconds. `lever` is the side of the DGT 3000 lever that is *up*
-    (d6 bit 1); `turn` is the side whose turn the clock shows (bits 3, 4), None if neither.
+    (d6 bit 1); `turn` is the side whose turn the clock shows (bit 3 left, bit 4 right, as real
+    DGT 3000s send them), None if neither.
     `*_flag` is a fallen flag (clock blocked at 0), `*_flag_shown` a flag shown while the
     clock may still run, `*_increment` the per-move increment indicator.
     """
@@ -137,7 +138,9 @@ def parse_bwtime(body: bytes, t: float) -> ClockStatus | ClockAck | NoClock | No
         return None
     if d6 & 0x20:
         return NoClock()
-    turn: ClockSide | None = "right" if d6 & 0x08 else "left" if d6 & 0x10 else None
+    # bit 3 is the left clock's turn, bit 4 the right's: real DGT 3000 recordings set bit 3
+    # with the left lever up and the left time running (docs/eboard-protocols.md, D6)
+    turn: ClockSide | None = "left" if d6 & 0x08 else "right" if d6 & 0x10 else None
     return ClockStatus(
         t=t,
         right_s=_side_seconds(d0, d1, d2, "right"),

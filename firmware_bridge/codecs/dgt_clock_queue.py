@@ -4,7 +4,9 @@ The clock takes one command, answers with an ACK (1–2 s on USB), and loses com
 while it is busy. So commands wait in a queue: the first is written at once, the next only
 after the ACK of the one before (or after giving up on it). An unacknowledged command is
 resent once after `resend_s` (~2 s) and given up after `give_up_s` (~6 s, users saw an XL
-clock answer with repeated errors); each failure is kept in `faults` for the caller.
+clock answer with repeated errors); a command the clock answers with an error ACK is resent
+once at the next poll (the clock was busy or missed a byte, as issue 18 reads the other
+drivers), and only a second error is a fault. Each failure is kept in `faults`.
 
 The queue is sans-I/O: a command handed out by `submit` has no send time until the next
 `stamp(now)` / `poll(now)`, which the codec calls at every `feed` and `poll`.
@@ -48,6 +50,7 @@ class ClockCommandQueue:
         self.faults: list[ClockFault] = []
         self._pending: _Pending | None = None
         self._waiting: deque[_Pending] = deque()
+        self._resend_now = False
 
     @property
     def pending(self) -> str | None:
@@ -70,6 +73,7 @@ class ClockCommandQueue:
 
     def restart(self, data: bytes) -> bytes:
         """After a (re)connect: `data` goes first, a command lost in flight goes next."""
+        self._resend_now = False
         if self._pending is not None:
             self._pending.sent_at, self._pending.resent = None, False
             self._waiting.appendleft(self._pending)
@@ -86,6 +90,11 @@ class ClockCommandQueue:
         if self._pending is None or ack.command != self._pending.cmd:
             return False
         if not ack.ok:
+            if not self._pending.resent:
+                self._pending.resent = True
+                self._pending.sent_at = None
+                self._resend_now = True  # written at the next poll
+                return True
             self.faults.append(
                 ClockFault(now, self._pending.name, f"the clock answered error {ack.ack0:02X}")
             )
@@ -94,9 +103,13 @@ class ClockCommandQueue:
 
     def poll(self, now: float) -> bytes:
         """What the queue wants written at `now`: a resend, or the next command."""
-        self.stamp(now)
         out = b""
         item = self._pending
+        if self._resend_now:
+            self._resend_now = False
+            if item is not None and item.sent_at is None:
+                out += item.data
+        self.stamp(now)
         if item is not None and item.sent_at is not None:
             age = now - item.sent_at
             if age >= self.give_up_s:

@@ -8,6 +8,9 @@ and this module applies it without ever raising on what the wire brings:
 - a bit-7 byte inside a header or body aborts the partial message (its bytes are dropped) and
   starts a new one, so a valid message after any garbage is always found;
 - a length below 3, or other than the id allows, drops the header and hunting goes on;
+- dropped bytes are told apart only as unknown ids and the rest (`OUTSIDE`, `UNKNOWN`): a
+  per-byte reason is the same however the stream is cut, and lets hunting run as searches
+  over the bytes (4 MB of garbage in one pass);
 - `8F` (the EEPROM move log, ~8 KB, only sent after `49`) is accepted up to 0x2000 bytes so
   that one arriving unasked is drained whole; the codec then drops it.
 
@@ -49,6 +52,29 @@ LENGTHS: dict[int, tuple[int, int]] = {
 }
 
 _HIGH_BIT = re.compile(rb"[\x80-\xff]")
+_LOW = rb"[\x00-\x7f]"
+_VARIABLE = tuple(i for i, (low, high) in LENGTHS.items() if low != high)
+#: the next message that may be whole: a fixed-length one complete with its exact header,
+#: or the header of a variable-length one (its length is checked after the match)
+_CANDIDATE = re.compile(
+    b"|".join(
+        re.escape(bytes([i, low >> 7, low & 0x7F])) + _LOW + b"{%d}" % (low - 3)
+        for i, (low, high) in LENGTHS.items()
+        if low == high
+    )
+    + b"|["
+    + b"".join(re.escape(bytes([i])) for i in _VARIABLE)
+    + b"]"
+    + _LOW
+    + b"{2}"
+)
+#: wire bytes that are neither data (bit 7 clear) nor a message id: deleting the others
+#: counts them
+_NOT_UNKNOWN = bytes(range(0x80)) + bytes(LENGTHS)
+#: the longest message: a partial one can only start this close to the end of a chunk
+_LONGEST = max(high for _, high in LENGTHS.values())
+OUTSIDE = "bytes outside a message"
+UNKNOWN = "unknown message ids"
 
 
 class DgtFrameError(CodecError):
@@ -107,19 +133,7 @@ class DgtFramer:
         i, n = 0, len(data)
         while i < n:
             if self._id is None:
-                match = _HIGH_BIT.search(data, i)
-                j = match.start() if match else n
-                if j > i:
-                    out.append(Dropped(j - i, "bytes outside a message"))
-                if j == n:
-                    break
-                byte = data[j]
-                i = j + 1
-                if byte not in LENGTHS:
-                    out.append(Dropped(1, f"unknown message id {byte:02X}"))
-                    continue
-                self._id, self._header_got, self._length = byte, 1, 0
-                self._body = bytearray()
+                i = self._hunt(data, i, out)
                 continue
             if self._header_got < 3:
                 byte = data[i]
@@ -132,9 +146,7 @@ class DgtFramer:
                 if self._header_got == 3:
                     low, high = LENGTHS[self._id]
                     if not low <= self._length <= high:
-                        out.append(
-                            Dropped(3, f"{self._id:02X} header with bad length {self._length}")
-                        )
+                        out.append(Dropped(3, OUTSIDE))
                         self.reset()
                     elif self._length == 3:
                         out.append(Frame(self._id, b""))
@@ -155,7 +167,79 @@ class DgtFramer:
                 self.reset()
         return out
 
+    def _hunt(self, data: bytes, i: int, out: list[Frame | Dropped]) -> int:
+        """Hunting from `data[i]`: drop the garbage up to the next whole message and take it,
+        or keep the partial message the chunk ends in; return where to go on.
+
+        Done with searches over the bytes, never a Python step per byte: 4 MB of garbage in
+        one chunk costs one pass (bench/codec_garbage.py). Every byte between messages is
+        garbage, whatever message it seemed to begin: a message is cut short by the next
+        bit-7 byte, so only the last bit-7 byte of a chunk can begin a partial one.
+        """
+        n = len(data)
+        pos = i
+        while True:
+            match = _CANDIDATE.search(data, pos)
+            if match is None:
+                break
+            m = match.start()
+            msg_id = data[m]
+            low, high = LENGTHS[msg_id]
+            if low == high:
+                self._garbage(data[i:m], out)
+                out.append(Frame(msg_id, data[m + 3 : m + low]))
+                return m + low
+            length = (data[m + 1] << 7) | data[m + 2]
+            if not low <= length <= high:
+                pos = m + 1
+                continue
+            cut = _HIGH_BIT.search(data, m + 3, m + length)
+            if cut is not None:
+                pos = cut.start()
+                continue
+            if m + length > n:
+                break  # may be the partial message at the end: decided below
+            self._garbage(data[i:m], out)
+            out.append(Frame(msg_id, data[m + 3 : m + length]))
+            return m + length
+        start = self._partial_start(data, max(pos, i))
+        self._garbage(data[i:start], out)
+        if start < n:
+            self._id, self._header_got, self._length = data[start], 1, 0
+            self._body = bytearray()
+            return start + 1  # the byte-wise path takes the rest of the partial message
+        return n
+
+    @staticmethod
+    def _partial_start(data: bytes, i: int) -> int:
+        """Where, from `i`, a message that may still complete begins (len(data) if none):
+        the chunk's last bit-7 byte, if it is an id and what follows fits its header."""
+        n = len(data)
+        starts = [m.start() for m in _HIGH_BIT.finditer(data, max(i, n - _LONGEST))]
+        if not starts:
+            return n
+        h = starts[-1]
+        if data[h] not in LENGTHS:
+            return n
+        if h + 3 <= n:
+            length = (data[h + 1] << 7) | data[h + 2]
+            low, high = LENGTHS[data[h]]
+            if not low <= length <= high or h + length <= n:
+                return n
+        return h
+
+    @staticmethod
+    def _garbage(span: bytes, out: list[Frame | Dropped]) -> None:
+        """Report `span` as dropped: bit-7 bytes that are no id, and all the rest."""
+        if not span:
+            return
+        unknown = len(span.translate(None, _NOT_UNKNOWN))
+        if len(span) > unknown:
+            out.append(Dropped(len(span) - unknown, OUTSIDE))
+        if unknown:
+            out.append(Dropped(unknown, UNKNOWN))
+
     def _abort(self) -> Dropped:
-        note = Dropped(self.partial, f"{self._id or 0:02X} message cut short")
+        note = Dropped(self.partial, OUTSIDE)
         self.reset()
         return note

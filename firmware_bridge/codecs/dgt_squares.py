@@ -55,7 +55,7 @@ def square_to_index(square: chess.Square, rotated: bool) -> int:
     return 63 - index if rotated else index
 
 
-def placement_from_codes(codes: bytes | list[int], rotated: bool) -> str:
+def placement_from_codes(codes: bytes | bytearray | list[int], rotated: bool) -> str:
     """The FEN piece placement shown by 64 piece codes in board index order."""
     board = ["."] * 64
     for index, code in enumerate(codes):

@@ -5,6 +5,14 @@ wire bytes (open the port 8N1: bit 7 of every byte is the parity bit), so it can
 parity of every received byte: the XOR check of a frame covers only the 7-bit codes, and a
 reader that merely masks bit 7 would accept a frame whose parity bit flipped (2.1).
 
+Boards shipped today do not all set that bit: the eONE and boards reached over Bluetooth LE
+send plain 7-bit ASCII (chesslinkdriver `lib/ChessLink.dart` turns its parity check off for
+the eONE; python-mchess masks bit 7; DGTCentaurMods emulates the eONE in plain ASCII). The
+codec accepts both and learns which link it is on from the first whole good frame that tells
+them apart (`link`: 'parity' or 'plain'); from then on a byte breaking that link's rule is
+dropped, so a parity link keeps its per-byte check. Check digits may come in lower case
+(chesslinkdriver parses them with `int.parse(..., radix: 16)`).
+
 Frames are `<letter><data><check>` with no terminator; the letter fixes the length (2.2).
 Auto `s` status reports may arrive between a command and its reply, so replies are matched by
 letter, never by order (2.4). Every status frame becomes a `Snapshot`; version, acknowledgement
@@ -12,15 +20,21 @@ and EEPROM replies update the codec's state (`version`, `acks`, `eeprom`). A byt
 frame, or a frame with a bad parity bit, a bad character or a bad check, is dropped and
 reported as a `Sensor(status='dropped')` event; decoding goes on from the next byte.
 
-Orientation (0, 2.3): the 64 status characters are read in the maker's documented order,
-a8 ... h8, a7 ... h1. When that order shows the initial position turned 180 degrees, the board
-is seated the other way round: the codec sets `rotated`, reverses every later report and
-mirrors LED positions (`80 - position`). The first initial position seen locks the
-orientation for the rest of the game (8: never flipped mid-game on partial evidence).
+Orientation (0, 2.3): the maker's note orders the 64 status characters a8 ... h8, a7 ... h1;
+the three independent drivers read them h1 first (h1, g1 ... a1, h2 ... a8: chesslinkdriver
+`ChessLink.SQUARES`, python-mchess, DGTCentaurMods' eONE emulation). The first initial
+position seen tells which order this board uses and locks it for the rest of the game (8:
+never flipped mid-game on partial evidence). A board seated as those drivers assume
+('normal', `rotated` False) sends h1 first, and its LED frame is the mirror of the note's
+(chesslinkdriver `LEDPattern`: LED 0 at the h1 corner), so positions are mirrored
+(`80 - position`); `rotated` True is the documented a8-first order, the seat turned round.
+Until an initial position is seen (a board seated with a game in progress), the codec reads
+h1 first, as those drivers do, so such a board does not come out turned.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import ClassVar, Literal
@@ -36,14 +50,17 @@ Orientation = Literal["auto", "normal", "rotated"]
 #: reply letter -> frame length including the letter and the two check characters (2.2)
 REPLY_LENGTHS: dict[str, int] = {"s": 67, "v": 7, "l": 3, "x": 3, "w": 7, "r": 7}
 PIECE_CHARS = b"KQRBNPkqrbnp."
-HEX_CHARS = b"0123456789ABCDEF"
+HEX_CHARS = b"0123456789ABCDEFabcdef"
 INITIAL_CELLS = "rnbqkbnr" + "p" * 8 + "." * 32 + "P" * 8 + "RNBQKBNR"
 TURNED_CELLS = INITIAL_CELLS[::-1]
 LED_COUNT = 81
 DEFAULT_SLOT_TIME = 0x14
-#: 8-bit wire byte -> 7-bit code, or 0x80 where the parity bit is wrong (even parity)
-_STRIP = bytes(b & 0x7F if bin(b).count("1") % 2 else 0x80 for b in range(256))
-_BAD_PARITY = 0x80
+Link = Literal["parity", "plain"]
+#: 8-bit wire byte -> its 7-bit code
+_MASK = bytes(b & 0x7F for b in range(256))
+#: wire bytes with odd parity (what a parity link sends) and with bit 7 clear (a plain link)
+_ODD_BYTES = bytes(b for b in range(256) if bin(b).count("1") % 2)
+_PLAIN_BYTES = bytes(range(0x80))
 
 
 def with_parity(code: int) -> int:
@@ -65,7 +82,25 @@ def to_wire(text: str) -> bytes:
     return bytes(with_parity(ord(ch)) for ch in framed)
 
 
-_START_BYTES = frozenset(with_parity(ord(letter)) for letter in REPLY_LENGTHS)
+_HEX_RE = b"[0-9A-Fa-f]"
+#: a complete frame as its 7-bit codes may show it (parity, link and check come after)
+_FRAME = re.compile(
+    b"s["
+    + re.escape(PIECE_CHARS)
+    + b"]{64}"
+    + _HEX_RE
+    + b"{2}"
+    + b"|[vwr]"
+    + _HEX_RE
+    + b"{6}"
+    + b"|[lx]"
+    + _HEX_RE
+    + b"{2}"
+)
+_LONGEST = max(REPLY_LENGTHS.values())
+_START_BYTES = frozenset(
+    code for letter in REPLY_LENGTHS for code in (with_parity(ord(letter)), ord(letter))
+)
 #: per letter: the characters allowed in the data part (between letter and check)
 _DATA_CHARS: dict[str, bytes] = {
     "s": PIECE_CHARS,
@@ -111,6 +146,8 @@ class MillenniumCodec(Codec):
     """Decode ChessLink replies and encode ChessLink commands (2.2 - 2.4)."""
 
     name = "millennium"
+    reports_version = True
+    has_leds = True
     baudrate = 38400
     #: 8N1 at the port; bit 7 carries the odd parity of the 7-bit code (same wire as 7O1)
     bytesize = 8
@@ -125,14 +162,17 @@ class MillenniumCodec(Codec):
     }
 
     def __init__(self, orientation: Orientation = "auto") -> None:
-        """`orientation`: 'auto' detects it from the first initial position; 'normal' or
-        'rotated' fixes it (and locks it) from the start."""
+        """`orientation`: 'auto' detects it from the first initial position (reading h1
+        first until then); 'normal' (h1 first, as the independent drivers) or 'rotated' (the
+        maker's documented a8-first order) fixes it and locks it from the start."""
         if orientation not in ("auto", "normal", "rotated"):
             raise CodecUsageError(
                 f"orientation must be 'auto', 'normal' or 'rotated', not {orientation!r}"
             )
         self._buf = bytearray()
         self.rotated = orientation == "rotated"
+        #: 'parity' or 'plain' once a frame has shown which the link is (None: not yet)
+        self.link: Link | None = None
         self.orientation_locked = orientation != "auto"
         #: firmware version from the last `v` reply, as (major, minor)
         self.version: tuple[int, int] | None = None
@@ -171,38 +211,90 @@ class MillenniumCodec(Codec):
             if reason not in reasons:
                 reasons.append(reason)
 
+        masked = bytes(buf).translate(_MASK)
         pos = 0
         n = len(buf)
         while pos < n:
-            start = pos
-            while pos < n and buf[pos] not in _START_BYTES:
-                pos += 1
-            if pos > start:
-                drop(pos - start, "bytes outside a frame")
-            if pos >= n:
-                break
-            letter = chr(buf[pos] & 0x7F)
-            length = REPLY_LENGTHS[letter]
-            text = bytes(buf[pos : pos + length]).translate(_STRIP)
-            problem = self._problem(letter, text, length)
-            if problem:
-                drop(1, problem)
-                pos += 1
-                continue
-            if len(text) < length:
+            match = _FRAME.search(masked, pos)
+            m = match.start() if match else n
+            wait = self._waiting_start(buf, masked, pos, m)
+            if wait is not None:
+                if wait > pos:
+                    drop(wait - pos, "bytes outside a frame")
+                pos = wait
                 break  # a frame that may still be good: wait for the rest
+            if match is None:
+                drop(n - pos, "bytes outside a frame")
+                pos = n
+                break
+            letter = chr(masked[m])
+            length = REPLY_LENGTHS[letter]
+            wire = bytes(buf[m : m + length])
+            problem = self._link_problem(letter, wire) or self._problem(
+                letter, masked[m : m + length], length
+            )
+            if buf[m] not in _START_BYTES:
+                problem = "bytes outside a frame"  # a letter's code with the wrong bit 7
+            if problem:
+                if m > pos:
+                    drop(m - pos, "bytes outside a frame")
+                drop(1, problem)
+                pos = m + 1
+                continue
+            if m > pos:
+                drop(m - pos, "bytes outside a frame")
             flush()
-            events.extend(self._handle(text.decode("ascii"), now))
-            pos += length
+            self._learn_link(wire)
+            events.extend(self._handle(masked[m : m + length].decode("ascii"), now))
+            pos = m + length
         del buf[:pos]
         flush()
         return events
 
+    def _waiting_start(self, buf: bytearray, masked: bytes, pos: int, limit: int) -> int | None:
+        """The first start byte in `[pos, limit)` whose frame runs past the bytes held and
+        may still be good (so decoding must wait there), or None.
+
+        Only the last 66 bytes can hold such a start: a frame is at most 67 bytes long.
+        Everything before `limit` (the next complete frame that parses) else is garbage.
+        """
+        n = len(buf)
+        for p in range(max(pos, n - _LONGEST + 1), min(limit, n)):
+            if buf[p] not in _START_BYTES:
+                continue
+            letter = chr(masked[p])
+            length = REPLY_LENGTHS[letter]
+            if p + length <= n:
+                continue
+            wire = bytes(buf[p:])
+            if not (self._link_problem(letter, wire) or self._problem(letter, masked[p:], length)):
+                return p
+        return None
+
+    def _link_problem(self, letter: str, wire: bytes) -> str:
+        """Why the wire bytes break this link's rule (odd parity, or bit 7 clear), or ''."""
+        parity_ok = not wire.translate(None, _ODD_BYTES)
+        plain_ok = not wire.translate(None, _PLAIN_BYTES)
+        if self.link == "parity" and not parity_ok:
+            return f"bad parity in a '{letter}' frame"
+        if self.link == "plain" and not plain_ok:
+            return f"bit 7 set in a '{letter}' frame of a plain ASCII link"
+        if not (parity_ok or plain_ok):
+            return f"bad parity in a '{letter}' frame"
+        return ""
+
+    def _learn_link(self, wire: bytes) -> None:
+        """Lock the link kind on the first good frame only one kind could have sent."""
+        if self.link is not None:
+            return
+        parity_ok = not wire.translate(None, _ODD_BYTES)
+        plain_ok = not wire.translate(None, _PLAIN_BYTES)
+        if parity_ok != plain_ok:
+            self.link = "parity" if parity_ok else "plain"
+
     @staticmethod
     def _problem(letter: str, text: bytes, length: int) -> str:
         """Why the (possibly partial) frame `text` cannot be good, or '' if it may be."""
-        if _BAD_PARITY in text:
-            return f"bad parity in a '{letter}' frame"
         data = text[1 : length - 2]
         if data.translate(None, _DATA_CHARS[letter]):
             return f"bad character in a '{letter}' frame"
@@ -213,7 +305,7 @@ class MillenniumCodec(Codec):
             x = 0
             for b in text[:-2]:
                 x ^= b
-            if check != b"%02X" % x:
+            if check.upper() != b"%02X" % x:
                 return f"bad check in a '{letter}' frame"
         return ""
 
@@ -231,11 +323,11 @@ class MillenniumCodec(Codec):
 
     def _placement(self, cells: str) -> str:
         if not self.orientation_locked:
-            if cells == INITIAL_CELLS:
+            if cells == TURNED_CELLS:  # the initial position, h1 first
                 self.rotated, self.orientation_locked = False, True
-            elif cells == TURNED_CELLS:
+            elif cells == INITIAL_CELLS:  # the initial position in the documented order
                 self.rotated, self.orientation_locked = True, True
-        return cells_to_placement(cells[::-1] if self.rotated else cells)
+        return cells_to_placement(cells if self.rotated else cells[::-1])
 
     # ---- encoding -------------------------------------------------------------------------
 
@@ -269,15 +361,16 @@ class MillenniumCodec(Codec):
     def encode_led_corners(self, codes: Sequence[int], slot_time: int = DEFAULT_SLOT_TIME) -> bytes:
         """`L`: set all 81 corner LEDs (2.3).
 
-        `codes[p]` is the bit pattern of the LED at position p of the normal frame (0 at the
+        `codes[p]` is the bit pattern of the LED at position p of the maker's frame (0 at the
         a8 corner, 8 at a1, 72 at h8, 80 at h1): played from bit 7 to bit 0, one bit per slot
-        of `slot_time` x 4.096 ms, repeating (`FF` on, `00` off, `AA` blink). On a rotated
-        board the positions are mirrored (`80 - p`) so the same physical corners light.
+        of `slot_time` x 4.096 ms, repeating (`FF` on, `00` off, `AA` blink). A board that
+        reads h1 first (not `rotated`) numbers its LEDs from the h1 corner, so the positions
+        are mirrored (`80 - p`) and the same physical corners light.
         """
         if len(codes) != LED_COUNT:
             raise CodecUsageError(f"the board has {LED_COUNT} LEDs, not {len(codes)}")
         physical = [_byte_arg(c, "an LED code") for c in codes]
-        if self.rotated:
+        if not self.rotated:
             physical.reverse()
         text = f"L{_byte_arg(slot_time, 'slot time'):02X}" + "".join(f"{c:02X}" for c in physical)
         return to_wire(text)

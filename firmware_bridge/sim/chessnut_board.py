@@ -5,6 +5,9 @@ real-time reports are on (`21 01 00`), returns the position message a board send
 `lift`, `place` or `set_placement`: `01 24` + 32 bytes (h8 ... a1, low nibble first) + an
 uptime counter (2 bytes, little-endian) + `00 00`. A board seated the other way round
 (`rotated=True`) sends the squares in the opposite order and mirrors its LEDs.
+`usb=True` is the board on its USB cable: the position report is `01 3D` + the same 32 board
+bytes + a zero tail, 65 bytes (mono424/chessnutdriver), and commands are acknowledged with
+`23 01 00` (the acknowledgement chessnutdriver waits for).
 """
 
 from __future__ import annotations
@@ -26,9 +29,11 @@ class ChessnutBoard(HeldBoard):
         battery: int = 95,
         charging: bool = True,
         reporting: bool = False,
+        usb: bool = False,
     ) -> None:
         self.board = chess.BaseBoard(placement)
         self.rotated = rotated
+        self.usb = usb
         self.battery = battery
         self.charging = charging
         #: real-time reports on (after `21 01 00`)
@@ -55,6 +60,8 @@ class ChessnutBoard(HeldBoard):
         body = bytes(codes[i] | codes[i + 1] << 4 for i in range(0, 64, 2))
         tail = (self.uptime & 0xFFFF).to_bytes(2, "little") + b"\x00\x00"
         self.uptime += 1
+        if self.usb:
+            return b"\x01\x3d" + body + tail + bytes(65 - 2 - 32 - len(tail))
         return b"\x01\x24" + body + tail
 
     def _report(self) -> bytes:
@@ -76,9 +83,10 @@ class ChessnutBoard(HeldBoard):
         return bytes(out)
 
     def _answer(self, kind: int, payload: bytes) -> bytes:
+        ack = b"\x23\x01\x00" if self.usb else b""
         if kind == 0x21 and payload == b"\x00":
             self.reporting = True
-            return self.position_message()
+            return ack + self.position_message()
         if kind == 0x29:
             level = min(self.battery, 100) | (0x80 if self.charging else 0)
             return bytes((0x2A, 0x02, level, 0x00))
@@ -86,6 +94,7 @@ class ChessnutBoard(HeldBoard):
             return bytes((0x32, 0x01, self.stored_games))
         if kind == 0x0A and len(payload) == 8:
             self.leds = payload
+            return ack
         elif kind == 0x0B and len(payload) == 4:
             self.beeps.append(
                 (int.from_bytes(payload[:2], "big"), int.from_bytes(payload[2:], "big"))

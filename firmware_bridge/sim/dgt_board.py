@@ -11,6 +11,7 @@ odd update orders are up to the caller (send `lift`/`place` in that order).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Literal
 
 import chess
@@ -63,7 +64,13 @@ def clock_times(
     no_clock: bool = False,
     battery_low: bool = False,
 ) -> bytes:
-    """An `8D` times message (1.7): whole seconds per side, `lever` = the side that is up."""
+    """An `8D` times message (1.7): whole seconds per side, `lever` = the side that is up.
+
+    `turn` defaults, while the clock runs, to the side whose lever is up: a real DGT 3000
+    runs the clock of the raised lever and sets d6 bit 3 for the left, bit 4 for the right.
+    """
+    if turn is None and running and not no_clock:
+        turn = lever
     parts = []
     for seconds in (right_s, left_s):
         if not 0 <= seconds < 10 * 3600:
@@ -73,8 +80,8 @@ def clock_times(
         (0x01 if running else 0)
         | (0x02 if lever == "right" else 0)
         | (0x04 if battery_low else 0)
-        | (0x08 if turn == "right" else 0)
-        | (0x10 if turn == "left" else 0)
+        | (0x08 if turn == "left" else 0)
+        | (0x10 if turn == "right" else 0)
         | (0x20 if no_clock else 0)
     )
     return message(0x8D, bytes([*parts, d6]))
@@ -163,7 +170,7 @@ class DgtBoardModel:
         if cmd in _MODE_COMMANDS:
             self.mode = _MODE_COMMANDS[cmd]
             return b""
-        replies = {
+        replies: dict[int, Callable[[], bytes]] = {
             0x41: self._clock_now,
             0x42: self.dump,
             0x45: lambda: message(0x91, self.serial.encode("ascii")),
@@ -193,7 +200,8 @@ class DgtBoardModel:
         turn: Side | None = None,
     ) -> bytes:
         """The `8D` a clock on this board sends unasked (b"" outside update mode, or without
-        a clock); `lever` is the side of the lever that is up, remembered for `41`."""
+        a clock); `lever` is the side of the lever that is up, remembered for `41`. As on a
+        real DGT 3000, the turn shown is the raised lever's side unless `turn` says other."""
         self.lever = lever
         if self.clock_version is None or not self.reporting:
             return b""
@@ -214,7 +222,8 @@ class DgtBoardModel:
         self.clock_commands.append((cmd, payload))
         if cmd == 0x0A and len(payload) == 7:
             lh, lm, ls, rh, rm, rs, flag = payload
-            running: Side | None = {0x01: "left", 0x02: "right"}.get(flag)
+            sides: dict[int, Side] = {0x01: "left", 0x02: "right"}
+            running: Side | None = sides.get(flag)
             self.clock_set = (lh * 3600 + lm * 60 + ls, rh * 3600 + rm * 60 + rs, running)
         elif cmd == 0x0C:
             self.clock_text = payload[:8].decode("ascii")

@@ -37,13 +37,14 @@ def boards(events: list[Event]) -> list[str]:
 def three_ways(data: bytes) -> list[tuple[list[str], int, ChessnutCodec]]:
     out = []
     codec = ChessnutCodec()
-    ev = codec.feed(data, 1.0)
+    ev = codec.feed(data, 1.0) + codec.flush(1.0)
     out.append((boards(ev), dropped(ev), codec))
     codec = ChessnutCodec()
     ev = [e for i in range(len(data)) for e in codec.feed(data[i : i + 1], 1.0)]
+    ev += codec.flush(1.0)
     out.append((boards(ev), dropped(ev), codec))
     codec = ChessnutCodec()
-    ev = codec.feed(JUNK + data + JUNK, 1.0)
+    ev = codec.feed(JUNK + data + JUNK, 1.0) + codec.flush(1.0)
     out.append((boards(ev), dropped(ev) - 2 * len(JUNK), codec))
     return out
 
@@ -174,3 +175,39 @@ def test_decode_throughput_beats_wire_rate() -> None:
     elapsed = time.perf_counter() - start
     assert len(events) == 2000
     assert len(data) / elapsed > 64000
+
+
+# ---- Chessnut over USB (issue 18, item 5) ------------------------------------------------
+
+
+def test_usb_position_report_01_3d_decodes() -> None:
+    """mono424/chessnutdriver: a USB message starts at `01 3D` (`chessnut_board.dart`,
+    `_isMessageStart`) and is 65 bytes, board bytes 2..33 low nibble first
+    (`ChessnutMessage.dart`)."""
+    from firmware_bridge.sim.chessnut_board import ChessnutBoard
+
+    report = ChessnutBoard(usb=True).position_message()
+    assert len(report) == 65 and report[:2] == bytes.fromhex("01 3D")
+    assert report[2:34] == N2[2:34]  # the same board bytes as the BLE report
+    for seen, n, _ in three_ways(report):
+        assert seen == [INITIAL] and n == 0
+
+
+def test_acknowledgements_are_not_dropped_bytes() -> None:
+    """`23 01 00` (chessnutdriver's ack) and `21 01 00` (rmarabini/chessnutair constants.py,
+    the board's confirmation of the start command) are messages, not garbage."""
+    for ack in (bytes.fromhex("23 01 00"), bytes.fromhex("21 01 00")):
+        for seen, n, codec in three_ways(ack + N2):
+            assert seen == [INITIAL] and n == 0 and codec.acks == 1
+
+
+def test_usb_board_round_trip_with_acks() -> None:
+    from firmware_bridge.sim.chessnut_board import ChessnutBoard
+
+    board = ChessnutBoard(usb=True)
+    codec = ChessnutCodec()
+    events = codec.feed(board.receive(codec.encode_startup()), 0.0)
+    events += codec.feed(board.receive(codec.encode_leds(["e2"])), 0.5)
+    events += codec.feed(board.lift("e2"), 1.0) + codec.feed(board.place("e4", "P"), 2.0)
+    assert boards(events)[-1] == "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR"
+    assert dropped(events + codec.flush(3.0)) == 0 and codec.acks == 2

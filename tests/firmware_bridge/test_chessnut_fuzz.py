@@ -100,3 +100,33 @@ def test_chunking_does_not_change_what_is_decoded(parts: list[bytes], cuts: list
     assert snapshots(a) == snapshots(b)
     assert dropped(a) + whole.pending == dropped(b) + cut.pending
     assert whole.battery == cut.battery
+
+
+def test_events_are_the_same_however_the_reads_are_cut() -> None:
+    """Issue 17 (D11): garbage, positions and battery replies cut at random places give the
+    same events, drop reports included, as the whole stream fed at once."""
+    import random
+
+    from firmware_bridge.codecs.chessnut import ChessnutCodec
+    from firmware_bridge.sim.chessnut_board import ChessnutBoard
+
+    rng = random.Random(11)
+    board = ChessnutBoard()
+    stream = bytearray()
+    for square, piece in (("e2", None), ("e4", "P"), ("e7", None), ("e5", "p")):
+        stream += rng.randbytes(rng.randrange(0, 30))
+        stream += board.lift(square) if piece is None else board.place(square, piece)
+        stream += bytes.fromhex("2A 02 DF 00")
+    stream += rng.randbytes(7)
+    whole = ChessnutCodec()
+    expected = whole.feed(bytes(stream), 1.0) + whole.flush(1.0)
+    assert any(isinstance(e, Sensor) for e in expected)
+    for _ in range(20):
+        codec = ChessnutCodec()
+        events: list[Event] = []
+        pos = 0
+        while pos < len(stream):
+            step = rng.randrange(1, 50)
+            events += codec.feed(bytes(stream[pos : pos + step]), 1.0)
+            pos += step
+        assert events + codec.flush(1.0) == expected

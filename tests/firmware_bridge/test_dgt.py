@@ -29,7 +29,13 @@ D3 = h("86 00 43 02 03 04 05 06 04 03 02" + " 01" * 8 + " 00" * 32 + " 07" * 8)
 D3 += h("08 09 0A 0B 0C 0A 09 08")
 D4 = h("8E 00 05 34 00")
 D5 = h("8E 00 05 24 01")
-D6 = h("8D 00 0A 01 25 07 00 59 58 11")
+# d6 = 09: running, left lever up, bit 3 = the left clock's turn. Corrected from `...11`:
+# DGT's 2015 header says bit 3 is the right's turn, but real recordings of a DGT board with
+# a DGT 3000 (1,755 clock messages) set bit 3 with the left lever up and the left time
+# running, and arnsholt/dgtdriver (src/main/java/org/riisholt/dgtdriver/BWTime.java,
+# leftToMove = d6 & 0x08, rightToMove = d6 & 0x10) reads it so
+# (docs/eboard-protocols.md, "DGT clock turn bits").
+D6 = h("8D 00 0A 01 25 07 00 59 58 09")
 D7 = h("93 00 05 01 0A")
 D8 = h("91 00 08 31 32 33 34 35")
 D9 = h("2B 03 03 09 00")
@@ -69,8 +75,7 @@ def three_ways(
         t=T,
         status="dropped",
         bytes=len(JUNK_BEFORE),
-        detail="bytes outside a message (4 bytes); unknown message id FF (1 bytes); "
-        "8E message cut short (2 bytes)",
+        detail="bytes outside a message (6 bytes); unknown message ids (1 bytes)",
     )
     assert junked[1:-1] == whole
     assert junked[-1].to_dict() == {
@@ -78,7 +83,7 @@ def three_ways(
         "type": "sensor",
         "status": "dropped",
         "bytes": len(JUNK_AFTER),
-        "detail": "bytes outside a message (3 bytes); unknown message id FF (1 bytes)",
+        "detail": "bytes outside a message (3 bytes); unknown message ids (1 bytes)",
     }
     for codec in codecs:
         assert codec.flush(T + 2) == []
@@ -379,10 +384,13 @@ def test_model_clock_messages() -> None:
     assert board.receive(h("41")) == clock_times(0, 0, running=False, no_clock=True)
     assert board.clock_times(300, 300, lever="right") == b""  # not in update mode
     board.receive(h("4B") + D12)
-    assert board.clock_times(299, 300, lever="right", turn="left") == clock_times(
-        299, 300, lever="right", turn="left"
+    # the raised lever's clock runs: the turn bits follow it (bit 4 = right, as real clocks)
+    assert board.clock_times(299, 300, lever="right") == clock_times(
+        299, 300, lever="right", turn="right"
     )
-    assert board.receive(h("41")) == clock_times(300, 300, lever="right", turn="left")
+    assert board.clock_times(299, 300, lever="right")[-1] == 0x01 | 0x02 | 0x10
+    assert board.clock_times(299, 300, lever="left")[-1] == 0x01 | 0x08
+    assert board.receive(h("41")) == clock_times(300, 300, lever="left", turn="left")
     assert DgtBoardModel(clock_version=None).receive(h("4B") + D9) == b""
 
 
@@ -395,3 +403,25 @@ def test_reconnect_reports_a_message_cut_short() -> None:
             t=2.0, status="dropped", bytes=20, detail="message cut short by a reconnect (20 bytes)"
         )
     ]
+
+
+def test_clock_turn_bits_follow_the_real_dgt3000() -> None:
+    """d6 bit 3 = left's turn, bit 4 = right's (arnsholt/dgtdriver BWTime.java; real DGT 3000
+    recordings: bit 3 comes with the left lever up, bit 4 with bit 1 set)."""
+    from firmware_bridge.codecs.dgt_clock import ClockStatus, parse_bwtime
+
+    left = parse_bwtime(bytes.fromhex("01250700595809"), 1.0)
+    right = parse_bwtime(bytes.fromhex("01250700595813"), 1.0)
+    assert isinstance(left, ClockStatus) and isinstance(right, ClockStatus)
+    assert (left.turn, left.lever) == ("left", "left")
+    assert (right.turn, right.lever) == ("right", "right")
+    stopped = parse_bwtime(bytes.fromhex("01250700595802"), 1.0)
+    assert isinstance(stopped, ClockStatus) and stopped.turn is None and not stopped.running
+
+
+def test_battery_request_and_reply() -> None:
+    codec = DgtCodec()
+    board = DgtBoardModel()
+    assert codec.encode_battery_request() == h("4C")
+    codec.feed(board.receive(codec.encode_battery_request()), 1.0)
+    assert codec.battery_percent == 87  # the model's A0 reply

@@ -139,7 +139,7 @@ def test_truncated_dump_is_dropped_whole(cut: int) -> None:
     assert codec.feed(dump[:cut], 1.0) == []
     events = codec.feed(PROBE, 1.0)
     assert events[0] == Sensor(
-        t=1.0, status="dropped", bytes=cut, detail=f"86 message cut short ({cut} bytes)"
+        t=1.0, status="dropped", bytes=cut, detail=f"bytes outside a message ({cut} bytes)"
     )
     assert events[1:] == [PROBE_EVENT]
 

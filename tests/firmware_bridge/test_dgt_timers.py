@@ -96,6 +96,8 @@ def test_error_ack_is_recorded() -> None:
     codec.encode_clock_setnrun(300, 300, "left")
     codec.poll(0.0)
     codec.feed(clock_ack(0x40, 0x0A), 1.0)
+    assert codec.clock_pending == "SETNRUN" and codec.poll(1.1)  # resent once
+    codec.feed(clock_ack(0x40, 0x0A), 2.0)
     assert codec.clock_pending is None
     assert codec.clock_errors[0].command == "SETNRUN"
     assert "error 40" in codec.clock_errors[0].reason
@@ -192,3 +194,21 @@ def test_ee_moves_log_is_drained_and_reported() -> None:
     events = codec.feed(stream, 1.0)
     assert [(e.status, e.bytes) for e in events] == [("dropped", total)]  # type: ignore[attr-defined]
     assert codec.version == (1, 10)
+
+
+def test_an_error_ack_is_resent_once_then_a_fault() -> None:
+    """Issue 18 item 7: a command answered with an error ACK (ack0 40) goes again; a second
+    error is a fault."""
+    from firmware_bridge.codecs.dgt import DgtCodec
+    from firmware_bridge.sim.dgt_board import clock_ack
+
+    codec = DgtCodec()
+    command = codec.encode_clock_end()
+    assert command
+    codec.poll(0.0)
+    assert codec.feed(clock_ack(0x40, 0x03), 0.5) == []
+    assert codec.clock_errors == [] and codec.clock_pending == "END"
+    assert command in codec.poll(0.6)
+    codec.feed(clock_ack(0x40, 0x03), 1.0)
+    assert codec.clock_pending is None
+    assert len(codec.clock_errors) == 1 and "error 40" in codec.clock_errors[0].reason

@@ -84,13 +84,14 @@ def test_startup_is_report_on_change_then_status_then_version() -> None:
 
 
 def test_m10_leds_e2_e4_steady() -> None:
-    out = MillenniumCodec().encode_leds({"e2": 0xFF, "e4": 0xFF}, slot_time=0x14)
+    codec = MillenniumCodec(orientation="rotated")  # M10 is in the maker's documented frame
+    out = codec.encode_leds({"e2": 0xFF, "e4": 0xFF}, slot_time=0x14)
     assert len(out) == 167
     assert out == wire_of(M10_TEXT)
 
 
-def test_m10_rotated_frame() -> None:
-    codec = MillenniumCodec(orientation="rotated")
+def test_m10_h1_first_frame() -> None:
+    codec = MillenniumCodec(orientation="normal")  # LEDs numbered from h1 (chesslinkdriver)
     text = bytes(b & 0x7F for b in codec.encode_leds({"e2": 0xFF, "e4": 0xFF})).decode()
     lit = [i for i in range(81) if text[3 + 2 * i : 5 + 2 * i] == "FF"]
     assert lit == [28, 29, 30, 31, 37, 38, 39, 40]
@@ -105,7 +106,8 @@ def test_led_positions_follow_the_corner_grid() -> None:
 
 
 def test_shared_corners_combine_patterns() -> None:
-    text = bytes(b & 0x7F for b in MillenniumCodec().encode_leds({"e2": 0xAA, "e3": 0x55}))
+    codec = MillenniumCodec(orientation="rotated")  # the maker's frame, as led_positions
+    text = bytes(b & 0x7F for b in codec.encode_leds({"e2": 0xAA, "e3": 0x55}))
     codes = [int(text[3 + 2 * i : 5 + 2 * i], 16) for i in range(81)]
     shared = set(led_positions("e2")) & set(led_positions("e3"))
     assert len(shared) == 2
@@ -139,8 +141,8 @@ def test_bad_orientation_is_misuse() -> None:
 @pytest.mark.parametrize(
     ("text", "snapshots", "state"),
     [
-        (M6_TEXT, [INITIAL], {}),
-        (M7_TEXT, [INITIAL], {"rotated": True}),
+        (M6_TEXT, [INITIAL], {"rotated": True}),  # the documented order: the turned seat
+        (M7_TEXT, [INITIAL], {"rotated": False}),  # h1 first, as the independent drivers
         ("v010176", [], {"version": (1, 1)}),
         ("l6C", [], {"acks": {"l": 1}}),
         ("x78", [], {"acks": {"x": 1}}),
@@ -174,26 +176,26 @@ def test_m6_wire_bytes_and_decode() -> None:
         assert n == 0
 
 
-def test_m7_turned_board_is_rotated_and_locked() -> None:
-    assert M7_TEXT.endswith("73")
+def test_m6_documented_order_is_the_turned_seat_and_locks() -> None:
     codec = MillenniumCodec()
-    assert codec.feed(wire_of(M7_TEXT), 0.5) == [Snapshot(t=0.5, board=INITIAL)]
+    assert codec.feed(M6_WIRE, 0.5) == [Snapshot(t=0.5, board=INITIAL)]
     assert codec.rotated and codec.orientation_locked
-    # a later normal-order initial position does not flip it back: it reads as turned
-    (ev,) = codec.feed(M6_WIRE, 0.6)
+    # a later h1-first initial position does not flip it back: it reads as turned
+    (ev,) = codec.feed(wire_of(M7_TEXT), 0.6)
     assert isinstance(ev, Snapshot)
     assert ev.board == "RNBKQBNR/PPPPPPPP/8/8/8/8/pppppppp/rnbkqbnr"
-    # and LEDs are mirrored
+    # and LEDs are in the maker's frame (a8 corner = 0)
     text = bytes(b & 0x7F for b in codec.encode_leds({"a8": 0xFF})).decode()
     lit = [i for i in range(81) if text[3 + 2 * i : 5 + 2 * i] == "FF"]
-    assert lit == sorted(80 - p for p in led_positions("a8"))
+    assert lit == sorted(led_positions("a8"))
 
 
-def test_normal_board_locks_normal() -> None:
+def test_h1_first_board_locks_normal() -> None:
+    assert M7_TEXT.endswith("73")
     codec = MillenniumCodec()
-    codec.feed(M6_WIRE, 0.0)
+    codec.feed(wire_of(M7_TEXT), 0.0)
     assert codec.orientation_locked and not codec.rotated
-    (ev,) = codec.feed(wire_of(M7_TEXT), 0.1)
+    (ev,) = codec.feed(M6_WIRE, 0.1)
     assert isinstance(ev, Snapshot)
     assert ev.board == "RNBKQBNR/PPPPPPPP/8/8/8/8/pppppppp/rnbkqbnr"
 
@@ -262,7 +264,7 @@ def test_truncated_frame_waits_then_garbage_is_reported_once_decided() -> None:
 
 
 def test_board_answers_commands() -> None:
-    board = MillenniumBoard()
+    board = MillenniumBoard(rotated=True)  # the documented order: M6
     codec = MillenniumCodec()
     replies = board.receive(codec.encode_startup())
     assert replies == to_wire("w0203") + M6_WIRE + to_wire("v0101")

@@ -82,7 +82,7 @@ def test_wrong_check_with_good_parity_is_dropped(cells: list[str], wrong: int) -
     good = to_wire(text)
     check = int(good[-2:].translate(bytes(b & 0x7F for b in range(256))), 16)
     bad = to_wire(text)[:-2] + to_wire("%02X" % (check ^ wrong))[:2]
-    codec = MillenniumCodec(orientation="normal")
+    codec = MillenniumCodec(orientation="rotated")  # the cells are in the documented order
     events = codec.feed(bad + good, 1.0)
     placement = chess.BaseBoard(None)
     for i, ch in enumerate(cells):
