@@ -24,7 +24,7 @@ from vision.features import (
 )
 from vision.marks import marked_boards
 from vision.model import SquareModel, fit
-from vision.placement import INITIAL, Grid, to_grid
+from vision.placement import INITIAL, UNKNOWN, Grid, to_grid
 from vision.registration import encode, reference_image
 
 FORMAT = "otb-arbiter-vision-calibration"
@@ -251,6 +251,8 @@ def calibrate(
     corners = geometry.check_corners(corners)
     geometry.check_in_frame(corners, *_size(frame))
     grid = to_grid(placement)
+    if any(s == UNKNOWN for row in grid for s in row):
+        raise CalibrationError("the calibration position must say every square: no '?'")
     if white_at is None:
         white_at = find_orientation(frame, corners, placement)
     elif white_at not in geometry.SIDES:

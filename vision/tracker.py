@@ -27,12 +27,20 @@ from typing import Any
 from rules.events import Event, Sensor, Snapshot
 from vision import geometry
 from vision.calibration import Calibration
-from vision.classify import classify_board, learn_position
+from vision.classify import classify_board, learn_position, reading
 from vision.detect import find_corners
 from vision.errors import CalibrationError, VisionError
 from vision.motion import Masks, arm_across_edge, changed_fraction, normalise, small_grey
+from vision.occlusion import occlusion, ringed
 from vision.placement import differences, to_sensed
-from vision.registration import Registrar, board_mask, decode, move_points, reference_image
+from vision.registration import (
+    REF_WIDTH,
+    Registrar,
+    board_mask,
+    decode,
+    move_points,
+    reference_image,
+)
 
 REGISTER_MARGIN = 0.15  #: the registration looks this far (share of the board) around it
 KEPT_SNAPSHOTS = 4  #: frames of this many recent snapshots are kept for `confirm`
@@ -54,6 +62,8 @@ class TrackerSettings:
     arm_fraction: float = 0.007  #: a changed region crossing the board's edge this big
     #: (share of the board's area; compared with the last still scene) is an arm: wait ...
     arm_patience_s: float = 2.0  #: ... unless it stays still this long (then it is an object)
+    max_hidden: int = 4  #: something over more squares than a move changes is a hand: never
+    #: a snapshot while it is there, however long it stays
     min_confidence: float = 0.6  #: least square probability for a snapshot
     max_changed: int = 6  #: more changed squares than this is suspect (an arm, a shadow) ...
     patience_s: float = 1.0  #: ... unless the scene stays so for this long
@@ -97,6 +107,18 @@ class SnapshotTracker:
         self._next_check = 0.0
         self._edge_refs: list[Any] = []
         self._run_start: Any = None
+        #: the board (with a ring of table) as last seen without hands: the calibration frame,
+        #: then each accepted still scene (`occlusion`)
+        self._scene_ref: Any = (
+            ringed(
+                decode(cal.reference),
+                cal.corners,
+                cal.white_at,
+                scale=REF_WIDTH / max(cal.frame_size[0], 1),
+            )
+            if cal.reference
+            else None
+        )
         #: (placement, frame, calibration then) of the last snapshots, for `confirm`
         self._emitted: deque[tuple[str, Any, Calibration]] = deque(maxlen=KEPT_SNAPSHOTS)
 
@@ -148,7 +170,7 @@ class SnapshotTracker:
             self._run_done = False
             return []
         if self._still_since is None:
-            self._still_since = prev_t
+            self._still_since = prev_t if prev_t is not None else t
             self._run_start = prev  # the first frame of this still scene
             self._next_check = t
         if self._run_done or t - self._still_since < self.s.still_s - 1e-9:
@@ -221,7 +243,7 @@ class SnapshotTracker:
                 return events, True
             self._next_relocate = max(self._next_relocate, t + self.s.relocate_every_s)
             return events, False
-        assert corners is not None
+        assert corners is not None and found is not None
         change = _max_move(corners, self.cal.corners) / sq
         events = []
         if change >= self.s.min_shift_sq or self.moved:
@@ -276,6 +298,7 @@ class SnapshotTracker:
         self.base = best[1]
         self.cal = best[1]
         self.registrar = Registrar(reference_image(frame))
+        self._scene_ref = ringed(frame, self.cal.corners, self.cal.white_at)
         self._reg_mask = None
         self._masks = Masks.build(self.cal.corners, scale, self._prev.shape)
         self._edge_refs = []
@@ -298,12 +321,23 @@ class SnapshotTracker:
             )
             if arm > self.s.arm_fraction * int(self._masks.board.sum()):
                 return events
+        hidden = (
+            occlusion(self._scene_ref, ringed(frame, self.cal.corners, self.cal.white_at))
+            if self._scene_ref is not None
+            else None
+        )
+        if hidden and (
+            len(hidden.squares) > self.s.max_hidden or still_for < self.s.arm_patience_s
+        ):
+            return events  # a hand or an arm lies over the board: nothing to report
         board = geometry.warp(frame, self.cal.homography())
-        placement, confidence, _ = classify_board(board, self.cal)
-        if confidence < self.s.min_confidence:
-            return events
+        _, _, post = classify_board(board, self.cal)
+        seen = reading(post, self.s.min_confidence)
+        if not seen.complete:
+            return events  # a square that may or may not hold a piece: wait
+        placement = seen.placement
         if placement == self.last_board:
-            self._accept(small)
+            self._accept(small, frame)
             return events
         if (
             self.last_board is not None
@@ -314,10 +348,12 @@ class SnapshotTracker:
         events.append(Snapshot(t=t, board=placement, seen_at=self._still_since))
         self.last_board = placement
         self._emitted.append((placement, frame.copy(), self.cal))
-        self._accept(small)
+        self._accept(small, frame)
         return events
 
-    def _accept(self, small: Any) -> None:
-        """This still scene is settled; later ones are compared with its first and last frame."""
+    def _accept(self, small: Any, frame: Any) -> None:
+        """This still scene is settled; later ones are compared with its first and last frame
+        (an arm crossing the edge) and with its look (what lies over the board)."""
         self._run_done = True
         self._edge_refs = [self._run_start, small]
+        self._scene_ref = ringed(frame, self.cal.corners, self.cal.white_at)
