@@ -71,6 +71,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "every square learns its own empty look (a printed logo, an odd grain of wood), "
         "also the squares the calibration position covers",
     )
+    parser.add_argument(
+        "--accept-misread",
+        action="store_true",
+        help="keep a calibration that reads its own photo wrong on some squares (by default "
+        "it is refused, naming them: those squares would be misread in play too)",
+    )
     parser.add_argument("--out", required=True, metavar="CAL.json", help="calibration to write")
     parser.add_argument(
         "--preview",
@@ -155,10 +161,11 @@ def run(args: argparse.Namespace) -> int:
     cv2(), np()  # without the camera extra, say how to install it before anything else
     from vision.calibration import calibrate
     from vision.classify import classify, learn_position
-    from vision.errors import VisionError
+    from vision.errors import CalibrationMisread, VisionError
     from vision.geometry import parse_corners
     from vision.placement import INITIAL
     from vision.preview import draw
+    from vision.selfcheck import misread_squares
     from vision.sources import open_source, read_image
 
     if args.image:
@@ -177,6 +184,11 @@ def run(args: argparse.Namespace) -> int:
     if args.empty:
         # the camera has not moved: the same grid, and every square's look when empty
         cal = learn_position(_empty_board(args.empty, frame.shape), cal, EMPTY, weight=1.0)
+    misread = misread_squares(frame, cal)
+    if misread and not args.accept_misread:
+        raise CalibrationMisread(misread)
+    if misread:
+        print(f"arbiter calibrate: warning: {CalibrationMisread(misread)}", file=sys.stderr)
     cal.save(args.out)
     placement, confidence = classify(frame, cal)
     preview = Path(args.preview) if args.preview else Path(args.out).with_suffix(".png")
@@ -190,6 +202,7 @@ def run(args: argparse.Namespace) -> int:
                 "board": placement,
                 "confidence": round(confidence, 3),
                 "empty_learned": bool(args.empty),
+                "misread": [sq for sq, _, _ in misread],
             }
         )
         + "\n"
