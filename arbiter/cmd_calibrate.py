@@ -17,9 +17,21 @@ EMPTY = "8/8/8/8/8/8/8/8"
 PICK_PORT = 8765
 
 
+def _camera_value(text: str) -> int | str:
+    """`--camera`: a device number or `picam` (vision.camera_sources says which is which)."""
+    from vision.camera_sources import camera_arg
+
+    return camera_arg(text)
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     src = parser.add_mutually_exclusive_group(required=True)
-    src.add_argument("--camera", type=int, metavar="N", help="camera device number")
+    src.add_argument(
+        "--camera",
+        type=_camera_value,
+        metavar="N|picam",
+        help="camera device number, or picam for the Raspberry Pi camera (picamera2)",
+    )
     src.add_argument("--image", metavar="FILE", help="a still picture of the board")
     src.add_argument("--video", metavar="FILE", help="a video; its first still frame is used")
     where = parser.add_mutually_exclusive_group()

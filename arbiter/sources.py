@@ -692,7 +692,7 @@ class CameraSource(Source):
     """
 
     def __init__(
-        self, calibration: str, camera: int | None = None, video: str | None = None
+        self, calibration: str, camera: int | str | None = None, video: str | None = None
     ) -> None:
         self.name = (
             f"camera:{camera}" if camera is not None else f"video:{os.path.abspath(video or '')}"
