@@ -15,6 +15,15 @@ kept snapshot shows exactly that position's colours, each empty square of it lea
 empty look from that frame (`classify.learn_position`). A square that held a piece at
 calibration (a printed logo, an odd grain of wood) is thus known empty once the game first
 empties it. A position the rules did not accept teaches nothing.
+
+The rules as a second opinion (`expect`, a `vision.expectations.Expectation`): a square no
+legal continuation touches, read otherwise than the rules' position, holds the snapshot back
+until it has been read so for `odd_patience_s` (a noisy reading is re-read meanwhile); then
+it is reported as seen, and the rules make it a mismatch, not a move.
+
+A hand or an arm over the board (`vision.occlusion`, against the last hand-free scene) holds
+every snapshot back while it hides more squares than a move changes; a square whose
+occupancy is in doubt does too. A piece whose colour alone is in doubt is reported as `?`.
 """
 
 from __future__ import annotations
@@ -30,6 +39,7 @@ from vision.calibration import Calibration
 from vision.classify import classify_board, learn_position, reading
 from vision.detect import find_corners
 from vision.errors import CalibrationError, VisionError
+from vision.expectations import Expectation
 from vision.motion import Masks, arm_across_edge, changed_fraction, normalise, small_grey
 from vision.occlusion import occlusion, ringed
 from vision.placement import differences, to_sensed
@@ -62,6 +72,8 @@ class TrackerSettings:
     arm_fraction: float = 0.007  #: a changed region crossing the board's edge this big
     #: (share of the board's area; compared with the last still scene) is an arm: wait ...
     arm_patience_s: float = 2.0  #: ... unless it stays still this long (then it is an object)
+    odd_patience_s: float = 1.5  #: a square no legal continuation touches (`expect`), read
+    #: otherwise than the rules' position, is reported only once read so this long
     max_hidden: int = 4  #: something over more squares than a move changes is a hand: never
     #: a snapshot while it is there, however long it stays
     min_confidence: float = 0.6  #: least square probability for a snapshot
@@ -119,8 +131,26 @@ class SnapshotTracker:
             if cal.reference
             else None
         )
+        self._expected: Expectation | None = None
+        self._odd_since: dict[str, float] = {}  #: odd square -> first time read so
         #: (placement, frame, calibration then) of the last snapshots, for `confirm`
         self._emitted: deque[tuple[str, Any, Calibration]] = deque(maxlen=KEPT_SNAPSHOTS)
+
+    def expect(self, expectation: Expectation | None) -> None:
+        """The rules' position and the squares a legal continuation can touch (or None:
+        no opinion). See `vision.expectations`."""
+        self._expected = expectation
+        self._odd_since = {}
+
+    def _odd_squares_waiting(self, placement: str, t: float) -> bool:
+        """Whether `placement` shows squares the rules say cannot have changed, not yet read
+        so for `odd_patience_s` (then it is reported as seen: a mismatch for the rules)."""
+        exp = self._expected
+        if exp is None:
+            return False
+        odd = [sq for sq in differences(placement, exp.placement) if sq not in exp.can_change]
+        self._odd_since = {sq: self._odd_since.get(sq, t) for sq in odd}
+        return any(t - since < self.s.odd_patience_s - 1e-9 for since in self._odd_since.values())
 
     def confirm(self, placement: str) -> bool:
         """The rules core confirmed `placement` (piece letters or X/x): learn from it.
@@ -336,6 +366,8 @@ class SnapshotTracker:
         if not seen.complete:
             return events  # a square that may or may not hold a piece: wait
         placement = seen.placement
+        if self._odd_squares_waiting(placement, t):
+            return events  # re-read at the next check: one noisy scene is not a change
         if placement == self.last_board:
             self._accept(small, frame)
             return events
