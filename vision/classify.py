@@ -18,6 +18,7 @@ from vision.features import (
     square_features,
 )
 from vision.placement import STATES, from_grid, square_name, to_grid
+from vision.shade import unshaded
 
 SURE_EMPTY = 0.8  #: first-pass probability above which a square measures the empty look
 
@@ -58,6 +59,7 @@ def posteriors(board: Any, cal: Calibration) -> Any:
     first, mapped = _light_mapped(board, cal)
     if mapped is None:
         return first
+    mapped = unshaded(mapped)
     return _posterior(cal.model.log_likelihood(square_features(mapped, origins, REF)))
 
 
