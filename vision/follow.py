@@ -26,6 +26,7 @@ MAX_MOVE_SQ = 1.0  #: largest corner move followed, in squares
 
 
 SAME_SHAPE = 0.01  #: aspect ratios this close are one picture resized
+SAME_BOARD = 0.7  #: least `occlusion.likeness` of a board found again to the calibration's
 
 
 def locate(frame: Any, cal: Calibration) -> tuple[Calibration, str, float | None]:
@@ -38,6 +39,8 @@ def locate(frame: Any, cal: Calibration) -> tuple[Calibration, str, float | None
     from vision import geometry
     from vision.cvload import cv2
     from vision.detect import find_corners
+    from vision.occlusion import likeness, ringed
+    from vision.registration import REF_WIDTH
     from vision.selfcheck import colours_swapped
 
     size = (int(frame.shape[1]), int(frame.shape[0]))
@@ -66,6 +69,13 @@ def locate(frame: Any, cal: Calibration) -> tuple[Calibration, str, float | None
             "the board found in this picture stands a quarter turn from the calibration's: "
             "give --corners"
         )
+    if cal.reference:
+        ref = ringed(decode(cal.reference), cal.corners, cal.white_at, scale=REF_WIDTH / w)
+        if likeness(ref, ringed(frame, found.corners, found.white_at)) < SAME_BOARD:
+            raise CalibrationError(
+                "the board found in this picture does not look like the calibration's "
+                "(another board or camera?): give --corners, or calibrate on it"
+            )
     return found, "found again by its squares", None
 
 

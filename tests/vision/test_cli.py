@@ -266,6 +266,14 @@ def test_snapshot_reads_a_resized_or_cropped_picture_and_refuses_turned_corners(
         got = json.loads(capsys.readouterr().out)
         assert got["board"] == to_sensed(label["fen"]) and got["located"].startswith(how)
         assert got["complete"] is True
+    # another board, cropped to another shape: refused, not read with this calibration
+    other = cv2.imread(str(vision_data / "pcwawc" / "chessBoard012.jpg"))
+    for turn, why in ((None, "quarter turn"), (cv2.ROTATE_90_CLOCKWISE, "does not look like")):
+        pic = other if turn is None else cv2.rotate(other, turn)
+        cv2.imwrite(str(tmp_path / "other.png"), pic[10:-10, 40:-40])
+        argv = ["snapshot", "--image", str(tmp_path / "other.png"), "--calibration", str(cal)]
+        assert main(argv) == 2
+        assert why in capsys.readouterr().err
     pts = label["corners"]
     turned = " ".join(f"{x},{y}" for x, y in pts[1:] + pts[:1])
     argv = ["snapshot", "--image", str(vision_data / label["file"]), "--calibration", str(cal)]
