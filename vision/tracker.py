@@ -40,6 +40,7 @@ from vision.classify import classify_board, learn_position, reading
 from vision.detect import find_corners
 from vision.errors import CalibrationError, VisionError
 from vision.expectations import Expectation
+from vision.follow import locate
 from vision.motion import Masks, arm_across_edge, changed_fraction, normalise, small_grey
 from vision.occlusion import occlusion, ringed
 from vision.placement import differences, to_sensed
@@ -211,14 +212,26 @@ class SnapshotTracker:
         return self._examine(frame, small, scale, t)
 
     def _check_size(self, frame: Any) -> None:
-        """Corners are in pixels: frames must have the calibration frame's size."""
+        """Corners are in pixels: frames of another size than the calibration's (the camera
+        set to another size, a cropped stream) get the board found again (`follow.locate`:
+        registered at the calibration's size if only resized, else found by its squares
+        and checked to look like the calibration's board)."""
         size = (int(frame.shape[1]), int(frame.shape[0]))
-        if self.base.frame_size[0] and size != tuple(self.base.frame_size):
-            w, h = self.base.frame_size
+        if not self.base.frame_size[0] or size == tuple(self.base.frame_size):
+            return
+        w, h = self.base.frame_size
+        try:
+            found, how, _ = locate(frame, self.base)
+        except CalibrationError as exc:
             raise VisionError(
-                f"frames are {size[0]}x{size[1]} but the calibration was made at {w}x{h}: "
-                "set the camera to that size or recalibrate"
-            )
+                f"frames are {size[0]}x{size[1]} but the calibration was made at {w}x{h}, "
+                f"and the board could not be found in them ({exc}): set the camera to that "
+                "size or recalibrate"
+            ) from None
+        self.base = self.cal = found
+        if how.startswith("found"):  # another framing: this frame is the new reference
+            self.registrar = Registrar(reference_image(frame))
+        self._reg_mask = None
 
     # -- the snapshot path --
     def _square_px(self) -> float:
