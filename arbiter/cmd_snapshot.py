@@ -30,66 +30,34 @@ def run(args: argparse.Namespace) -> int:
     from vision.cvload import cv2, np
 
     cv2(), np()  # without the camera extra, say how to install it before anything else
-    from vision import geometry
     from vision.calibration import Calibration
-    from vision.classify import classify_board, reading
-    from vision.errors import CalibrationError
-    from vision.follow import locate
-    from vision.occlusion import occlusion, ringed
-    from vision.placement import from_grid, to_grid
-    from vision.registration import REF_WIDTH, decode
-    from vision.selfcheck import colours_swapped
+    from vision.geometry import parse_corners
+    from vision.picture import read_picture
     from vision.sources import read_image
-    from vision.tracker import TrackerSettings
 
-    base = cal = Calibration.load(args.calibration)
+    cal = Calibration.load(args.calibration)
     frame = read_image(args.image)
+    got = read_picture(frame, cal, parse_corners(args.corners) if args.corners else None)
     out: dict[str, object] = {}
-    if args.corners:
-        corners = geometry.parse_corners(args.corners)
-        geometry.check_in_frame(corners, frame.shape[1], frame.shape[0])
-        cal = cal.with_corners(corners, (frame.shape[1], frame.shape[0]))
-        if colours_swapped(geometry.warp(frame, cal.homography())):
-            raise CalibrationError(
-                "with these corners the squares at the players' right are dark: they are a "
-                "quarter turn off; give the picture's top-left, top-right, bottom-right, "
-                "bottom-left corners of the playing area"
-            )
-    else:
-        cal, how, moved = locate(frame, cal)  # a bumped camera, a resized or cropped picture
-        out["located"] = how
-        if moved is not None:
-            out["moved_px"] = round(moved, 1)
-    _, _, post = classify_board(geometry.warp(frame, cal.homography()), cal)
-    seen = reading(post, TrackerSettings().min_confidence)
-    hidden: tuple[str, ...] = ()
-    if cal.reference and not args.corners:
-        ref = ringed(
-            decode(cal.reference),
-            base.corners,
-            cal.white_at,
-            scale=REF_WIDTH / max(base.frame_size[0], 1),
-        )
-        hidden = occlusion(ref, ringed(frame, cal.corners, cal.white_at)).squares
-    grid = to_grid(seen.placement)
-    for sq in hidden:
-        grid[8 - int(sq[1])]["abcdefgh".index(sq[0])] = "?"
-    board = from_grid(grid)
+    if got.located is not None:
+        out["located"] = got.located
+    if got.moved_px is not None:
+        out["moved_px"] = round(got.moved_px, 1)
     out.update(
-        board=board,
-        confidence=round(seen.confidence, 4),
-        complete=not hidden and seen.complete and not seen.unsure_colour,
-        hidden=list(hidden),
-        unreadable=list(seen.unreadable),
-        unsure_colour=list(seen.unsure_colour),
+        board=got.board,
+        confidence=round(got.confidence, 4),
+        complete=got.complete,
+        hidden=list(got.hidden),
+        unreadable=list(got.unreadable),
+        unsure_colour=list(got.unsure_colour),
     )
     if args.json:
         sys.stdout.write(json.dumps(out) + "\n")
     else:
         note = ""
-        if hidden:
-            note += f"; a hand or arm hides {', '.join(hidden)}"
-        if seen.unreadable or seen.unsure_colour:
-            note += f"; not read for sure: {', '.join(seen.unreadable + seen.unsure_colour)}"
-        sys.stdout.write(f"{board}  (confidence {seen.confidence:.2f}{note})\n")
+        if got.hidden:
+            note += f"; a hand or arm hides {', '.join(got.hidden)}"
+        if got.unreadable or got.unsure_colour:
+            note += f"; not read for sure: {', '.join(got.unreadable + got.unsure_colour)}"
+        sys.stdout.write(f"{got.board}  (confidence {got.confidence:.2f}{note})\n")
     return 0
