@@ -6,7 +6,8 @@ good and the move small, a clear error when the board moved too far to be sure.
 
 A picture of another size from the same camera (`locate`): resized (same shape) it is
 registered at the calibration's size and its corners scaled back; cropped (another shape),
-or when that fails, the board is found again by its squares (`vision.detect`). Either way the
+moved too far, or when that fails, the board is found again by its squares (`vision.detect`)
+and must look like the calibration's board. Either way the
 grid's light and dark squares must fall where FIDE Art. 2.1 has them.
 """
 
@@ -45,10 +46,14 @@ def locate(frame: Any, cal: Calibration) -> tuple[Calibration, str, float | None
 
     size = (int(frame.shape[1]), int(frame.shape[0]))
     w, h = cal.frame_size
+    near: CalibrationError | None = None  #: why the board is not near its old place
     if size == (w, h):
-        moved_cal, move = follow(frame, cal)
-        return moved_cal, "followed", move
-    if w and h and abs(size[0] / size[1] - w / h) <= SAME_SHAPE * (w / h):
+        try:
+            moved_cal, move = follow(frame, cal)
+            return moved_cal, "followed", move
+        except CalibrationError as exc:
+            near = exc  # moved far: look for the board
+    elif w and h and abs(size[0] / size[1] - w / h) <= SAME_SHAPE * (w / h):
         try:
             scaled, _ = follow(cv2().resize(frame, (w, h), interpolation=cv2().INTER_AREA), cal)
             k = size[0] / w
@@ -59,6 +64,8 @@ def locate(frame: Any, cal: Calibration) -> tuple[Calibration, str, float | None
     try:
         corners = find_corners(frame)
     except CalibrationError:
+        if near is not None:
+            raise near from None
         raise CalibrationError(
             f"the picture is {size[0]}x{size[1]}, the calibration's {w}x{h}, and no board "
             "was found in it: give --corners"
@@ -70,7 +77,7 @@ def locate(frame: Any, cal: Calibration) -> tuple[Calibration, str, float | None
             "give --corners"
         )
     if cal.reference:
-        ref = ringed(decode(cal.reference), cal.corners, cal.white_at, scale=REF_WIDTH / w)
+        ref = ringed(decode(cal.reference), cal.corners, cal.white_at, scale=REF_WIDTH / max(w, 1))
         if likeness(ref, ringed(frame, found.corners, found.white_at)) < SAME_BOARD:
             raise CalibrationError(
                 "the board found in this picture does not look like the calibration's "

@@ -162,6 +162,13 @@ def test_snapshot_follows_a_small_camera_move(
         assert got["board"] == to_sensed(label["fen"])
         assert least <= got["moved_px"] <= most
 
+    # moved by two squares: too far to follow, found again by its squares
+    cv2.imwrite(str(bumped), synth.shift(img, 80, 40))
+    argv = ["snapshot", "--image", str(bumped), "--calibration", str(cal), "--json"]
+    assert main(argv) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert got["board"] == to_sensed(label["fen"]) and got["located"].startswith("found again")
+
     far = images["uschess/IMG_4755.jpg"]
     argv = ["snapshot", "--image", str(vision_data / far["file"]), "--calibration", str(cal)]
     assert main(argv) == 2
