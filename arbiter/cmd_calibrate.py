@@ -21,7 +21,10 @@ def _camera_value(text: str) -> int | str:
     """`--camera`: a device number or `picam` (vision.camera_sources says which is which)."""
     from vision.camera_sources import camera_arg
 
-    return camera_arg(text)
+    try:
+        return camera_arg(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -152,7 +152,10 @@ def _camera_value(text: str) -> int | str:
         from vision.camera_sources import camera_arg
     except ImportError:
         return int(text)
-    return camera_arg(text)
+    try:
+        return camera_arg(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _camera(calibration: str | None, camera: int | str | None, video: str | None) -> Source:

@@ -89,3 +89,23 @@ def test_camera_values() -> None:
         camera_arg("usb")
     with pytest.raises(VisionError, match="device number"):
         open_source(camera="usb")
+
+
+def test_the_command_line_takes_picam_or_a_number(capsys: pytest.CaptureFixture[str]) -> None:
+    from arbiter.cli import main
+
+    with pytest.raises(SystemExit) as stop:
+        main(["calibrate", "--camera", "usb", "--out", "x.json"])
+    assert stop.value.code == 2
+    assert "camera must be a device number or 'picam'" in capsys.readouterr().err
+
+
+def test_calibrate_with_picam_without_picamera2_says_how_to_install(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from arbiter.cli import main
+
+    monkeypatch.setitem(sys.modules, "picamera2", None)
+    assert main(["calibrate", "--camera", "picam", "--out", str(tmp_path / "c.json")]) == 2
+    err = capsys.readouterr().err
+    assert "apt install python3-picamera2" in err and "\n" not in err.strip()
