@@ -79,7 +79,8 @@ class TrackerSettings:
     #: a snapshot while it is there, however long it stays
     min_confidence: float = 0.6  #: least square probability for a snapshot
     max_changed: int = 6  #: more changed squares than this is suspect (an arm, a shadow) ...
-    patience_s: float = 1.0  #: ... unless the scene stays so for this long
+    patience_s: float = 1.0  #: ... unless the scene stays so for this long (also: a piece
+    #: of doubtful colour is re-read this long before it is reported as `?`)
     min_shift_sq: float = 0.04  #: a corner move (in squares) below this is noise
     moved_sq: float = 0.1  #: a move above this is reported as `camera_moved`
     max_shift_sq: float = 1.0  #: a move above this is followed only with a sure fit ...
@@ -378,6 +379,8 @@ class SnapshotTracker:
         seen = reading(post, self.s.min_confidence)
         if not seen.complete:
             return events  # a square that may or may not hold a piece: wait
+        if seen.unsure_colour and still_for < self.s.patience_s:
+            return events  # re-read a while before reporting a piece of unknown colour
         placement = seen.placement
         if self._odd_squares_waiting(placement, t):
             return events  # re-read at the next check: one noisy scene is not a change

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from vision.classify import reading
 from vision.selfcheck import colours_swapped
@@ -44,3 +45,26 @@ def test_light_and_dark_squares_swapped_are_seen() -> None:
     assert colours_swapped(_checker(False)) is True
     grey = np.full((320, 320, 3), 128, np.uint8)
     assert colours_swapped(grey) is None  # no contrast: cannot say
+
+
+def test_the_tracker_reports_a_piece_of_doubtful_colour_as_question_mark_only_if_it_lasts(
+    frames: list, video_cal: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The classifier (replaced here) doubts e4's colour in a still scene: nothing for the
+    first second (re-read meanwhile), then one snapshot with `?` on e4, which the contract
+    reads as a piece of unknown colour."""
+    import vision.tracker as tracker_module
+    from rules.events import Snapshot
+    from vision.tracker import SnapshotTracker
+
+    post = np.tile([0.98, 0.01, 0.01], (64, 1))
+    post[:16] = (0.01, 0.01, 0.98)
+    post[48:] = (0.01, 0.98, 0.01)
+    post[36] = (0.02, 0.5, 0.48)  # e4
+    monkeypatch.setattr(tracker_module, "classify_board", lambda board, cal: ("", 0.5, post))
+    tracker = SnapshotTracker(video_cal)  # type: ignore[arg-type]
+    got = []
+    for k in range(40):
+        got += [(k / 20, e) for e in tracker.feed(frames[3], k / 20) if isinstance(e, Snapshot)]
+    assert [e.board for _, e in got] == ["xxxxxxxx/xxxxxxxx/8/8/4?3/8/XXXXXXXX/XXXXXXXX"]
+    assert got[0][0] >= 1.0
