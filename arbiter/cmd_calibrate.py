@@ -17,9 +17,24 @@ EMPTY = "8/8/8/8/8/8/8/8"
 PICK_PORT = 8765
 
 
+def _camera_value(text: str) -> int | str:
+    """`--camera`: a device number or `picam` (vision.camera_sources says which is which)."""
+    from vision.camera_sources import camera_arg
+
+    try:
+        return camera_arg(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     src = parser.add_mutually_exclusive_group(required=True)
-    src.add_argument("--camera", type=int, metavar="N", help="camera device number")
+    src.add_argument(
+        "--camera",
+        type=_camera_value,
+        metavar="N|picam",
+        help="camera device number, or picam for the Raspberry Pi camera (picamera2)",
+    )
     src.add_argument("--image", metavar="FILE", help="a still picture of the board")
     src.add_argument("--video", metavar="FILE", help="a video; its first still frame is used")
     where = parser.add_mutually_exclusive_group()
@@ -70,6 +85,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="a picture (or video) of the same board empty, from the same camera position: "
         "every square learns its own empty look (a printed logo, an odd grain of wood), "
         "also the squares the calibration position covers",
+    )
+    parser.add_argument(
+        "--accept-misread",
+        action="store_true",
+        help="keep a calibration that reads its own photo wrong on some squares (by default "
+        "it is refused, naming them: those squares would be misread in play too)",
     )
     parser.add_argument("--out", required=True, metavar="CAL.json", help="calibration to write")
     parser.add_argument(
@@ -155,10 +176,11 @@ def run(args: argparse.Namespace) -> int:
     cv2(), np()  # without the camera extra, say how to install it before anything else
     from vision.calibration import calibrate
     from vision.classify import classify, learn_position
-    from vision.errors import VisionError
+    from vision.errors import CalibrationMisread, VisionError
     from vision.geometry import parse_corners
     from vision.placement import INITIAL
     from vision.preview import draw
+    from vision.selfcheck import misread_squares
     from vision.sources import open_source, read_image
 
     if args.image:
@@ -177,6 +199,11 @@ def run(args: argparse.Namespace) -> int:
     if args.empty:
         # the camera has not moved: the same grid, and every square's look when empty
         cal = learn_position(_empty_board(args.empty, frame.shape), cal, EMPTY, weight=1.0)
+    misread = misread_squares(frame, cal)
+    if misread and not args.accept_misread:
+        raise CalibrationMisread(misread)
+    if misread:
+        print(f"arbiter calibrate: warning: {CalibrationMisread(misread)}", file=sys.stderr)
     cal.save(args.out)
     placement, confidence = classify(frame, cal)
     preview = Path(args.preview) if args.preview else Path(args.out).with_suffix(".png")
@@ -190,6 +217,7 @@ def run(args: argparse.Namespace) -> int:
                 "board": placement,
                 "confidence": round(confidence, 3),
                 "empty_learned": bool(args.empty),
+                "misread": [sq for sq, _, _ in misread],
             }
         )
         + "\n"

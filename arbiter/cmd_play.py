@@ -145,7 +145,20 @@ def _board(
     return source
 
 
-def _camera(calibration: str | None, camera: int | None, video: str | None) -> Source:
+def _camera_value(text: str) -> int | str:
+    """`--camera`: a device number or `picam` (the Pi camera); in a build without vision,
+    a number (the source then says the camera is not available)."""
+    try:
+        from vision.camera_sources import camera_arg
+    except ImportError:
+        return int(text)
+    try:
+        return camera_arg(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _camera(calibration: str | None, camera: int | str | None, video: str | None) -> Source:
     if camera is not None and video is not None:
         raise SourceError("--camera and --video: give one of them, not both")
     if not (_available("vision.sources") and _available("vision.tracker")):
@@ -410,7 +423,12 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
         help="an e-board, e.g. dgt:/dev/ttyUSB0 (auto:DEVICE detects the protocol), or"
         " gpio-matrix for a reed-switch board on the Pi's GPIO (with --gpio rpi|fake)",
     )
-    s.add_argument("--camera", type=int, metavar="N", help="a camera (with --calibration)")
+    s.add_argument(
+        "--camera",
+        type=_camera_value,
+        metavar="N|picam",
+        help="a camera (with --calibration): device number, or picam for the Pi camera",
+    )
     s.add_argument("--video", metavar="FILE", help="a video file (with --calibration)")
     s.add_argument(
         "--calibration", metavar="FILE",

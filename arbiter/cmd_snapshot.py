@@ -1,4 +1,8 @@
-"""`arbiter snapshot`: the board one picture shows, as a FEN placement with X and x."""
+"""`arbiter snapshot`: the board one picture shows, as a FEN placement with X and x.
+
+A square that cannot be read is `?`: a piece of doubtful colour, a doubtful occupancy, or a
+square under a hand or arm (seen against the calibration's own frame); the JSON names them.
+"""
 
 from __future__ import annotations
 
@@ -27,26 +31,33 @@ def run(args: argparse.Namespace) -> int:
 
     cv2(), np()  # without the camera extra, say how to install it before anything else
     from vision.calibration import Calibration
-    from vision.classify import classify
-    from vision.follow import follow
-    from vision.geometry import check_in_frame, parse_corners
+    from vision.geometry import parse_corners
+    from vision.picture import read_picture
     from vision.sources import read_image
 
     cal = Calibration.load(args.calibration)
     frame = read_image(args.image)
-    moved = None
-    if args.corners:
-        corners = parse_corners(args.corners)
-        check_in_frame(corners, frame.shape[1], frame.shape[0])
-        cal = cal.with_corners(corners, (frame.shape[1], frame.shape[0]))
-    else:
-        cal, moved = follow(frame, cal)  # a camera bumped a little since the calibration
-    board, confidence = classify(frame, cal)
-    out: dict[str, object] = {"board": board, "confidence": round(confidence, 4)}
-    if moved is not None:
-        out["moved_px"] = round(moved, 1)
+    got = read_picture(frame, cal, parse_corners(args.corners) if args.corners else None)
+    out: dict[str, object] = {}
+    if got.located is not None:
+        out["located"] = got.located
+    if got.moved_px is not None:
+        out["moved_px"] = round(got.moved_px, 1)
+    out.update(
+        board=got.board,
+        confidence=round(got.confidence, 4),
+        complete=got.complete,
+        hidden=list(got.hidden),
+        unreadable=list(got.unreadable),
+        unsure_colour=list(got.unsure_colour),
+    )
     if args.json:
         sys.stdout.write(json.dumps(out) + "\n")
     else:
-        sys.stdout.write(f"{board}  (confidence {confidence:.2f})\n")
+        note = ""
+        if got.hidden:
+            note += f"; a hand or arm hides {', '.join(got.hidden)}"
+        if got.unreadable or got.unsure_colour:
+            note += f"; not read for sure: {', '.join(got.unreadable + got.unsure_colour)}"
+        sys.stdout.write(f"{got.board}  (confidence {got.confidence:.2f}{note})\n")
     return 0

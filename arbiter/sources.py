@@ -683,6 +683,18 @@ class _Leds:
 CAMERA_SETTINGS = {"slide_s": 0.0, "latency_s": 1.0, "max_plies": 4}
 
 
+def _expectation(fen: str) -> Any:
+    """What the rules say may change next (vision.expectations), or None for a FEN without
+    the side to move (then the tracker has no second opinion)."""
+    from vision.errors import VisionError
+    from vision.expectations import Expectation
+
+    try:
+        return Expectation.after(fen) if len(fen.split()) >= 2 else None
+    except VisionError:
+        return None
+
+
 class CameraSource(Source):
     """A camera or a video file (vision.sources, vision.tracker) as a source of snapshots.
 
@@ -694,10 +706,12 @@ class CameraSource(Source):
     the empty squares' looks from the frame of the snapshot that showed it
     (`SnapshotTracker.confirm`): light that drifts over a long game, and squares that held
     a piece at calibration, are then judged by what they looked like empty in this game.
+    It also tells the tracker which squares a legal continuation can touch
+    (`SnapshotTracker.expect`): another square read otherwise is reported only if it lasts.
     """
 
     def __init__(
-        self, calibration: str, camera: int | None = None, video: str | None = None
+        self, calibration: str, camera: int | str | None = None, video: str | None = None
     ) -> None:
         self.name = (
             f"camera:{camera}" if camera is not None else f"video:{os.path.abspath(video or '')}"
@@ -741,7 +755,9 @@ class CameraSource(Source):
                 if wait > 0 and self._stop.wait(wait):
                     return
                 while not self._confirmed.empty():
-                    self.learned += tracker.confirm(self._confirmed.get_nowait())
+                    fen = self._confirmed.get_nowait()
+                    self.learned += tracker.confirm(fen.split()[0])
+                    tracker.expect(_expectation(fen))
                 for event in tracker.feed(frame, t):
                     emit(_shifted(event, offset))
             emit(SourceDone(self.name))
@@ -754,12 +770,12 @@ class CameraSource(Source):
 
     def follow(self, rulings: list[Ruling], t: float) -> None:
         """Hand the position after the last move that stands to the tracker's thread."""
-        placement = None
+        fen = None
         for ruling in rulings:
             if isinstance(ruling, MoveStands | Reinstate):
-                placement = ruling.fen.split()[0]
-        if placement is not None:
-            self._confirmed.put(placement)
+                fen = ruling.fen
+        if fen is not None:
+            self._confirmed.put(fen)
 
     def close(self) -> None:
         self._stop.set()

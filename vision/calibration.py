@@ -24,7 +24,7 @@ from vision.features import (
 )
 from vision.marks import marked_boards
 from vision.model import SquareModel, fit
-from vision.placement import INITIAL, Grid, to_grid
+from vision.placement import INITIAL, UNKNOWN, Grid, to_grid
 from vision.registration import encode, reference_image
 
 FORMAT = "otb-arbiter-vision-calibration"
@@ -213,10 +213,10 @@ def find_orientation(frame: Any, corners: geometry.Corners, placement: str) -> s
     # fit separates quarter turns only; of two opposite sides, White's pieces are the lighter.
     best = max(scores, key=lambda s: scores[s])
     opposite = geometry.SIDES[(geometry.SIDES.index(best) + 2) % 4]
-    return best if _white_lighter(frame, corners, best, grid) else opposite
+    return best if white_lighter(frame, corners, best, grid) else opposite
 
 
-def _white_lighter(frame: Any, corners: geometry.Corners, white_at: str, grid: Grid) -> bool:
+def white_lighter(frame: Any, corners: geometry.Corners, white_at: str, grid: Grid) -> bool:
     """Whether, with this orientation, the squares labelled white are lighter than black's."""
     n = np()
     h = geometry.homography(corners, white_at)
@@ -251,11 +251,22 @@ def calibrate(
     corners = geometry.check_corners(corners)
     geometry.check_in_frame(corners, *_size(frame))
     grid = to_grid(placement)
+    if any(s == UNKNOWN for row in grid for s in row):
+        raise CalibrationError("the calibration position must say every square: no '?'")
+    given = white_at is not None
     if white_at is None:
         white_at = find_orientation(frame, corners, placement)
     elif white_at not in geometry.SIDES:
         raise CalibrationError(
             f"white_at must be one of {', '.join(geometry.SIDES)}, not {white_at!r}"
+        )
+    _check_square_colours(frame, corners, white_at, given)
+    both = {s for row in grid for s in row} >= {"X", "x"}
+    if given and both and not white_lighter(frame, corners, white_at, grid):
+        opposite = geometry.SIDES[(geometry.SIDES.index(white_at) + 2) % 4]
+        raise CalibrationError(
+            f"with White at the {white_at}, White's pieces look darker than Black's: "
+            f"is White at the {opposite}? (--white-at)"
         )
     model, rough, levels = _fit_for(frame, corners, white_at, grid)
     return Calibration(
@@ -267,6 +278,32 @@ def calibrate(
         reference=encode(reference_image(frame)),
         levels=levels,
         rough=rough,
+    )
+
+
+def _check_square_colours(
+    frame: Any, corners: geometry.Corners, white_at: str, given: bool
+) -> None:
+    """Refuse a grid whose a8 and h1 are dark squares (FIDE Art. 2.1 has them light).
+
+    With `--white-at` given, that is a quarter turn between the corners and White's side;
+    found from the pieces, the board itself stands turned a quarter.
+    """
+    from vision.selfcheck import colours_swapped
+
+    if not colours_swapped(geometry.warp(frame, geometry.homography(corners, white_at))):
+        return
+    i = geometry.SIDES.index(white_at)
+    turns = f"{geometry.SIDES[(i + 1) % 4]} or {geometry.SIDES[(i + 3) % 4]}"
+    if given:
+        raise CalibrationError(
+            f"with White at the {white_at}, the corner squares at the players' right are dark: "
+            f"the corners or --white-at are a quarter turn off (White at the {turns}?); "
+            "corners go top-left, top-right, bottom-right, bottom-left of the picture"
+        )
+    raise CalibrationError(
+        "the board stands a quarter turn off: each player must have a light square at the "
+        "right-hand corner (FIDE Art. 2.1); turn the board and set the pieces up again"
     )
 
 

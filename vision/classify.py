@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from vision import geometry
@@ -17,7 +17,8 @@ from vision.features import (
     rough_normalised,
     square_features,
 )
-from vision.placement import STATES, from_grid, to_grid
+from vision.placement import STATES, from_grid, square_name, to_grid
+from vision.shade import unshaded
 
 SURE_EMPTY = 0.8  #: first-pass probability above which a square measures the empty look
 
@@ -58,6 +59,7 @@ def posteriors(board: Any, cal: Calibration) -> Any:
     first, mapped = _light_mapped(board, cal)
     if mapped is None:
         return first
+    mapped = unshaded(mapped)
     return _posterior(cal.model.log_likelihood(square_features(mapped, origins, REF)))
 
 
@@ -104,6 +106,53 @@ def placement_of(post: Any) -> str:
     """The most probable state of each square, as a FEN placement with X and x."""
     idx = post.argmax(axis=1)
     return from_grid([[STATES[idx[r * 8 + c]] for c in range(8)] for r in range(8)])
+
+
+SURE_PIECE = 0.95  #: a square is surely occupied when white and black together are this likely
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A frame's squares as far as they can be read.
+
+    `placement` has X/x where a piece's colour is sure, `?` where a piece surely stands but
+    its colour is doubtful (the contract's "piece of unknown colour"), and also `?` where
+    not even whether a piece stands there is sure (those squares are in `unreadable`: a
+    snapshot with them must not reach the rules, as `?` would assert a piece).
+    """
+
+    placement: str
+    confidence: float  #: the least sure square's probability of its most likely state
+    unsure_colour: tuple[str, ...]  #: squares shown as `?`: a piece, colour unknown
+    unreadable: tuple[str, ...]  #: squares shown as `?`: not even occupancy is sure
+
+    @property
+    def complete(self) -> bool:
+        """Whether every square's occupancy is known (a snapshot may then be emitted)."""
+        return not self.unreadable
+
+
+def reading(post: Any, min_confidence: float) -> Reading:
+    """What the posteriors (64 x 3, grid order) allow to say, with `?` where they do not."""
+    idx = post.argmax(axis=1)
+    best = post.max(axis=1)
+    grid: list[list[str]] = []
+    unsure_colour: list[str] = []
+    unreadable: list[str] = []
+    for r in range(8):
+        row = []
+        for c in range(8):
+            i = r * 8 + c
+            if best[i] >= min_confidence:
+                row.append(STATES[idx[i]])
+                continue
+            row.append("?")
+            if post[i, 1] + post[i, 2] >= SURE_PIECE:
+                unsure_colour.append(square_name(r, c))
+            else:
+                unreadable.append(square_name(r, c))
+        grid.append(row)
+    return Reading(from_grid(grid), float(best.min()), tuple(unsure_colour), tuple(unreadable))
 
 
 def classify_board(board: Any, cal: Calibration) -> tuple[str, float, Any]:

@@ -17,3 +17,19 @@ class CalibrationError(VisionError):
 
 class MissingOpenCV(VisionError):
     """OpenCV (or numpy) is not installed; the camera commands need it."""
+
+
+class CalibrationMisread(CalibrationError):
+    """The calibration reads its own photo differently from the position it was told."""
+
+    def __init__(self, squares: list[tuple[str, str, str]]) -> None:
+        self.squares = squares
+        names = {".": "empty", "X": "a white piece", "x": "a black piece"}
+        said = "; ".join(
+            f"{sq} read as {names[read]}, not {names[told]}" for sq, told, read in squares
+        )
+        super().__init__(
+            f"the calibration misreads its own photo on {len(squares)} square(s): {said}. "
+            "Check the position given (--fen) and that no hand or shadow is on the board, then "
+            "take the photo again (more even light), or keep it anyway with --accept-misread"
+        )

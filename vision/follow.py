@@ -3,6 +3,12 @@
 The live tracker follows the board on every still scene; a single picture gets the same
 treatment here: ECC against the calibration's reference frame, moved corners when the fit is
 good and the move small, a clear error when the board moved too far to be sure.
+
+A picture of another size from the same camera (`locate`): resized (same shape) it is
+registered at the calibration's size and its corners scaled back; cropped (another shape),
+moved too far, or when that fails, the board is found again by its squares (`vision.detect`)
+and must look like the calibration's board. Either way the
+grid's light and dark squares must fall where FIDE Art. 2.1 has them.
 """
 
 from __future__ import annotations
@@ -18,6 +24,66 @@ from vision.registration import Registrar, board_mask, decode, move_points
 MARGIN = 0.15  #: the fit looks this far around the board (share of its size)
 MIN_FIT = 0.6  #: weakest fit trusted
 MAX_MOVE_SQ = 1.0  #: largest corner move followed, in squares
+
+
+SAME_SHAPE = 0.01  #: aspect ratios this close are one picture resized
+SAME_BOARD = 0.7  #: least `occlusion.likeness` of a board found again to the calibration's
+
+
+def locate(frame: Any, cal: Calibration) -> tuple[Calibration, str, float | None]:
+    """(calibration with this picture's corners and size, how they were found, the corners'
+    move in px when the picture has the calibration's size).
+
+    Raises:
+        CalibrationError: the board is neither near its old place nor found by its squares.
+    """
+    from vision import geometry
+    from vision.cvload import cv2
+    from vision.detect import find_corners
+    from vision.occlusion import likeness, ringed
+    from vision.registration import REF_WIDTH
+    from vision.selfcheck import colours_swapped
+
+    size = (int(frame.shape[1]), int(frame.shape[0]))
+    w, h = cal.frame_size
+    near: CalibrationError | None = None  #: why the board is not near its old place
+    if size == (w, h):
+        try:
+            moved_cal, move = follow(frame, cal)
+            return moved_cal, "followed", move
+        except CalibrationError as exc:
+            near = exc  # moved far: look for the board
+    elif w and h and abs(size[0] / size[1] - w / h) <= SAME_SHAPE * (w / h):
+        try:
+            scaled, _ = follow(cv2().resize(frame, (w, h), interpolation=cv2().INTER_AREA), cal)
+            k = size[0] / w
+            corners = [(x * k, y * k) for x, y in scaled.corners]
+            return cal.with_corners(corners, size), f"resized from {w}x{h}", None
+        except CalibrationError:
+            pass  # not the same framing: look for the board
+    try:
+        corners = find_corners(frame)
+    except CalibrationError:
+        if near is not None:
+            raise near from None
+        raise CalibrationError(
+            f"the picture is {size[0]}x{size[1]}, the calibration's {w}x{h}, and no board "
+            "was found in it: give --corners"
+        ) from None
+    found = cal.with_corners(corners, size)
+    if colours_swapped(geometry.warp(frame, found.homography())):
+        raise CalibrationError(
+            "the board found in this picture stands a quarter turn from the calibration's: "
+            "give --corners"
+        )
+    if cal.reference:
+        ref = ringed(decode(cal.reference), cal.corners, cal.white_at, scale=REF_WIDTH / max(w, 1))
+        if likeness(ref, ringed(frame, found.corners, found.white_at)) < SAME_BOARD:
+            raise CalibrationError(
+                "the board found in this picture does not look like the calibration's "
+                "(another board or camera?): give --corners, or calibrate on it"
+            )
+    return found, "found again by its squares", None
 
 
 def follow(frame: Any, cal: Calibration) -> tuple[Calibration, float]:

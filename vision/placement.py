@@ -11,12 +11,13 @@ from vision.errors import VisionError
 INITIAL = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
 EMPTY, WHITE, BLACK = ".", "X", "x"
 STATES = (EMPTY, WHITE, BLACK)
+UNKNOWN = "?"  #: a square not read for sure (events.md: a piece of unknown colour)
 
 Grid = list[list[str]]
 
 
 def to_grid(placement: str) -> Grid:
-    """Read a FEN placement (piece letters, X, x) into a grid of '.', 'X', 'x'.
+    """Read a FEN placement (piece letters, X, x, ?) into a grid of '.', 'X', 'x', '?'.
 
     Raises:
         VisionError: the placement is not 8 ranks of 8 squares, naming the rank at fault.
@@ -34,6 +35,8 @@ def to_grid(placement: str) -> Grid:
                 row.append(WHITE)
             elif ch in "pnbrqkx":
                 row.append(BLACK)
+            elif ch == UNKNOWN:
+                row.append(UNKNOWN)
             else:
                 raise VisionError(f"placement {placement!r}: bad letter {ch!r} on rank {8 - i}")
         if len(row) != 8:

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from vision.camera_sources import PICAM, picam_frames
 from vision.cvload import cv2
 from vision.errors import VisionError
 
@@ -22,14 +23,15 @@ Frames = Iterator[tuple[float, Any]]
 
 
 def open_source(
-    camera: int | None = None,
+    camera: int | str | None = None,
     video: str | None = None,
     images: str | None = None,
     *,
     fps: float | None = None,
     clock: Callable[[], float] = time.monotonic,
 ) -> Frames:
-    """Frames from exactly one of `camera` (device number), `video` (file) or `images`.
+    """Frames from exactly one of `camera` (device number, or "picam" for the Pi camera
+    module through picamera2: `vision.camera_sources`), `video` (file) or `images`.
 
     `fps` sets the time step for a folder of images (default 1 frame a second) and overrides
     a video file's own rate when given.
@@ -40,6 +42,10 @@ def open_source(
     given = [x is not None for x in (camera, video, images)]
     if sum(given) != 1:
         raise VisionError("give exactly one source: a camera number, a video file or a folder")
+    if camera == PICAM:
+        return picam_frames(clock=clock)
+    if isinstance(camera, str):
+        raise VisionError(f"camera must be a device number or {PICAM!r}, not {camera!r}")
     if camera is not None:
         return camera_frames(camera, clock=clock)
     if video is not None:

@@ -15,6 +15,15 @@ kept snapshot shows exactly that position's colours, each empty square of it lea
 empty look from that frame (`classify.learn_position`). A square that held a piece at
 calibration (a printed logo, an odd grain of wood) is thus known empty once the game first
 empties it. A position the rules did not accept teaches nothing.
+
+The rules as a second opinion (`expect`, a `vision.expectations.Expectation`): a square no
+legal continuation touches, read otherwise than the rules' position, holds the snapshot back
+until it has been read so for `odd_patience_s` (a noisy reading is re-read meanwhile); then
+it is reported as seen, and the rules make it a mismatch, not a move.
+
+A hand or an arm over the board (`vision.occlusion`, against the last hand-free scene) holds
+every snapshot back while it hides more squares than a move changes; a square whose
+occupancy is in doubt does too. A piece whose colour alone is in doubt is reported as `?`.
 """
 
 from __future__ import annotations
@@ -27,12 +36,22 @@ from typing import Any
 from rules.events import Event, Sensor, Snapshot
 from vision import geometry
 from vision.calibration import Calibration
-from vision.classify import classify_board, learn_position
+from vision.classify import classify_board, learn_position, reading
 from vision.detect import find_corners
 from vision.errors import CalibrationError, VisionError
+from vision.expectations import Expectation
+from vision.follow import locate
 from vision.motion import Masks, arm_across_edge, changed_fraction, normalise, small_grey
+from vision.occlusion import occlusion, ringed
 from vision.placement import differences, to_sensed
-from vision.registration import Registrar, board_mask, decode, move_points, reference_image
+from vision.registration import (
+    REF_WIDTH,
+    Registrar,
+    board_mask,
+    decode,
+    move_points,
+    reference_image,
+)
 
 REGISTER_MARGIN = 0.15  #: the registration looks this far (share of the board) around it
 KEPT_SNAPSHOTS = 4  #: frames of this many recent snapshots are kept for `confirm`
@@ -54,9 +73,14 @@ class TrackerSettings:
     arm_fraction: float = 0.007  #: a changed region crossing the board's edge this big
     #: (share of the board's area; compared with the last still scene) is an arm: wait ...
     arm_patience_s: float = 2.0  #: ... unless it stays still this long (then it is an object)
+    odd_patience_s: float = 1.5  #: a square no legal continuation touches (`expect`), read
+    #: otherwise than the rules' position, is reported only once read so this long
+    max_hidden: int = 4  #: something over more squares than a move changes is a hand: never
+    #: a snapshot while it is there, however long it stays
     min_confidence: float = 0.6  #: least square probability for a snapshot
     max_changed: int = 6  #: more changed squares than this is suspect (an arm, a shadow) ...
-    patience_s: float = 1.0  #: ... unless the scene stays so for this long
+    patience_s: float = 1.0  #: ... unless the scene stays so for this long (also: a piece
+    #: of doubtful colour is re-read this long before it is reported as `?`)
     min_shift_sq: float = 0.04  #: a corner move (in squares) below this is noise
     moved_sq: float = 0.1  #: a move above this is reported as `camera_moved`
     max_shift_sq: float = 1.0  #: a move above this is followed only with a sure fit ...
@@ -97,8 +121,38 @@ class SnapshotTracker:
         self._next_check = 0.0
         self._edge_refs: list[Any] = []
         self._run_start: Any = None
+        #: the board (with a ring of table) as last seen without hands: the calibration frame,
+        #: then each accepted still scene (`occlusion`)
+        self._scene_ref: Any = (
+            ringed(
+                decode(cal.reference),
+                cal.corners,
+                cal.white_at,
+                scale=REF_WIDTH / max(cal.frame_size[0], 1),
+            )
+            if cal.reference
+            else None
+        )
+        self._expected: Expectation | None = None
+        self._odd_since: dict[str, float] = {}  #: odd square -> first time read so
         #: (placement, frame, calibration then) of the last snapshots, for `confirm`
         self._emitted: deque[tuple[str, Any, Calibration]] = deque(maxlen=KEPT_SNAPSHOTS)
+
+    def expect(self, expectation: Expectation | None) -> None:
+        """The rules' position and the squares a legal continuation can touch (or None:
+        no opinion). See `vision.expectations`."""
+        self._expected = expectation
+        self._odd_since = {}
+
+    def _odd_squares_waiting(self, placement: str, t: float) -> bool:
+        """Whether `placement` shows squares the rules say cannot have changed, not yet read
+        so for `odd_patience_s` (then it is reported as seen: a mismatch for the rules)."""
+        exp = self._expected
+        if exp is None:
+            return False
+        odd = [sq for sq in differences(placement, exp.placement) if sq not in exp.can_change]
+        self._odd_since = {sq: self._odd_since.get(sq, t) for sq in odd}
+        return any(t - since < self.s.odd_patience_s - 1e-9 for since in self._odd_since.values())
 
     def confirm(self, placement: str) -> bool:
         """The rules core confirmed `placement` (piece letters or X/x): learn from it.
@@ -148,7 +202,7 @@ class SnapshotTracker:
             self._run_done = False
             return []
         if self._still_since is None:
-            self._still_since = prev_t
+            self._still_since = prev_t if prev_t is not None else t
             self._run_start = prev  # the first frame of this still scene
             self._next_check = t
         if self._run_done or t - self._still_since < self.s.still_s - 1e-9:
@@ -159,14 +213,26 @@ class SnapshotTracker:
         return self._examine(frame, small, scale, t)
 
     def _check_size(self, frame: Any) -> None:
-        """Corners are in pixels: frames must have the calibration frame's size."""
+        """Corners are in pixels: frames of another size than the calibration's (the camera
+        set to another size, a cropped stream) get the board found again (`follow.locate`:
+        registered at the calibration's size if only resized, else found by its squares
+        and checked to look like the calibration's board)."""
         size = (int(frame.shape[1]), int(frame.shape[0]))
-        if self.base.frame_size[0] and size != tuple(self.base.frame_size):
-            w, h = self.base.frame_size
+        if not self.base.frame_size[0] or size == tuple(self.base.frame_size):
+            return
+        w, h = self.base.frame_size
+        try:
+            found, how, _ = locate(frame, self.base)
+        except CalibrationError as exc:
             raise VisionError(
-                f"frames are {size[0]}x{size[1]} but the calibration was made at {w}x{h}: "
-                "set the camera to that size or recalibrate"
-            )
+                f"frames are {size[0]}x{size[1]} but the calibration was made at {w}x{h}, "
+                f"and the board could not be found in them ({exc}): set the camera to that "
+                "size or recalibrate"
+            ) from None
+        self.base = self.cal = found
+        if how.startswith("found"):  # another framing: this frame is the new reference
+            self.registrar = Registrar(reference_image(frame))
+        self._reg_mask = None
 
     # -- the snapshot path --
     def _square_px(self) -> float:
@@ -221,7 +287,7 @@ class SnapshotTracker:
                 return events, True
             self._next_relocate = max(self._next_relocate, t + self.s.relocate_every_s)
             return events, False
-        assert corners is not None
+        assert corners is not None and found is not None
         change = _max_move(corners, self.cal.corners) / sq
         events = []
         if change >= self.s.min_shift_sq or self.moved:
@@ -276,6 +342,7 @@ class SnapshotTracker:
         self.base = best[1]
         self.cal = best[1]
         self.registrar = Registrar(reference_image(frame))
+        self._scene_ref = ringed(frame, self.cal.corners, self.cal.white_at)
         self._reg_mask = None
         self._masks = Masks.build(self.cal.corners, scale, self._prev.shape)
         self._edge_refs = []
@@ -298,12 +365,27 @@ class SnapshotTracker:
             )
             if arm > self.s.arm_fraction * int(self._masks.board.sum()):
                 return events
+        hidden = (
+            occlusion(self._scene_ref, ringed(frame, self.cal.corners, self.cal.white_at))
+            if self._scene_ref is not None
+            else None
+        )
+        if hidden and (
+            len(hidden.squares) > self.s.max_hidden or still_for < self.s.arm_patience_s
+        ):
+            return events  # a hand or an arm lies over the board: nothing to report
         board = geometry.warp(frame, self.cal.homography())
-        placement, confidence, _ = classify_board(board, self.cal)
-        if confidence < self.s.min_confidence:
-            return events
+        _, _, post = classify_board(board, self.cal)
+        seen = reading(post, self.s.min_confidence)
+        if not seen.complete:
+            return events  # a square that may or may not hold a piece: wait
+        if seen.unsure_colour and still_for < self.s.patience_s:
+            return events  # re-read a while before reporting a piece of unknown colour
+        placement = seen.placement
+        if self._odd_squares_waiting(placement, t):
+            return events  # re-read at the next check: one noisy scene is not a change
         if placement == self.last_board:
-            self._accept(small)
+            self._accept(small, frame)
             return events
         if (
             self.last_board is not None
@@ -314,10 +396,12 @@ class SnapshotTracker:
         events.append(Snapshot(t=t, board=placement, seen_at=self._still_since))
         self.last_board = placement
         self._emitted.append((placement, frame.copy(), self.cal))
-        self._accept(small)
+        self._accept(small, frame)
         return events
 
-    def _accept(self, small: Any) -> None:
-        """This still scene is settled; later ones are compared with its first and last frame."""
+    def _accept(self, small: Any, frame: Any) -> None:
+        """This still scene is settled; later ones are compared with its first and last frame
+        (an arm crossing the edge) and with its look (what lies over the board)."""
         self._run_done = True
         self._edge_refs = [self._run_start, small]
+        self._scene_ref = ringed(frame, self.cal.corners, self.cal.white_at)

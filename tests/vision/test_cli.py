@@ -162,6 +162,13 @@ def test_snapshot_follows_a_small_camera_move(
         assert got["board"] == to_sensed(label["fen"])
         assert least <= got["moved_px"] <= most
 
+    # moved by two squares: too far to follow, found again by its squares
+    cv2.imwrite(str(bumped), synth.shift(img, 80, 40))
+    argv = ["snapshot", "--image", str(bumped), "--calibration", str(cal), "--json"]
+    assert main(argv) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert got["board"] == to_sensed(label["fen"]) and got["located"].startswith("found again")
+
     far = images["uschess/IMG_4755.jpg"]
     argv = ["snapshot", "--image", str(vision_data / far["file"]), "--calibration", str(cal)]
     assert main(argv) == 2
@@ -194,3 +201,110 @@ def test_an_empty_board_picture_teaches_every_square_its_empty_look(
     cv2().imwrite(str(small), cv2().imread(str(still))[:240, :320])
     assert main([*base, "--empty", str(small), "--out", str(tmp_path / "x.json")]) == 2
     assert "same camera at the same size" in capsys.readouterr().err
+
+
+def test_a_calibration_that_misreads_its_own_photo_is_refused_by_square(
+    images: dict[str, dict[str, Any]],
+    vision_data: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """IMG_4768 reads its white pawn on g2 as empty: refused, naming g2; kept on request."""
+    ref = images["uschess/IMG_4768.jpg"]
+    cal = tmp_path / "cal.json"
+    argv = ["calibrate", "--image", str(vision_data / ref["file"]), "--corners", _corners(ref)]
+    argv += ["--fen", ref["fen"], "--out", str(cal)]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "g2 read as empty, not a white piece" in err and "--accept-misread" in err
+    assert not cal.exists()
+    assert main([*argv, "--accept-misread"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["misread"] == ["g2"] and "warning" in captured.err
+    assert cal.is_file()
+
+
+def test_white_given_a_quarter_or_half_turn_off_is_refused(
+    images: dict[str, dict[str, Any]], vision_data: Path, tmp_path: Path
+) -> None:
+    from vision.calibration import calibrate
+    from vision.errors import CalibrationError
+    from vision.sources import read_image
+
+    ref = images["uschess/IMG_4755.jpg"]
+    img = read_image(str(vision_data / ref["file"]))
+    corners = [tuple(p) for p in ref["corners"]]
+    for side in ("left", "right"):
+        with pytest.raises(CalibrationError, match="quarter turn"):
+            calibrate(img, corners, side, ref["fen"])
+    with pytest.raises(CalibrationError, match="darker"):
+        calibrate(img, corners, "top", ref["fen"])
+    # turned corners with White found from the pieces still calibrate: the same grid
+    from vision.geometry import canonical_corners
+
+    turned = calibrate(img, corners[1:] + corners[:1], None, ref["fen"])
+    assert canonical_corners(turned.corners, turned.white_at) == canonical_corners(
+        corners, "bottom"
+    )
+
+
+def test_snapshot_reads_a_resized_or_cropped_picture_and_refuses_turned_corners(
+    images: dict[str, dict[str, Any]],
+    vision_data: Path,
+    video: dict[str, Any],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import cv2
+
+    cal = tmp_path / "cal.json"
+    argv = ["calibrate", "--video", str(vision_data / video["file"]), "--corners"]
+    assert main([*argv, _corners(video), "--out", str(cal)]) == 0
+    capsys.readouterr()
+    label = images["pcwawc/scholarsmate_f125.jpg"]
+    img = cv2.imread(str(vision_data / label["file"]))
+    for name, pic, how in (
+        ("small.png", cv2.resize(img, (480, 360)), "resized"),
+        ("crop.png", img[20:470, 60:620], "found again"),
+    ):
+        cv2.imwrite(str(tmp_path / name), pic)
+        argv = ["snapshot", "--image", str(tmp_path / name), "--calibration", str(cal), "--json"]
+        assert main(argv) == 0
+        got = json.loads(capsys.readouterr().out)
+        assert got["board"] == to_sensed(label["fen"]) and got["located"].startswith(how)
+        assert got["complete"] is True
+    # another board, cropped to another shape: refused, not read with this calibration
+    other = cv2.imread(str(vision_data / "pcwawc" / "chessBoard012.jpg"))
+    for turn, why in ((None, "quarter turn"), (cv2.ROTATE_90_CLOCKWISE, "does not look like")):
+        pic = other if turn is None else cv2.rotate(other, turn)
+        cv2.imwrite(str(tmp_path / "other.png"), pic[10:-10, 40:-40])
+        argv = ["snapshot", "--image", str(tmp_path / "other.png"), "--calibration", str(cal)]
+        assert main(argv) == 2
+        assert why in capsys.readouterr().err
+    pts = label["corners"]
+    turned = " ".join(f"{x},{y}" for x, y in pts[1:] + pts[:1])
+    argv = ["snapshot", "--image", str(vision_data / label["file"]), "--calibration", str(cal)]
+    assert main([*argv, "--corners", turned]) == 2
+    assert "quarter turn" in capsys.readouterr().err
+
+
+def test_snapshot_marks_squares_under_an_arm(
+    frames: list[Any],
+    vision_data: Path,
+    video: dict[str, Any],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A real frame with a hand (frame 244): '?' on the hidden squares, not a guess."""
+    import cv2
+
+    cal = tmp_path / "cal.json"
+    argv = ["calibrate", "--video", str(vision_data / video["file"]), "--corners"]
+    assert main([*argv, _corners(video), "--out", str(cal)]) == 0
+    capsys.readouterr()
+    cv2.imwrite(str(tmp_path / "hand.png"), frames[244])
+    argv = ["snapshot", "--image", str(tmp_path / "hand.png"), "--calibration", str(cal)]
+    assert main([*argv, "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert got["complete"] is False and len(got["hidden"]) >= 20
+    assert got["board"].count("?") >= len(got["hidden"])

@@ -181,14 +181,34 @@ def test_the_stream_helper_runs_a_video_file(vision_data: Any, video: dict[str, 
     assert CAMERA_SETTINGS == {"slide_s": 0.0, "latency_s": 1.0, "max_plies": 4}
 
 
-def test_frames_of_another_size_are_refused(frames: list[Any], video_cal: Any) -> None:
+@pytest.mark.parametrize("how", ["resized", "cropped"])
+def test_frames_of_another_size_or_crop_find_the_board_again(
+    frames: list[Any], video: dict[str, Any], video_cal: Any, how: str
+) -> None:
+    """The same camera set to 480x360, or its stream cropped: the game comes out exactly."""
+    import cv2
+
+    def change(_: int, f: Any) -> Any:
+        return (
+            cv2.resize(f, (480, 360), interpolation=cv2.INTER_AREA)
+            if how == "resized"
+            else (f[20:470, 60:620])
+        )
+
+    _check(_run(frames, video_cal, change), video)
+
+
+def test_frames_of_another_board_and_size_are_refused(
+    images: dict[str, Any], vision_data: Any, video_cal: Any
+) -> None:
     import cv2
 
     from vision.errors import VisionError
 
+    other = cv2.imread(str(vision_data / "pcwawc" / "chessBoard012.jpg"))
     tracker = SnapshotTracker(video_cal)
     with pytest.raises(VisionError, match="640x480"):
-        tracker.feed(cv2.resize(frames[3], (320, 240)), 0.0)
+        tracker.feed(cv2.rotate(other, cv2.ROTATE_90_CLOCKWISE)[10:-10, 40:-40], 0.0)
 
 
 def test_the_known_position_may_be_given_with_piece_letters(
