@@ -20,6 +20,13 @@ arbiter actions, profiles, strict mode, late and blind sensors):
 A refactoring that keeps these digests keeps the rulings byte-identical.
 
     python bench/rulings_digest.py [--every 5] [--sensor identity ...] [--fuzz 2000]
+    python bench/rulings_digest.py --write tests/golden/rulings_digest.json
+
+The golden test (`tests/golden/test_rulings_digest.py`) computes the same parts (`part`:
+every game under each sensor, the rules tests' streams, `GOLDEN_FUZZ` random streams) and
+compares them with the digests committed in `tests/golden/rulings_digest.json`; `--write`
+makes that file anew, after a change whose rulings differ on purpose (say in the commit
+message, ruling by ruling, why).
 """
 
 from __future__ import annotations
@@ -484,13 +491,56 @@ def report(name: str, digest: Digest, seconds: float) -> None:
     )
 
 
+#: the parts of the golden digest, in order
+GOLDEN_PARTS = (*SENSORS, "tests", "fuzz")
+#: random streams in the golden digest (the bench's own default is larger)
+GOLDEN_FUZZ = 1000
+
+
+def part(name: str) -> Digest:
+    """One part of the golden digest: a sensor kind over every game, "tests" or "fuzz"."""
+    if name in SENSORS:
+        return games_digest(name, load_games(1))
+    if name == "tests":
+        return tests_digest()
+    if name == "fuzz":
+        return fuzz_digest(GOLDEN_FUZZ, 1)
+    raise ValueError(f"no digest part {name!r}")
+
+
+def summary(digest: Digest) -> dict[str, Any]:
+    """What the golden file keeps of one part."""
+    return {
+        "sha256": digest.sha.hexdigest(),
+        "streams": digest.streams,
+        "events": digest.events,
+        "rulings": digest.rulings,
+        "errors": digest.errors,
+    }
+
+
+def write_golden(path: Path) -> None:
+    """Compute every part of the golden digest and write them to `path` (JSON)."""
+    parts: dict[str, Any] = {}
+    for name in GOLDEN_PARTS:
+        t0 = time.perf_counter()
+        digest = part(name)
+        report(name, digest, time.perf_counter() - t0)
+        parts[name] = summary(digest)
+    path.write_text(json.dumps(parts, indent=2) + "\n", encoding="utf-8")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--every", type=int, default=1, help="only every N-th game (a sample)")
     parser.add_argument("--sensor", action="append", choices=SENSORS, help="default: all four")
     parser.add_argument("--fuzz", type=int, default=3000, help="random streams (seeds 0..N-1)")
     parser.add_argument("--no-tests", action="store_true", help="skip the rules tests' streams")
+    parser.add_argument("--write", metavar="JSON", help="write the golden digest file and stop")
     args = parser.parse_args()
+    if args.write:
+        write_golden(Path(args.write))
+        return
     games = load_games(args.every)
     print(f"games {len(games)} (every {args.every}-th of the corpus)", flush=True)
     total = hashlib.sha256()

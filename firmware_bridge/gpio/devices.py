@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from firmware_bridge.gpio.base import Pin, PinUsageError
 from firmware_bridge.gpio.indications import BLINK_HZ, BeepPattern, LedShow
 from rules.events import ArbiterAction, Claim, Event, PauseClocks, Press, Resume
+from rules.types import Side
 
 log = logging.getLogger(__name__)
 
@@ -159,7 +160,7 @@ class Button(ABC):
 class ClockButton(Button):
     """A player's clock button: a press emits the contract's `Press(t, side)`."""
 
-    def __init__(self, pin: Pin, side: str, emit: Emit, **options: float) -> None:
+    def __init__(self, pin: Pin, side: Side, emit: Emit, **options: float) -> None:
         self.side = side
         super().__init__(pin, emit, **options)
 
@@ -170,7 +171,7 @@ class ClockButton(Button):
 class ClaimButton(Button):
     """A player's claim button: `Claim(kind='any')`, whatever the Laws allow them now."""
 
-    def __init__(self, pin: Pin, side: str, emit: Emit, **options: float) -> None:
+    def __init__(self, pin: Pin, side: Side, emit: Emit, **options: float) -> None:
         self.side = side
         super().__init__(pin, emit, **options)
 
