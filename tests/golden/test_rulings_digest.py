@@ -24,7 +24,8 @@ GOLDEN = Path(__file__).with_name("rulings_digest.json")
 
 
 def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("rulings_digest", ROOT / "bench/rulings_digest.py")
+    path = ROOT / "bench" / "rulings_digest.py"
+    spec = importlib.util.spec_from_file_location("rulings_digest", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
