@@ -2,7 +2,7 @@
 
 Real games (../shared/data/games/real-games.pgn) are played on each board model with every
 kind of damage the protocol knows (`firmware_bridge.sim.noisy`, `combined`), and decoded
-in-process by `arbiter.cmd_decode.decode_stream`, both as a timestamped capture (JSON Lines,
+in-process by `arbiter.cli.decode.decode_stream`, both as a timestamped capture (JSON Lines,
 one line a frame) and as a raw byte file (fed a byte at a time, each byte stamped at the wire
 rate). The figure to compare is bytes decoded a second against the bytes a second the wire
 can carry: DGT 9600 baud (960 B/s), Millennium, Certabo and Sentio 38400 baud (3840 B/s).
@@ -24,7 +24,7 @@ import chess.pgn
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from arbiter.cmd_decode import DecodeStats, decode_stream  # noqa: E402
+from arbiter.cli.decode import DecodeStats, decode_stream  # noqa: E402
 from firmware_bridge.registry import codec_class  # noqa: E402
 from firmware_bridge.sim.noisy import PROTOCOLS, WIRE_RATE, Wire, noisy_wire  # noqa: E402
 

@@ -18,7 +18,7 @@ from pathlib import Path
 import chess
 import chess.pgn
 
-from arbiter.simulate import simulate_game
+from arbiter.simulate.game import simulate_game
 from rules.game import Game
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "games"

@@ -45,7 +45,7 @@ from typing import Any
 import chess
 import chess.pgn
 
-from arbiter.simulate import simulate_game
+from arbiter.simulate.game import simulate_game
 from rules.events import (
     Accept,
     Adjust,

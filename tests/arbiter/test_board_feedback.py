@@ -14,9 +14,10 @@ from pathlib import Path
 
 import chess
 
-from arbiter.display import Display
-from arbiter.session import Session
-from arbiter.sources import BoardAdapter, MonotonicClock
+from arbiter.clock import MonotonicClock
+from arbiter.inputs.board import BoardAdapter
+from arbiter.live.session import Session
+from arbiter.outputs.display import Display
 from firmware_bridge.capture import read_capture
 from firmware_bridge.codecs.dgt import DgtCodec
 from firmware_bridge.virtual import VirtualBoard, moves_to_events

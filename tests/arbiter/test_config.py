@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from arbiter.config import ConfigError, Settings, load_config, merge, parse_set
+from arbiter.errors import ConfigError
+from arbiter.live.config import Settings, load_config, merge, parse_set
 from rules.errors import ArbiterError
 
 

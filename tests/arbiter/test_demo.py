@@ -9,8 +9,8 @@ from pathlib import Path
 
 import chess.pgn
 
-from arbiter.demo import DEMO_PGN, default_speed, demo_events, demo_game
-from arbiter.journal import read_journal
+from arbiter.demo.game import DEMO_PGN, default_speed, demo_events, demo_game
+from arbiter.records.journal import read_journal
 from rules.events import Start
 from rules.replay import replay
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import chess.pgn
 import pytest
 
-from arbiter.demo import demo_game
-from arbiter.journal import read_journal
+from arbiter.demo.game import demo_game
+from arbiter.records.journal import read_journal
 from rules.events import Lift, Place, Snapshot, Start
 
 SPEED = "20"
@@ -104,7 +104,7 @@ def test_a_cut_board_demo_journal_is_not_resumed_without_inputs_but_goes_on_with
 
 
 def test_a_gone_virtual_board_or_the_demo_cannot_be_reopened_a_live_one_can() -> None:
-    from arbiter.cmd_play import gone_inputs
+    from arbiter.live.setup import gone_inputs
     from firmware_bridge.virtual import VirtualBoard
 
     assert gone_inputs(["gpio:fake", "board:dgt:/dev/ttyACM0"]) is None

@@ -7,7 +7,7 @@ import io
 import chess
 import pytest
 
-from arbiter.display import Display, board_lines, format_clock, moves_text, ruling_text
+from arbiter.outputs.display import Display, board_lines, format_clock, moves_text, ruling_text
 from rules.events import Lift, Place, Press, Start
 from rules.game import Game
 from rules.rulings import ClockState, MoveStands, Obligation, Penalty

@@ -14,8 +14,8 @@ import chess
 import chess.pgn
 import pytest
 
-from arbiter.cmd_play import load_unfinished
-from arbiter.journal import read_journal
+from arbiter.live.setup import load_unfinished
+from arbiter.records.journal import read_journal
 from rules.replay import replay
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -219,9 +219,10 @@ def test_an_e_board_on_a_virtual_dgt_feeds_the_live_session() -> None:
     import io
     import threading
 
-    from arbiter.display import Display
-    from arbiter.session import Session
-    from arbiter.sources import BoardAdapter, MonotonicClock
+    from arbiter.clock import MonotonicClock
+    from arbiter.inputs.board import BoardAdapter
+    from arbiter.live.session import Session
+    from arbiter.outputs.display import Display
     from firmware_bridge.virtual import VirtualBoard
     from rules.events import Start
 

@@ -10,9 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from arbiter.cmd_play import open_sources
-from arbiter.config import Settings
-from arbiter.sources import BoardAdapter, FakeClock, SourceError
+from arbiter.clock import FakeClock
+from arbiter.errors import SourceError
+from arbiter.inputs.board import BoardAdapter
+from arbiter.live.config import Settings
+from arbiter.live.setup import open_sources
 from firmware_bridge.virtual import VirtualBoard
 
 

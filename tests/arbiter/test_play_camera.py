@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from arbiter.journal import read_journal
-from arbiter.sources import CameraSource, FakeClock
+from arbiter.clock import FakeClock
+from arbiter.inputs.camera import CameraSource
+from arbiter.records.journal import read_journal
 from rules.events import Event, Start
 from rules.game import Game
 

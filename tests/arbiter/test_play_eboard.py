@@ -30,7 +30,7 @@ import chess
 import chess.pgn
 import pytest
 
-from arbiter.journal import read_journal
+from arbiter.records.journal import read_journal
 from firmware_bridge.virtual import VirtualBoard, moves_to_events
 from rules.events import Event, Lift, Place, Sensor, Snapshot, Start
 from rules.replay import replay

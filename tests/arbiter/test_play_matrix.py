@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from arbiter.cmd_play import open_sources
-from arbiter.config import Settings
-from arbiter.sources import BoardAdapter, FakeClock, GpioSource
+from arbiter.clock import FakeClock
+from arbiter.inputs.board import BoardAdapter
+from arbiter.inputs.gpio import GpioSource
+from arbiter.live.config import Settings
+from arbiter.live.setup import open_sources
 
 
 def test_gpio_matrix_board_scans_the_reed_matrix_on_the_chosen_pins() -> None:

@@ -12,9 +12,10 @@ from pathlib import Path
 import chess.pgn
 import pytest
 
-from arbiter.journal import JournalError, JournalWriter, read_journal, restart_event
-from arbiter.pgn_export import pgn_from_rulings
-from arbiter.simulate import simulate_game
+from arbiter.errors import JournalError
+from arbiter.records.journal import JournalWriter, read_journal, restart_event
+from arbiter.records.pgn import pgn_from_rulings
+from arbiter.simulate.game import simulate_game
 from rules.events import Lift, Place, Press, Start
 from rules.replay import replay
 

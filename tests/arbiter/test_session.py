@@ -9,20 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from arbiter.display import Display
-from arbiter.journal import JournalWriter, read_journal
-from arbiter.session import Session, SessionError, rebuild
-from arbiter.sources import (
-    FakeClock,
-    GpioSource,
-    KeyboardSource,
-    KeyCommand,
-    MonotonicClock,
-    SourceDone,
-    SourceError,
-    SourceFailed,
-    StreamSource,
-)
+from arbiter.clock import FakeClock, MonotonicClock
+from arbiter.errors import SessionError, SourceError
+from arbiter.inputs.base import KeyCommand, SourceDone, SourceFailed
+from arbiter.inputs.gpio import GpioSource
+from arbiter.inputs.keyboard import KeyboardSource
+from arbiter.inputs.stream import StreamSource
+from arbiter.live.session import Session, rebuild
+from arbiter.outputs.display import Display
+from arbiter.records.journal import JournalWriter, read_journal
 from firmware_bridge.gpio.devices import PauseToggle
 from firmware_bridge.gpio.fake import FakePins
 from firmware_bridge.gpio.indications import PanelMode

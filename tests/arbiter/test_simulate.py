@@ -14,9 +14,9 @@ import chess.pgn
 import pytest
 
 from arbiter import cli
-from arbiter.simulate import simulate_game
-from arbiter.simulate_errors import PgnError, SimulateError
-from arbiter.simulate_pgn import read_game
+from arbiter.errors import PgnError, SimulateError
+from arbiter.simulate.game import simulate_game
+from arbiter.simulate.pgn import read_game
 from rules.events import (
     Accept,
     Claim,

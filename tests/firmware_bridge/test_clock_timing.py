@@ -11,7 +11,7 @@ import io
 
 import pytest
 
-from arbiter.cmd_decode import DecodeStats, decode_stream
+from arbiter.cli.decode import DecodeStats, decode_stream
 from firmware_bridge.clock_timing import ClockTimeline
 from firmware_bridge.codecs.dgt import DgtCodec
 from firmware_bridge.sim.dgt_board import DgtBoardModel

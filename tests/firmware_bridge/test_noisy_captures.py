@@ -35,7 +35,7 @@ import chess
 import chess.pgn
 import pytest
 
-from arbiter.cmd_decode import DecodeStats, decode_stream
+from arbiter.cli.decode import DecodeStats, decode_stream
 from firmware_bridge.codecs.base import Codec
 from firmware_bridge.registry import codec_class
 from firmware_bridge.sim.noisy import (

@@ -8,8 +8,8 @@ from pathlib import Path
 import chess
 import pytest
 
-from arbiter.simulate import simulate_game
-from arbiter.simulate_pgn import read_game
+from arbiter.simulate.game import simulate_game
+from arbiter.simulate.pgn import read_game
 from firmware_bridge.gpio import PinConfigError
 from firmware_bridge.gpio.devices import ClockButton, PauseToggle
 from firmware_bridge.gpio.fake import FakePin, FakePins, FakeReedBoard

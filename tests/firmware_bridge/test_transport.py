@@ -278,7 +278,7 @@ def test_the_bridge_modules_do_not_import_pyserial_until_a_port_is_opened() -> N
 
     code = (
         "import sys, firmware_bridge.source, firmware_bridge.transport, firmware_bridge.virtual,"
-        " arbiter.cmd_decode; print(sorted(m for m in sys.modules if m.split('.')[0] == 'serial'))"
+        " arbiter.cli.decode; print(sorted(m for m in sys.modules if m.split('.')[0] == 'serial'))"
     )
     root = Path(__file__).resolve().parents[2]
     out = subprocess.run(

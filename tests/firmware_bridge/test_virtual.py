@@ -259,7 +259,7 @@ def test_simulated_hands_and_presses_give_the_moves(
     time with what the transport decoded."""
     from dataclasses import replace
 
-    from arbiter.simulate import simulate_game
+    from arbiter.simulate.game import simulate_game
 
     game = real_games(shared, 1)[0]
     plies = 40

@@ -15,7 +15,7 @@ import chess
 import pytest
 from event_script import Script, of, over
 
-from arbiter.cmd_position import explain
+from arbiter.cli.position import explain
 from rules.winnability import analyse, find_helpmate, why_cannot_mate
 
 WHITE, BLACK = chess.WHITE, chess.BLACK

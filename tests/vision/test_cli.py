@@ -110,8 +110,8 @@ def test_other_commands_never_import_opencv() -> None:
     code = (
         "import sys, arbiter.cli as c\n"
         "import vision.tracker, vision.stream, vision.sources, vision.detect, vision.follow\n"
-        "import vision.render, vision.synth, vision.preview, arbiter.cmd_calibrate\n"
-        "import arbiter.cmd_snapshot\n"
+        "import vision.render, vision.synth, vision.preview, arbiter.cli.calibrate\n"
+        "import arbiter.cli.snapshot\n"
         "try:\n    c.main(['replay', '--help'])\nexcept SystemExit:\n    pass\n"
         "print('cv2' in sys.modules or 'numpy' in sys.modules)\n"
     )

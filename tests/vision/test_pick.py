@@ -210,7 +210,7 @@ def test_no_board_error_names_both_ways(tmp_path: Path) -> None:
 def test_picker_loads_no_opencv_until_used() -> None:
     """`vision.pick` and `arbiter calibrate --help` import neither OpenCV nor numpy."""
     code = (
-        "import sys, vision.pick, arbiter.cmd_calibrate, arbiter.cli as c\n"
+        "import sys, vision.pick, arbiter.cli.calibrate, arbiter.cli as c\n"
         "try:\n    c.main(['calibrate', '--help'])\nexcept SystemExit:\n    pass\n"
         "print('cv2' in sys.modules or 'numpy' in sys.modules)\n"
     )

@@ -1,0 +1,87 @@
+"""The `arbiter` command: one sub-command a module (`arbiter/cmd_<name>.py`), imported lazily.
+
+Each command module exposes `HELP` (one line), `add_arguments(parser)` and `run(args) -> int`.
+Errors of our own (`ArbiterError`) become one clear line on stderr and exit status 2; no
+traceback reaches a user.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import sys
+from collections.abc import Sequence
+
+from rules.errors import ArbiterError
+
+#: command name -> module; the module is imported only when that command runs
+COMMANDS: dict[str, str] = {
+    "demo": "arbiter.cli.demo",
+    "play": "arbiter.cli.play",
+    "resume": "arbiter.cli.resume",
+    "replay": "arbiter.cli.replay",
+    "simulate": "arbiter.cli.simulate",
+    "pgn": "arbiter.cli.pgn",
+    "position": "arbiter.cli.position",
+    "decode": "arbiter.cli.decode",
+    "calibrate": "arbiter.cli.calibrate",
+    "snapshot": "arbiter.cli.snapshot",
+}
+
+
+def _available() -> dict[str, str]:
+    out = {}
+    for name, module in COMMANDS.items():
+        if importlib.util.find_spec(module) is not None:
+            out[name] = module
+    return out
+
+
+def build_parser(commands: dict[str, str]) -> tuple[argparse.ArgumentParser, dict[str, object]]:
+    parser = argparse.ArgumentParser(
+        prog="arbiter",
+        description="An arbiter and clock for a physical chess set (FIDE Laws of Chess 2023).",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    modules: dict[str, object] = {}
+    for name, module_name in commands.items():
+        module = importlib.import_module(module_name)
+        modules[name] = module
+        p = sub.add_parser(name, help=module.HELP, description=module.HELP)
+        module.add_arguments(p)
+    return parser, modules
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    commands = _available()
+    # Import only the command asked for, so `arbiter replay` never loads OpenCV or GPIO code.
+    chosen = next((a for a in argv if not a.startswith("-")), None)
+    if chosen in commands:
+        commands = {chosen: commands[chosen]}
+    parser, modules = build_parser(commands)
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    try:
+        return int(modules[args.command].run(args) or 0)  # type: ignore[attr-defined]
+    except ArbiterError as exc:
+        print(f"arbiter {args.command}: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"arbiter {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except OSError as exc:
+        print(
+            f"arbiter {args.command}: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "),
+            file=sys.stderr,
+        )
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,116 @@
+"""`arbiter demo [--speed X] [--out DIR]`: a real game, live, with no hardware.
+
+Plays the bundled game (`arbiter.demo`) through a simulated board in accelerated real time:
+the live session (`arbiter.live.session`) journals every event, rules on it, lets the clocks run
+and shows the terminal display; at the end it writes the PGN and the journal and says where
+they are. By default the game (about 4 minutes of play) takes about 20 seconds.
+
+With `--board dgt-sim|millennium-sim|certabo-sim` the pieces are moved on a virtual e-board of
+that protocol behind a pseudo-terminal and read back through the real serial path, as
+`arbiter play --board PROTOCOL:PATH` reads a real board; the presses and claims come in beside
+the board (`arbiter.demo.board`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import sys
+from pathlib import Path
+
+from arbiter.demo import SIM_BOARDS
+
+HELP = "play a real game with a few arbiter incidents on a simulated board (no hardware needed)"
+
+JOURNAL_NAME = "demo-journal.jsonl"
+PGN_NAME = "demo-game.pgn"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--speed",
+        type=float,
+        default=None,
+        metavar="X",
+        help="how many times faster than real time (default: the game takes about 20 s)",
+    )
+    parser.add_argument(
+        "--out",
+        default="arbiter-demo",
+        metavar="DIR",
+        help="where to write the journal and the PGN (default ./arbiter-demo)",
+    )
+    parser.add_argument(
+        "--board",
+        choices=SIM_BOARDS,
+        help="play it on a virtual e-board of that protocol over a pseudo-terminal, read "
+        "back through the real serial path (as `arbiter play --board PROTOCOL:PATH`)",
+    )
+    parser.add_argument(
+        "--plain",
+        action="store_true",
+        help="plain lines instead of the full-screen display (the default without a terminal)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from arbiter.clock import MonotonicClock
+    from arbiter.demo.board import open_virtual_sources
+    from arbiter.demo.game import default_speed, demo_events, demo_game
+    from arbiter.errors import DemoError
+    from arbiter.inputs.base import DEMO_SOURCE, Source
+    from arbiter.inputs.stream import StreamSource
+    from arbiter.live.session import Session
+    from arbiter.outputs.display import Display
+    from arbiter.records.journal import JournalWriter
+    from rules.events import Start
+
+    events = demo_events()
+    speed = args.speed if args.speed is not None else default_speed(events)
+    if not speed > 0 or speed > 10_000:
+        raise DemoError(f"--speed must be above 0 and at most 10000, not {args.speed}")
+    start = events[0]
+    assert isinstance(start, Start)
+    out_dir = Path(args.out).resolve()
+    journal_path = out_dir / JOURNAL_NAME
+    pgn_path = out_dir / PGN_NAME
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        journal_path.unlink(missing_ok=True)  # a new demo, a new journal
+    except OSError as exc:
+        raise DemoError(f"{out_dir}: cannot be written ({exc.strerror})") from None
+    title = (
+        f"arbiter demo: {start.white} v {start.black}, {start.time_control} s, "
+        f"{start.site}  (×{speed:g})"
+    )
+    clock = MonotonicClock(speed=speed)
+    virtual = None
+    sources: list[Source] = [StreamSource(events[1:], name=DEMO_SOURCE)]
+    settings: dict[str, float] = {}
+    if args.board is not None:
+        sources, virtual = open_virtual_sources(args.board, events[1:], clock, speed)
+        settings = sources[0].start_settings()  # type: ignore[attr-defined]
+        title += f"  on a virtual {args.board.removesuffix('-sim')} board"
+    # the journal names the demo's inputs, so that `arbiter resume` can say why it cannot
+    # reopen them (they end with the demo) instead of going on with nothing to move a piece
+    start = dataclasses.replace(start, sources=[s.name for s in sources], **settings)
+    display = Display(tty=False if args.plain else None, title=title)
+    try:
+        session = Session.new(
+            start, JournalWriter(journal_path), clock, sources=sources, display=display
+        )
+        session.run()
+    finally:
+        if virtual is not None:
+            virtual.close()
+    session.write_pgn(pgn_path, date=demo_game().headers.get("Date", "????.??.??"))
+    game = session.game
+    result = f"{game.result} ({game.reason})" if game.over else "unfinished"
+    sys.stdout.write(
+        f"Result:  {result}\n"
+        f"Journal: {journal_path}\n"
+        f"PGN:     {pgn_path}\n"
+        f"Replay it with: arbiter replay {journal_path}\n"
+    )
+    sys.stdout.flush()
+    return 0 if game.over else 1

@@ -1,0 +1,56 @@
+"""`arbiter pgn FILE.jsonl`: the game record of an event stream or a journal, as PGN."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+HELP = "write the PGN of an event stream or journal (moves, clocks, rulings, result)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", help="the event stream or journal (JSON Lines; '-' for stdin)")
+    parser.add_argument("--out", "-o", help="write the PGN to this file instead of stdout")
+
+
+def run(args: argparse.Namespace) -> int:
+    from arbiter.errors import StreamFileError
+    from arbiter.records.pgn import pgn_from_rulings
+    from arbiter.records.stream import open_text, read_events
+    from rules.errors import EventError, EventOrderError
+    from rules.events import Event, Start
+    from rules.replay import replay
+
+    """Write the PGN; a stream broken part-way still gives the record of what came before.
+
+    The error is then reported as usual (exit status 2) and the PGN says where it stops,
+    so that nothing already read is lost.
+    """
+    name = "stdin" if args.file == "-" else args.file
+    events: list[Event] = []
+    broken: EventError | None = None
+    try:
+        events.extend(read_events(open_text(args.file), name))
+    except EventError as exc:
+        broken = exc
+    if broken is not None and not (events and isinstance(events[0], Start)):
+        raise broken
+    rulings = replay(events)
+    start = events[0]
+    if not isinstance(start, Start):  # replay has refused such a stream already
+        raise EventOrderError(f"{name}: the stream does not begin with a 'start' event")
+    last_note = None
+    if broken is not None:
+        last_note = f"(the record stops here: the stream is broken after this point: {broken})"
+    text = pgn_from_rulings(start, rulings, last_note=last_note)
+    if args.out:
+        try:
+            with open(args.out, "w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as exc:
+            raise StreamFileError(f"{args.out}: cannot be written ({exc.strerror})") from None
+    else:
+        sys.stdout.write(text)
+    if broken is not None:
+        raise broken
+    return 0

@@ -1,0 +1,130 @@
+"""`arbiter play`: a live game, from its sources to the journal, the rules and the display.
+
+    arbiter play --tc 300+2 --gpio rpi --journal game.jsonl --pgn game.pgn
+    arbiter play --events scripted.jsonl --gpio fake --set auto_press=true
+
+Options come from the command line over a TOML config (`--config`, `arbiter.live.config`).
+Every input is journaled (fsynced) before it is ruled on. Given a `--journal` that holds a
+game still going on, `arbiter play` resumes it (events.md `restart`, nothing of the lost
+time counted), so a systemd unit that restarts it after a crash continues the game; a
+finished game's journal is moved aside (`NAME.1.jsonl`) and a new game begins. The game is
+built by the composition root, `arbiter.live.setup`, imported only when the game starts, so
+that `--help` stays fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def _camera_value(text: str) -> int | str:
+    """`--camera`: a device number or `picam` (the Pi camera); in a build without vision,
+    a number (the source then says the camera is not available)."""
+    try:
+        from vision.camera_sources import camera_arg
+    except ImportError:
+        return int(text)
+    try:
+        return camera_arg(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+HELP = "play a live game: clock, GPIO buttons and LEDs, keyboard, scripted stream, journal"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_common_arguments(parser)
+    parser.add_argument(
+        "--journal",
+        metavar="PATH",
+        help="the journal (JSON Lines); one that holds a game still going on is resumed",
+    )
+    g = parser.add_argument_group("the game")
+    g.add_argument("--tc", help="time control, e.g. 300+2, 5400+30, 900m60, 5400d5, 40/5400:1800")
+    g.add_argument("--mode", help="standard, rapid or blitz (default: from the time control)")
+    g.add_argument("--rules", help="rule profile: fide-2023 (default), bs, pl, cs")
+    g.add_argument("--strict", action="store_true", default=None, help="teaching mode")
+    g.add_argument("--white", help="White's name")
+    g.add_argument("--black", help="Black's name")
+    g.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="any setting of the 'start' event, e.g. auto_press=true, noise_s=0.3 (repeatable)",
+    )
+
+
+def add_common_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options `arbiter play` and `arbiter resume` share: sources, outputs, config."""
+    s = parser.add_argument_group("inputs")
+    s.add_argument("--events", metavar="FILE", help="a stream played in real time ('-': stdin)")
+    s.add_argument("--gpio", help="the clock panel's GPIO: rpi, fake or none (default none)")
+    s.add_argument(
+        "--board",
+        metavar="PROTOCOL:DEVICE",
+        help="an e-board, e.g. dgt:/dev/ttyUSB0 (auto:DEVICE detects the protocol), or"
+        " gpio-matrix for a reed-switch board on the Pi's GPIO (with --gpio rpi|fake)",
+    )
+    s.add_argument(
+        "--camera",
+        type=_camera_value,
+        metavar="N|picam",
+        help="a camera (with --calibration): device number, or picam for the Pi camera",
+    )
+    s.add_argument("--video", metavar="FILE", help="a video file (with --calibration)")
+    s.add_argument(
+        "--calibration", metavar="FILE",
+        help="the camera's calibration, or a Certabo board's (which tag is which piece)",
+    )  # fmt: skip
+    s.add_argument(
+        "--capture", metavar="FILE",
+        help="record every byte the e-board sends and receives (timestamped JSON Lines)",
+    )  # fmt: skip
+    s.add_argument(
+        "--clock-white", dest="clock_white", choices=("left", "right"),
+        help="a DGT 3000 on a DGT board: which side, seen from its front, is White's",
+    )  # fmt: skip
+    s.add_argument(
+        "--no-keyboard", dest="keyboard", action="store_false", default=None,
+        help="do not read keys from the terminal",
+    )  # fmt: skip
+    o = parser.add_argument_group("outputs")
+    o.add_argument("--pgn", metavar="PATH", help="write the game's PGN here at the end")
+    o.add_argument(
+        "--feedback", action="store_true", default=None,
+        help="the LEDs and buzzer may show duties and violations (12.6 lifted)",
+    )  # fmt: skip
+    o.add_argument("--display", help="auto (default), full or plain (lines, for logs)")
+    parser.add_argument("--config", metavar="FILE", help="a TOML config file (see arbiter.config)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from arbiter.live.setup import (
+        archive,
+        default_journal,
+        load_unfinished,
+        new_game,
+        report,
+        resume_game,
+        settings_of,
+    )
+
+    settings = settings_of(args)
+    path = Path(settings.get("journal") or default_journal())
+    going_on = load_unfinished(path)
+    if going_on is not None:
+        history, warnings = going_on
+        for warning in warnings:
+            sys.stderr.write(f"arbiter play: {warning}\n")
+        session = resume_game(path, history, settings)
+        session.display.note(f"resumed the game of {path} at t={history[-1].t:.2f}")
+    else:
+        if path.exists() and path.stat().st_size > 0:
+            moved = archive(path)
+            sys.stderr.write(f"arbiter play: the finished game's journal is now {moved}\n")
+        session = new_game(settings, path)
+    return report(session, settings.get("pgn"), path)

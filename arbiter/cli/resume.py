@@ -1,0 +1,60 @@
+"""`arbiter resume JOURNAL`: continue a live game after a crash or a power cut.
+
+The journal's events are ruled on again, which rebuilds the position, the clocks and every
+ruling; a `restart` event (events.md) continues the stream. A Pi has no battery clock, so by
+default nothing of the time lost is counted and the clocks stand as they stood at the last
+event; with a trusted clock the arbiter may count the gap (`--gap S --counted`), and may
+add or set time once the game runs (keys `w`/`b`, FIDE 6.10-6.11). The sources are those the
+journal's `start` names (a stream file, GPIO, a board), unless options name others. Inputs
+that ended with the program that played the game (`arbiter demo`'s stream, a virtual board's
+pty) are not reopened: resume says so and asks for inputs (`--board`, `--events`, ...).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from arbiter.cli.play import add_common_arguments
+
+HELP = "continue a live game from its journal (after a crash or power loss)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("journal_file", metavar="JOURNAL", help="the journal of the game")
+    parser.add_argument(
+        "--gap",
+        type=float,
+        metavar="S",
+        help="seconds the game was down, where a trusted clock says so",
+    )
+    parser.add_argument(
+        "--counted",
+        action="store_true",
+        help="count the gap against the player whose clock ran (needs --gap)",
+    )
+    add_common_arguments(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    from arbiter.errors import SessionError
+    from arbiter.live.session import rebuild
+    from arbiter.live.setup import report, resume_game, settings_of
+    from arbiter.records.journal import read_journal
+
+    if args.counted and args.gap is None:
+        raise SessionError("--counted needs --gap S: how long the game was down")
+    if args.gap is not None and not args.gap >= 0:
+        raise SessionError(f"--gap must be 0 or more seconds, not {args.gap}")
+    path = Path(args.journal_file)
+    history, warnings = read_journal(path)
+    for warning in warnings:
+        sys.stderr.write(f"arbiter resume: {warning}\n")
+    game, _ = rebuild(history)
+    if game.over:
+        raise SessionError(f"journal {path}: the game is already over ({game.result})")
+    settings = settings_of(args)
+    session = resume_game(path, history, settings, gap_s=args.gap, counted=args.counted)
+    session.display.note(f"resumed the game of {path} at t={history[-1].t:.2f}")
+    return report(session, settings.get("pgn"), path)

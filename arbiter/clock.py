@@ -1,0 +1,93 @@
+"""The live session's time base: stream seconds `t` mapped to the monotonic clock.
+
+Live code never reads the wall clock. `MonotonicClock` maps `time.monotonic()` to the
+stream's `t` (seconds since the game's `start`, events.md), optionally sped up (the demo);
+tests inject a `FakeClock`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Protocol
+
+from arbiter.errors import SourceError
+
+if TYPE_CHECKING:
+    pass
+
+
+class Clock(Protocol):
+    """The session's time base: stream seconds `t`, and the monotonic seconds behind them."""
+
+    def now(self) -> float:
+        """The stream time now (seconds since the game's `start`)."""
+
+    def real_delay(self, dt: float) -> float:
+        """How many real seconds `dt` stream seconds take (for waiting)."""
+
+    def mono(self, t: float) -> float:
+        """The monotonic time at which the stream reaches `t` (GPIO edges are stamped so)."""
+
+    def stream(self, mono: float) -> float:
+        """The stream time of the monotonic time `mono` (the inverse of `mono`)."""
+
+
+class MonotonicClock:
+    """`time.monotonic()` as stream time: t = (monotonic - origin) × speed.
+
+    Args:
+        t0: the stream time now (0 for a new game; the journal's last `t` on a resume, so
+            that the clocks go on as they stood: events.md `restart`).
+        speed: how much faster than real time the stream runs (1 for play; the demo's
+            `--speed`).
+        source: the monotonic clock (injectable for tests).
+    """
+
+    def __init__(
+        self, t0: float = 0.0, *, speed: float = 1.0, source: Callable[[], float] = time.monotonic
+    ) -> None:
+        if not speed > 0:
+            raise SourceError(f"the speed must be above 0, not {speed!r}")
+        self.speed = speed
+        self._source = source
+        self.origin = source() - t0 / speed
+
+    def now(self) -> float:
+        return (self._source() - self.origin) * self.speed
+
+    def real_delay(self, dt: float) -> float:
+        return max(0.0, dt / self.speed)
+
+    def mono(self, t: float) -> float:
+        return self.origin + t / self.speed
+
+    def stream(self, mono: float) -> float:
+        return (mono - self.origin) * self.speed
+
+
+class FakeClock:
+    """A clock a test sets by hand (`set`, `advance`); stream time and monotonic time agree."""
+
+    def __init__(self, t: float = 0.0) -> None:
+        self.t = t
+        self.origin = 0.0
+
+    def now(self) -> float:
+        return self.t
+
+    def set(self, t: float) -> None:
+        self.t = t
+
+    def advance(self, dt: float) -> float:
+        self.t += dt
+        return self.t
+
+    def real_delay(self, dt: float) -> float:
+        return max(0.0, dt)
+
+    def mono(self, t: float) -> float:
+        return t
+
+    def stream(self, mono: float) -> float:
+        return mono

@@ -1,0 +1,4 @@
+"""The bundled demo game (`game.py`) and the virtual boards it can be played on (`board.py`)."""
+
+#: the `--board` values of `arbiter demo`
+SIM_BOARDS = ("dgt-sim", "millennium-sim", "certabo-sim")

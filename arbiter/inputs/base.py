@@ -1,0 +1,86 @@
+"""What every input of a live session shares: the `Source` interface and the intents.
+
+Every input of a live game (a clock button, a key, a line of a scripted stream, an e-board,
+a camera) reaches the session through one small interface: a `Source` is started with an
+`emit` callback and the session's clock, and emits contract events (`rules.events`) or a
+few *intents* that only the session can turn into events, because they depend on the
+game's state (the keyboard's "the player whose clock runs presses", the pause button's
+toggle). A source that fails emits `SourceFailed`, so the session stops with a clear
+message and never a traceback from a thread.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from arbiter.clock import Clock
+
+if TYPE_CHECKING:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class KeyCommand:
+    """A key the arbiter or a player pressed at stream time `t` (see `KEYS`)."""
+
+    t: float
+    key: str
+
+
+@dataclass(frozen=True, slots=True)
+class SourceFailed:
+    """A source stopped on an error; the session ends with `message`."""
+
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class SourceDone:
+    """A source will send nothing more (a stream file came to its end)."""
+
+    name: str
+
+
+#: keys of the keyboard source -> what they do (the keyboard stands in for the buttons)
+KEYS: dict[str, str] = {
+    " ": "the player whose clock runs presses it",
+    "p": "pause or resume the clocks (arbiter, 6.11)",
+    "c": "a claim of kind 'any' by the player having the move (9.2, 9.3)",
+    "w": "add 60 s to White's clock (arbiter, 6.10-6.11)",
+    "b": "add 60 s to Black's clock (arbiter)",
+    "q": "stop; the journal stays, `arbiter resume` continues the game",
+}
+
+#: the keys in a line a screen can show
+KEYS_HELP = "keys: space press  p pause/resume  c claim  w/b +60 s  q stop"
+
+Emit = Callable[[Any], None]
+
+#: how a demo's journal names the demo's own stream (`start.sources`)
+DEMO_SOURCE = "demo"
+#: how it names the presses and claims beside its virtual board
+BESIDE_SOURCE = "beside-the-board"
+#: the inputs only a running demo has: a journal naming them cannot reopen them
+DEMO_SOURCES = (DEMO_SOURCE, BESIDE_SOURCE)
+
+
+# ---------------------------------------------------------------------------- sources
+
+
+class Source(ABC):
+    """An input of a live session; see the module docstring."""
+
+    #: how the journal's `start.sources` names it (so `arbiter resume` can reopen it)
+    name: str = ""
+    #: it can come to an end (a file), after which it emits `SourceDone(name)`
+    finite: bool = False
+
+    @abstractmethod
+    def start(self, emit: Emit, clock: Clock) -> None:
+        """Begin emitting (from a thread or callbacks); returns at once."""
+
+    def close(self) -> None:  # noqa: B027 - most sources need nothing
+        """Stop emitting and release what the source holds."""

@@ -1,0 +1,165 @@
+"""An e-board (`firmware_bridge.source.BoardSource`) as a live source, and its feedback.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import chess
+
+from arbiter.clock import Clock
+from arbiter.errors import SourceError
+from arbiter.inputs.base import Emit, Source, SourceFailed
+from arbiter.outputs.board_feedback import ClockTimes, Leds
+from rules.errors import ArbiterError
+from rules.rulings import ClockState, MoveStands, Obligation
+
+if TYPE_CHECKING:
+    from rules.rulings import Ruling
+
+
+class BoardAdapter(Source):
+    """An e-board (`--board PROTOCOL:DEVICE`, firmware_bridge.source.BoardSource) as a source.
+
+    The board source stamps its events on the session's clock (`clock.now`, so a sped-up
+    demo clock stamps board events in the stream's time too); a thread hands them on. Its
+    sensor settings go into the game's `start`.
+
+    It also writes to the board what the rulings say (`follow`), where the board can show it:
+
+    * Board feedback (FIDE 12.6): only with `feedback` (strict mode or `--feedback`), the
+      square of a touch-move obligation and the squares of the last move light on a board
+      with LEDs (Millennium; a DGT board identified as a Revelation II). In the default mode
+      nothing is sent: no light may tell a player that the opponent has moved.
+    * A DGT 3000 clock on a DGT board (the codec saw its status): our clock is the clock of
+      record, so every `clock` ruling's times are sent to it (`encode_clock_times`).
+
+    Args:
+        spec: `PROTOCOL:DEVICE`.
+        clock: the session's clock.
+        calibration: Certabo's calibration file (ignored by other protocols: `--calibration`
+            may be the camera's; with `auto:`, used if the board found is a Certabo).
+        capture: where to record what the board sends and receives (eboard-protocols.md 0.1).
+        clock_white: DGT: which side of the DGT 3000, seen from its front, is White's.
+        feedback: the board may show obligations and moves (see above).
+    """
+
+    def __init__(
+        self,
+        spec: str,
+        clock: Clock,
+        calibration: str | None = None,
+        *,
+        capture: str | None = None,
+        clock_white: str | None = None,
+        feedback: bool = False,
+    ) -> None:
+        from firmware_bridge.registry import AUTO, parse_board_spec
+        from firmware_bridge.source import BoardSource
+
+        protocol, _ = parse_board_spec(spec)
+        options: dict[str, Any] = {}
+        if clock_white is not None:
+            if protocol not in ("dgt", "revelation", AUTO):
+                raise SourceError(
+                    f"--clock-white is for a DGT 3000 clock on a DGT board (dgt:DEVICE), "
+                    f"not for --board {spec}"
+                )
+            if clock_white not in ("left", "right"):
+                raise SourceError(f"--clock-white must be left or right, not {clock_white!r}")
+            if protocol != AUTO:
+                options["clock_white"] = clock_white
+        self.name = f"board:{spec}"
+        self.feedback = feedback
+        self.board = BoardSource(
+            spec,
+            calibration=calibration if protocol in ("certabo", AUTO) else None,
+            capture_path=capture,
+            clock=clock.now,
+            zero=0.0,
+            codec_options=options,
+        )
+        if clock_white is not None and protocol == AUTO:
+            # the protocol is known only now, after the detection
+            if self.board.codec.name != "dgt":
+                self.board.close()
+                raise SourceError(
+                    f"--clock-white is for a DGT 3000 clock on a DGT board; the board found "
+                    f"at {spec} is a {self.board.codec.name} board"
+                )
+            self.board.codec.clock_white = clock_white  # type: ignore[attr-defined]
+        #: the bytes `follow` sent to the board, in order (for the display and tests)
+        self.sent: list[bytes] = []
+        #: a board not plugged in at the start is waited for (a resumed game), not an error
+        self.wait_for_port = False
+        self._stop = threading.Event()
+
+    def start_settings(self) -> dict[str, float]:
+        """`noise_s`, `slide_s`, `latency_s` for this board (events.md, Sensor settings)."""
+        return self.board.start_settings()
+
+    def start(self, emit: Emit, clock: Clock) -> None:
+        self.board.start(wait=self.wait_for_port)
+        threading.Thread(target=self._pump, args=(emit,), name=self.name, daemon=True).start()
+
+    def _pump(self, emit: Emit) -> None:
+        try:
+            while not self._stop.is_set():
+                for event in self.board.poll_events(0.2):
+                    emit(event)
+        except ArbiterError as exc:
+            emit(SourceFailed(f"{self.name}: {exc}"))
+
+    def has_leds(self) -> bool:
+        """A board whose LEDs we may drive: Millennium, or a DGT Revelation II."""
+        codec = self.board.codec
+        if codec.name == "millennium":
+            return True
+        return codec.name == "dgt" and bool(getattr(codec, "revelation", False))
+
+    def follow(self, rulings: list[Ruling], t: float) -> None:
+        """Show on the board what `rulings` allow it to show (see the class docstring)."""
+        for ruling in rulings:
+            if isinstance(ruling, ClockState):
+                running = None if ruling.paused else ruling.running
+                self._send(ClockTimes(ruling.white, ruling.black, running))
+            if not self.feedback or not self.has_leds():
+                continue  # FIDE 12.6: in the default mode the board shows nothing
+            squares: list[str] = []
+            match ruling:
+                case Obligation(square=square) if square is not None:
+                    squares = [chess.square_name(square)]
+                case MoveStands(move=move):
+                    squares = [
+                        chess.square_name(move.from_square),
+                        chess.square_name(move.to_square),
+                    ]
+            if squares:
+                self._send(Leds(squares))
+
+    def _send(self, command: Callable[[Any], bytes]) -> None:
+        """Have the reading thread encode and write `command` (codecs are not thread-safe).
+
+        Best effort: a board unplugged for a moment misses a light, not the game; what was
+        written is kept in `sent`.
+        """
+
+        def make(codec: Any) -> bytes:
+            try:
+                data = command(codec)
+            except ArbiterError:
+                return b""
+            if data:
+                self.sent.append(data)
+            return data
+
+        try:
+            self.board.send_encoded(make)
+        except (ArbiterError, OSError):
+            return
+
+    def close(self) -> None:
+        self._stop.set()
+        self.board.close()

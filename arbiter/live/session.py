@@ -1,0 +1,396 @@
+"""The live session: sources -> journal -> rules -> display and clock panel, in real time.
+
+Every input (a source's event, or a key or button whose meaning depends on the game, such as
+"the player whose clock runs presses") becomes a contract event with a time `t` from the
+session's monotonic clock. It is written to the journal (flushed and fsynced) *before* the
+rules see it, so a crash loses nothing already ruled on, and the journal replays to the same
+rulings (events.md).
+
+Time decides things too: a piece released after `slide_s` (4.7), a press matched after
+`latency_s`, a flag fall (6.9), the per-move cap of `900m60`. The loop sleeps until the
+earliest of the next input, the rules' `next_deadline()`, the display's next redraw and the
+panel's next blink; when a deadline passes with no input, it journals a `tick` at that
+moment and lets the rules decide, so the flag falls when the time runs out, not at the next
+event, and a replay of the journal rules it at the same moment.
+
+On a resume (`Session.resume`) the journal's events are ruled on again to rebuild the game,
+and a `restart` event continues it: with `counted=false` (an unattended restart, whose gap no
+trusted clock knows) the clocks stand as they stood at the last event.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import queue
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from arbiter.clock import Clock
+from arbiter.errors import SessionError, SourceError
+from arbiter.inputs.base import KeyCommand, Source, SourceDone, SourceFailed
+from arbiter.inputs.board import BoardAdapter
+from arbiter.inputs.camera import CameraSource
+from arbiter.inputs.gpio import GpioSource
+from arbiter.records.journal import JournalWriter, restart_event
+from rules.errors import ArbiterError
+from rules.events import AddTime, Claim, Event, PauseClocks, Press, Resume, Sensor, Start, Tick
+from rules.game import Game
+from rules.rulings import Ruling
+
+#: seconds added to a clock by the keyboard's `w` and `b` (an arbiter's add-time, 6.10-6.11)
+ADD_TIME_S = 60.0
+#: the longest the loop blocks, in real seconds, so a stop request is seen promptly
+MAX_BLOCK_S = 0.5
+#: a tick is dated just after the deadline it decides, so a replay decides it at that tick
+TICK_EPSILON = 1e-6
+
+
+
+RulingSink = Callable[[list[Ruling], float], None]
+
+
+class Session:
+    """One live game: see the module docstring.
+
+    Args:
+        game: the rules core, already holding the journal's history on a resume.
+        journal: where every event goes before it is ruled on (None: nowhere, for tests).
+        clock: the session's clock (`MonotonicClock`; `FakeClock` in tests).
+        sources: the inputs; started by `run`.
+        display: the terminal display (`arbiter.outputs.display.Display`), or None.
+        sinks: more receivers of every step's rulings (`sink(rulings, t)`).
+        events: the events of the stream so far (start included), for the PGN.
+        rulings: the rulings so far.
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        journal: JournalWriter | None,
+        clock: Clock,
+        *,
+        sources: Sequence[Source] = (),
+        display: Any = None,
+        sinks: Sequence[RulingSink] = (),
+        events: list[Event] | None = None,
+        rulings: list[Ruling] | None = None,
+    ) -> None:
+        self.game = game
+        self.journal = journal
+        self.clock = clock
+        self.sources = list(sources)
+        self.display = display
+        self.sinks = list(sinks)
+        self.events: list[Event] = events if events is not None else [game.start]
+        self.rulings: list[Ruling] = rulings if rulings is not None else []
+        self.last_t = self.events[-1].t if self.events else game.start.t
+        self.queue: queue.Queue[Any] = queue.Queue()
+        self.stopped = False
+        self.done: set[str] = set()
+        self.panels = [s for s in self.sources if isinstance(s, GpioSource)]
+        #: e-boards, which show what the rulings allow (LEDs under FIDE 12.6, a DGT 3000),
+        #: and cameras, which learn from the positions the rules accept
+        self.boards: list[BoardAdapter | CameraSource] = [
+            s for s in self.sources if isinstance(s, BoardAdapter | CameraSource)
+        ]
+        self._next_refresh = 0.0
+        self._restore: list[Ruling] | None = None  # a resumed game's rulings, for the panel
+        self._stuck: float | None = None
+        if display is not None:
+            display.attach(game)
+
+    # ------------------------------------------------------------------ construction
+
+    @classmethod
+    def new(
+        cls, start: Start, journal: JournalWriter | Path | None, clock: Clock, **kw: Any
+    ) -> Session:
+        """A new game from `start`: checked by the rules first (a bad FEN, time control or
+        profile leaves no journal behind), then journaled first of all."""
+        game = Game(start)
+        if isinstance(journal, Path):
+            journal = JournalWriter(journal)
+        if journal is not None:
+            journal.append(start)
+        return cls(game, journal, clock, events=[start], **kw)
+
+    @classmethod
+    def resume(
+        cls,
+        history: list[Event],
+        journal: JournalWriter | None,
+        clock_at: Callable[[float], Clock],
+        *,
+        gap_s: float | None = None,
+        counted: bool = False,
+        **kw: Any,
+    ) -> Session:
+        """Continue the game of a journal's events (events.md `restart`).
+
+        The events are ruled on again (without `finish`: a resumed game goes on); a
+        `restart` is journaled and ruled; `clock_at(t)` builds the clock that stands at the
+        restart's `t`, so the clocks go on exactly as they stood at the last event (or after
+        the counted gap).
+        """
+        game, rulings = rebuild(history)
+        if game.over:
+            raise SessionError(
+                f"the game is already over ({game.result}); there is nothing to resume"
+            )
+        restart = restart_event(history[-1].t, gap_s, counted)
+        session = cls(
+            game, journal, clock_at(restart.t), events=list(history), rulings=rulings, **kw
+        )
+        if session.display is not None:
+            session.display.show(rulings, restart.t, history=True)
+        session.submit(restart)
+        session._restore = rulings
+        return session
+
+    # ------------------------------------------------------------------ one step
+
+    def take(self, item: Any) -> list[Ruling]:
+        """Take one item of a source: an event, or an intent the game's state turns into one."""
+        if isinstance(item, SourceFailed):
+            raise SourceError(item.message)
+        if isinstance(item, SourceDone):
+            self.done.add(item.name)
+            return []
+        event = self.resolve(item)
+        if event is None:
+            return []
+        return self.submit(event)
+
+    def resolve(self, item: Any) -> Event | None:
+        """The contract event an input stands for at this moment of the game, or None."""
+        if isinstance(item, Event):
+            return item
+        game = self.game
+        to_move = "white" if game.board.turn else "black"
+        if isinstance(item, KeyCommand):
+            key, t = item.key, item.t
+            if key == " ":
+                running = game.clock.running
+                if running is None or game.clock.paused:
+                    return None  # no clock runs: nothing to press
+                return Press(t=t, side=running)
+            if key == "p":
+                return Resume(t=t) if game.clock.paused else PauseClocks(t=t)
+            if key == "c":
+                return Claim(t=t, side=to_move, kind="any")
+            if key in ("w", "b"):
+                side = "white" if key == "w" else "black"
+                return AddTime(t=t, side=side, seconds=ADD_TIME_S)
+            if key == "q":
+                self.stop()
+            return None
+        to_action = getattr(item, "to_action", None)  # the pause button's toggle
+        if callable(to_action):
+            made = to_action(game.clock.paused)
+            return made if isinstance(made, Event) else None
+        raise SessionError(f"a source sent something that is not an input: {item!r}")
+
+    def submit(self, event: Event) -> list[Ruling]:
+        """Journal `event` (never before the last one in time), then rule on it."""
+        if event.t < self.last_t:
+            event = dataclasses.replace(event, t=self.last_t)  # type: ignore[type-var]
+        if self.journal is not None:
+            self.journal.append(event)
+        self.events.append(event)
+        self.last_t = event.t
+        rulings = self.game.handle(event)
+        if isinstance(event, Sensor) and self.display is not None:
+            text = sensor_note(event)
+            if text:
+                self.display.note(text)
+        self._deliver(rulings, event.t)
+        return rulings
+
+    def advance(self, now: float) -> list[Ruling]:
+        """At `now`: if a deadline of the rules has passed, journal a `tick` and rule on it.
+
+        The tick is dated just after the deadline it decides, not at `now`: it stands for
+        "time reached the deadline", and an input dated between the deadline and `now` (a
+        button stamped at its interrupt, read a moment later) keeps its own time.
+        """
+        due = self._deadline()
+        if due is None or now < due:
+            return []
+        horizon = self._horizon()
+        if horizon is not None and due >= horizon:
+            return []  # a scripted event comes first: take it, then decide
+        if due + TICK_EPSILON <= self.last_t:
+            self._stuck = due  # already ticked past it: the rules keep it; never spin on it
+            return []
+        t = due + TICK_EPSILON
+        tick = Tick(t=t)
+        if self.journal is not None:
+            self.journal.append(tick)
+        self.events.append(tick)
+        self.last_t = t
+        rulings = self.game.handle(tick) + self.game.advance(t)
+        self._deliver(rulings, t)
+        return rulings
+
+    def _deadline(self) -> float | None:
+        due = self.game.next_deadline()
+        return None if due is not None and due == self._stuck else due
+
+    def _horizon(self) -> float | None:
+        """The earliest `t` a scripted source is about to send (see `StreamSource.horizon`)."""
+        times = [getattr(s, "horizon", None) for s in self.sources]
+        pending = [t for t in times if t is not None]
+        return min(pending) if pending else None
+
+    def _deliver(self, rulings: list[Ruling], t: float) -> None:
+        self.rulings.extend(rulings)
+        if self.display is not None:
+            self.display.show(rulings, t)
+        for panel in self.panels:
+            panel.follow(rulings, t)
+        for board in self.boards:
+            board.follow(rulings, t)
+        for sink in self.sinks:
+            sink(rulings, t)
+
+    def stop(self) -> None:
+        """End the loop at its next turn (the journal stays resumable)."""
+        self.stopped = True
+
+    # ------------------------------------------------------------------ the loop
+
+    def wake_at(self, now: float) -> float | None:
+        """The next stream time the loop has work without input: deadline, redraw, blink."""
+        due = self._deadline()
+        horizon = self._horizon()
+        if due is not None and horizon is not None and due >= horizon:
+            due = None  # the scripted event wakes the loop first
+        times = [due]
+        if self.display is not None and getattr(self.display, "tty", False):
+            times.append(self._next_refresh)
+        times += [panel.next_due(now) for panel in self.panels]
+        pending = [t for t in times if t is not None]
+        return min(pending) if pending else None
+
+    def finished_inputs(self) -> bool:
+        """Every source has ended and nothing more can happen by time alone."""
+        if not self.sources or any(
+            not getattr(s, "finite", False) or s.name not in self.done for s in self.sources
+        ):
+            return False
+        return self.game.next_deadline() is None
+
+    def start_sources(self) -> None:
+        """Start every source, feeding the session's queue."""
+        for source in self.sources:
+            source.start(self.queue.put, self.clock)
+            if isinstance(source, GpioSource):
+                clock = self.game.clock
+                running = None if clock.paused or self.game.over else clock.running
+                source.begin(running, self.last_t, self._restore)
+
+    def run(self) -> None:
+        """Run until the game is over, the inputs are spent, or `stop()`; closes the sources."""
+        clock = self.clock
+        period = clock.real_delay(1.0)
+        refresh_t = 0.1 / period if period > 0 else 0.1  # 10 Hz real time, in stream seconds
+        try:
+            self.start_sources()
+            while not self.game.over and not self.stopped:
+                self._drain()  # inputs already waiting are older than any deadline now due
+                now = clock.now()
+                while not self.game.over and self.advance(now):
+                    pass
+                if self.game.over or self.stopped:
+                    break
+                for panel in self.panels:
+                    panel.update(now)
+                if self.display is not None and now >= self._next_refresh:
+                    self.display.refresh(now)
+                    self._next_refresh = now + refresh_t
+                if self.finished_inputs():
+                    break
+                wake = self.wake_at(now)
+                timeout = MAX_BLOCK_S
+                if wake is not None:
+                    timeout = min(timeout, clock.real_delay(wake - clock.now()))
+                if timeout <= 0:
+                    continue
+                try:
+                    item = self.queue.get(timeout=timeout)
+                except queue.Empty:
+                    continue
+                self.take(item)
+        finally:
+            self.close()
+
+    def _drain(self) -> None:
+        while not self.game.over and not self.stopped:
+            try:
+                item = self.queue.get_nowait()
+            except queue.Empty:
+                return
+            self.take(item)
+
+    def close(self) -> None:
+        """Close the sources, draw the last screen, close the journal."""
+        for source in self.sources:
+            with contextlib.suppress(ArbiterError):
+                source.close()
+        if self.display is not None:
+            self.display.close(max(self.last_t, self.clock.now()))
+        if self.journal is not None:
+            self.journal.close()
+
+    # ------------------------------------------------------------------ files
+
+    def write_pgn(self, path: str | Path, date: str = "????.??.??") -> Path:
+        """Write the game's record (Article 8; `arbiter.records.pgn`) to `path`.
+
+        The record comes from the rulings, so a resumed game gives the same PGN as one that
+        never stopped. `date` is the PGN Date tag (YYYY.MM.DD), for the record only.
+        """
+        from arbiter.records.pgn import pgn_from_rulings
+
+        text = pgn_from_rulings(self.game.start, self.rulings, date=date)
+        p = Path(path)
+        try:
+            p.parent.mkdir(parents=True, exist_ok=True)
+            p.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise SessionError(f"PGN {p}: cannot be written ({exc.strerror})") from None
+        return p
+
+
+#: what the arbiter's screen says when a source reports on itself (events.md `sensor`)
+SENSOR_NOTES = {
+    "disconnected": "the board is not connected ({detail}); waiting for it: moves made "
+    "meanwhile are checked when it is back",
+    "reconnected": "the board is connected again ({detail}); its position is checked "
+    "against the game",
+    "camera_moved": "the camera moved: {detail}",
+    "recalibrated": "the camera found the board again: {detail}",
+}
+
+
+def sensor_note(event: Sensor) -> str | None:
+    """The screen's line for a source's report on itself; None for dropped bytes (the
+    codecs resynchronise, and a noisy line would fill the screen)."""
+    text = SENSOR_NOTES.get(event.status)
+    return text.format(detail=event.detail or "no detail") if text else None
+
+
+def rebuild(history: Sequence[Event]) -> tuple[Game, list[Ruling]]:
+    """The game of a journal's events, ruled on again (no `finish`: the game goes on)."""
+    if not history or not isinstance(history[0], Start):
+        raise SessionError("a journal must begin with a 'start' event")
+    game = Game(history[0])
+    rulings: list[Ruling] = []
+    for event in history[1:]:
+        rulings.extend(game.handle(event))
+    return game, rulings
+
+
+__all__ = ["ADD_TIME_S", "Session", "SessionError", "rebuild"]

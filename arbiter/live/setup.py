@@ -1,0 +1,382 @@
+"""The composition root of a live game: settings in, a running `Session` out.
+
+`open_sources` turns the settings (`arbiter.live.config`) into input sources,
+`reopen_sources` turns the names a journal's `start.sources` recorded back into sources (so
+a game restarted by systemd after a crash goes on with the same inputs), `new_game` and
+`resume_game` build the `Session`, and `run_session` runs it, with SIGTERM and Ctrl-C as a
+clean stop, and writes the PGN. `arbiter play`, `arbiter resume` and `arbiter demo` start
+their games here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import signal
+import sys
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from arbiter.clock import Clock, MonotonicClock
+from arbiter.errors import SessionError, SourceError
+from arbiter.inputs.base import DEMO_SOURCES, KEYS_HELP, Source
+from arbiter.inputs.board import BoardAdapter
+from arbiter.inputs.camera import CameraSource
+from arbiter.inputs.gpio import GpioSource
+from arbiter.inputs.keyboard import KeyboardSource
+from arbiter.inputs.stream import StreamSource
+from arbiter.live.config import PLAY_KEYS, Settings, load_config, merge
+from arbiter.live.session import Session, rebuild
+from arbiter.outputs.display import Display
+from arbiter.records.journal import JournalWriter, read_journal
+from rules.events import Event, Start
+
+#: the settings that name an input source
+SOURCE_KEYS = ("events", "gpio", "board", "camera", "video")
+#: `--board gpio-matrix`: a reed-switch board on the Pi's GPIO instead of a serial e-board
+GPIO_MATRIX = "gpio-matrix"
+#: how a source's name in `start.sources` carries its calibration file (a camera, a Certabo
+#: board), so that `arbiter resume` uses it again
+CALIBRATION_TAG = " calibration="
+
+
+def _available(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except ModuleNotFoundError:
+        return False
+
+
+def _panel_mode(strict: bool, feedback: bool) -> Any:
+    from firmware_bridge.gpio.indications import PanelMode
+
+    return PanelMode(strict=strict, feedback=feedback)
+
+
+def open_sources(
+    settings: Settings, clock: Clock, strict: bool | None = None
+) -> tuple[list[Source], Start | None]:
+    """The sources the settings name, and the `start` of an `--events` stream if it has one.
+
+    `strict` (the resumed game's own) decides what the panel may show; else the settings.
+    """
+    if strict is None:
+        strict = bool(settings.start_fields().get("strict"))
+    sources: list[Source] = []
+    stream_start: Start | None = None
+    events = settings.get("events")
+    if events is not None:
+        stream = StreamSource.open(events)
+        stream_start = stream.first_start()
+        sources.append(stream)
+    gpio = settings.get("gpio", "none")
+    board = settings.get("board")
+    matrix = settings.matrix()
+    if board == GPIO_MATRIX:
+        # the reed-switch board of hardware_docs/reed-matrix.md, wired to the Pi's header
+        from firmware_bridge.gpio.pins import MatrixSettings
+
+        board, matrix = None, matrix or MatrixSettings()
+        if gpio == "none":
+            gpio = "rpi"
+    if gpio != "none":
+        mode = _panel_mode(strict, settings.get("feedback", False))
+        sources.append(GpioSource(gpio, settings.pin_map(), mode, matrix=matrix))
+    if board is not None:
+        mode = strict or bool(settings.get("feedback", False))
+        sources.append(_board(board, clock, settings, feedback=mode))
+    camera, video = settings.get("camera"), settings.get("video")
+    if camera is not None or video is not None:
+        sources.append(_camera(settings.get("calibration"), camera, video))
+    if _keyboard_wanted(settings, events):
+        sources.append(KeyboardSource())
+    return sources, stream_start
+
+
+def _keyboard_wanted(settings: Settings, events: str | None) -> bool:
+    wanted = settings.get("keyboard")
+    if wanted is False or events == "-":
+        return False
+    return KeyboardSource.usable()
+
+
+def _board(
+    spec: str,
+    clock: Clock,
+    settings: Settings,
+    *,
+    feedback: bool,
+    calibration: str | None = None,
+) -> Source:
+    """The e-board of `--board`, with its calibration (Certabo: `calibration`, else the
+    settings'), capture file, DGT 3000 orientation, and whether it may show duties and moves
+    (strict mode or `--feedback`).
+
+    A Certabo board's calibration goes into its name, so that `arbiter resume` reads the
+    pieces with it again (without it the board would tell only where pieces stand)."""
+    if not _available("firmware_bridge.source"):
+        raise SourceError(f"--board {spec}: e-boards are not available in this build")
+    calibration = calibration or settings.get("calibration")
+    source = BoardAdapter(
+        spec,
+        clock,
+        calibration,
+        capture=settings.get("capture"),
+        clock_white=settings.get("clock_white"),
+        feedback=feedback,
+    )
+    if calibration is not None and getattr(source.board.codec, "calibration", None) is not None:
+        source.name += f"{CALIBRATION_TAG}{os.path.abspath(calibration)}"
+    return source
+
+
+def _camera(calibration: str | None, camera: int | str | None, video: str | None) -> Source:
+    if camera is not None and video is not None:
+        raise SourceError("--camera and --video: give one of them, not both")
+    if not (_available("vision.sources") and _available("vision.tracker")):
+        raise SourceError("--camera/--video: the camera is not available in this build")
+    if calibration is None:
+        raise SourceError("--camera/--video need --calibration FILE (made by `arbiter calibrate`)")
+    source = CameraSource(calibration, camera, video)
+    source.name += f"{CALIBRATION_TAG}{os.path.abspath(calibration)}"
+    return source
+
+
+def reopen_sources(
+    names: Sequence[str], settings: Settings, clock: Clock, strict: bool = False
+) -> list[Source]:
+    """The sources a journal's `start.sources` named (see `Source.name`); `strict` is the
+    game's own, for what the panel may show."""
+    sources: list[Source] = []
+    for name in names:
+        kind, _, rest = name.partition(":")
+        if kind == "events":
+            stream = StreamSource.open(rest or "-")
+            stream.first_start()
+            sources.append(stream)
+        elif kind == "gpio":
+            mode = _panel_mode(strict, settings.get("feedback", False))
+            backend, _, extra = rest.partition("+")
+            matrix = settings.matrix() if extra == "matrix" else None
+            if extra == "matrix" and matrix is None:
+                from firmware_bridge.gpio.pins import MatrixSettings
+
+                matrix = MatrixSettings()  # the journal's game had a reed board: keep it
+            sources.append(GpioSource(backend, settings.pin_map(), mode, matrix=matrix))
+        elif kind == "board":
+            mode = strict or bool(settings.get("feedback", False))
+            spec, _, cal = rest.partition(CALIBRATION_TAG)
+            sources.append(_board(spec, clock, settings, feedback=mode, calibration=cal or None))
+        elif kind in ("camera", "video"):
+            where, _, cal = rest.partition(CALIBRATION_TAG)
+            camera = int(where) if kind == "camera" else None
+            video = where if kind == "video" else None
+            sources.append(_camera(cal or settings.get("calibration"), camera, video))
+        elif kind == "keyboard":
+            if settings.get("keyboard") is not False and KeyboardSource.usable():
+                sources.append(KeyboardSource())
+        else:
+            raise SourceError(f"the journal names a source this build does not know: {name!r}")
+    if not any(isinstance(s, KeyboardSource) for s in sources) and _keyboard_wanted(
+        settings, None if "events:-" not in names else "-"
+    ):
+        sources.append(KeyboardSource())
+    return sources
+
+
+def gone_inputs(names: Sequence[str]) -> str | None:
+    """Why the inputs a journal's `start.sources` names cannot be reopened, or None.
+
+    The demo's own inputs (its stream, the presses beside its virtual board) and a virtual
+    board (a pseudo-terminal in a temporary folder, `firmware_bridge.virtual`) lived only as
+    long as the program that played the game. Reopening them would fail with a puzzling error,
+    or go on with nothing that could move a piece until a flag fell.
+    """
+    from firmware_bridge.virtual import is_virtual_path
+
+    if any(name in DEMO_SOURCES for name in names):
+        on_board = any(name.startswith("board:") for name in names)
+        where = " on a virtual e-board" if on_board else ""
+        return (
+            f"its game was played by `arbiter demo`{where}, and the demo's inputs ended with "
+            "it: they cannot be reopened"
+        )
+    for name in names:
+        kind, _, spec = name.partition(":")
+        device = spec.partition(CALIBRATION_TAG)[0].partition(":")[2]
+        # the board's folder lives as long as the program that made it; while it is there,
+        # the board is only unplugged (its symlink gone) and is waited for like a real one
+        folder = os.path.dirname(device)
+        if kind == "board" and is_virtual_path(device) and not os.path.exists(folder):
+            return (
+                f"its game was played on a virtual board ({device}), which ended with the "
+                "program that made it: it cannot be reopened"
+            )
+    return None
+
+
+def names_a_source(settings: Settings) -> bool:
+    """Do the settings name any input (else a resume takes the journal's)?"""
+    return any(settings.get(k) not in (None, "none") for k in SOURCE_KEYS)
+
+
+def start_of(settings: Settings, sources: Sequence[Source], stream_start: Start | None) -> Start:
+    """The game's `start`: the stream's own, the sources' sensor settings, then the settings."""
+    fields: dict[str, Any] = {}
+    if stream_start is not None:
+        fields.update(stream_start.to_dict())
+        for key in ("t", "type", "sources"):
+            fields.pop(key, None)
+    for source in sources:
+        extra = getattr(source, "start_settings", None)
+        if callable(extra):
+            fields.update(extra())
+    fields.update(settings.start_fields())
+    return Start(t=0.0, sources=[s.name for s in sources], **fields)
+
+
+def make_display(settings: Settings, start: Start, sources: Sequence[Source]) -> Display:
+    """The terminal display (full screen on a terminal, plain lines otherwise)."""
+    choice = settings.get("display", "auto")
+    tty = None if choice == "auto" else choice == "full"
+    names = f"{start.white or 'White'} v {start.black or 'Black'}"
+    control = start.time_control or "no clock"
+    extras = [start.rules or "fide-2023"] + (["strict"] if start.strict else [])
+    title = f"{names}   {control}   {', '.join(extras)}"
+    keyboard = any(isinstance(s, KeyboardSource) for s in sources)
+    return Display(tty=tty, title=title, footer=KEYS_HELP if keyboard else "")
+
+
+def new_game(settings: Settings, journal_path: Path) -> Session:
+    """A new live game, its `start` journaled first."""
+    clock = MonotonicClock()
+    sources, stream_start = open_sources(settings, clock)
+    start = start_of(settings, sources, stream_start)
+    display = make_display(settings, start, sources)
+    return Session.new(start, journal_path, clock, sources=sources, display=display)
+
+
+def load_unfinished(path: Path) -> tuple[list[Event], list[str]] | None:
+    """The events of the journal at `path` if it holds a game still going on, else None."""
+    if not path.exists() or path.stat().st_size == 0:
+        return None
+    events, warnings = read_journal(path)
+    game, _ = rebuild(events)
+    return None if game.over else (events, warnings)
+
+
+def archive(path: Path) -> Path:
+    """Move a finished game's journal aside (`NAME.1.jsonl`, `.2`, ...) for a new game."""
+    n = 1
+    while True:
+        target = path.with_name(f"{path.stem}.{n}{path.suffix}")
+        if not target.exists():
+            break
+        n += 1
+    try:
+        path.rename(target)
+    except OSError as exc:
+        raise SessionError(
+            f"journal {path}: cannot be moved to {target} ({exc.strerror})"
+        ) from None
+    return target
+
+
+def resume_game(
+    path: Path,
+    history: list[Event],
+    settings: Settings,
+    *,
+    gap_s: float | None = None,
+    counted: bool = False,
+) -> Session:
+    """Continue the game of the journal at `path` (events.md `restart`)."""
+    start = history[0]
+    assert isinstance(start, Start)
+    last_t = history[-1].t
+    t0 = last_t + (gap_s if counted and gap_s is not None else 0.0)
+    clock = MonotonicClock(t0)
+    gone = None if names_a_source(settings) else gone_inputs(start.sources or [])
+    if gone is not None:
+        raise SessionError(
+            f"journal {path}: {gone}. The journal keeps the game as far as it went "
+            f"(`arbiter pgn {path}` writes its record); to play it on, name the inputs, e.g. "
+            f"`arbiter resume {path} --board dgt:/dev/ttyACM0` or `--events FILE`"
+        )
+    if names_a_source(settings):
+        sources, _ = open_sources(settings, clock, strict=start.strict)
+    else:
+        sources = reopen_sources(start.sources or [], settings, clock, strict=start.strict)
+    for source in sources:
+        if isinstance(source, StreamSource):
+            source.skip_through(last_t, history)
+        elif isinstance(source, BoardAdapter):
+            # the game goes on: a board not plugged in yet is waited for, as after a pulled
+            # cable, so that a service restarted at boot does not fail before the board is up
+            source.wait_for_port = True
+    display = make_display(settings, start, sources)
+    return Session.resume(
+        history,
+        JournalWriter(path),
+        lambda t: clock,
+        gap_s=gap_s,
+        counted=counted,
+        sources=sources,
+        display=display,
+    )
+
+
+def run_session(session: Session, pgn: str | None) -> tuple[str, Path | None]:
+    """Run `session`, then write the PGN; returns how it ended.
+
+    SIGTERM (systemd) and Ctrl-C (SIGINT) stop it cleanly, as the `q` key does: the PGN so
+    far is written and the journal stays resumable. A second Ctrl-C interrupts at once. A
+    SIGINT the program was started to ignore (a background job) stays ignored.
+    """
+    previous_int = signal.getsignal(signal.SIGINT)
+    if previous_int is None:  # set outside Python: put back the default at the end
+        previous_int = signal.SIG_DFL
+
+    def on_stop(signum: int, frame: object) -> None:
+        session.stop()
+        if signum == signal.SIGINT:
+            signal.signal(signal.SIGINT, previous_int)  # the next Ctrl-C is not so patient
+
+    previous_term = signal.signal(signal.SIGTERM, on_stop)
+    if previous_int is not signal.SIG_IGN:
+        signal.signal(signal.SIGINT, on_stop)
+    try:
+        session.run()
+    finally:
+        signal.signal(signal.SIGTERM, previous_term)
+        signal.signal(signal.SIGINT, previous_int)
+    written = session.write_pgn(pgn, date=f"{datetime.now():%Y.%m.%d}") if pgn else None
+    game = session.game
+    if game.over:
+        return f"game over: {game.result} ({game.reason})", written
+    return "stopped; the game goes on with `arbiter resume`", written
+
+
+def settings_of(args: argparse.Namespace) -> Settings:
+    """The settings: the config file, then the options given on the command line."""
+    base = load_config(args.config) if args.config else Settings()
+    options = {k: getattr(args, k) for k in PLAY_KEYS if hasattr(args, k)}
+    return merge(base, options, getattr(args, "set", []))
+
+
+def default_journal() -> Path:
+    """`./arbiter-games/game-YYYYMMDD-HHMMSS.jsonl` (the wall clock only names the file)."""
+    return Path("arbiter-games") / f"game-{datetime.now():%Y%m%d-%H%M%S}.jsonl"
+
+
+def report(session: Session, pgn: str | None, path: Path) -> int:
+    """Run the session, then say how it ended and where the files are."""
+    ended, written = run_session(session, pgn)
+    sys.stdout.write(f"{ended}\njournal: {path}\n")
+    if written is not None:
+        sys.stdout.write(f"PGN: {written}\n")
+    sys.stdout.flush()
+    return 0
