@@ -20,6 +20,7 @@ from firmware_bridge.source import BoardSource
 from firmware_bridge.virtual import VirtualBoard, moves_to_events
 from rules.events import Start, parse_event
 from rules.replay import replay
+from rules.rulings import MoveStands
 
 ROOT = Path(__file__).resolve().parents[2]
 INITIAL = chess.STARTING_BOARD_FEN
@@ -88,7 +89,7 @@ def test_a_live_capture_decodes_to_the_live_events_and_replays_to_the_game(
     assert isinstance(events[0], Start) and events[0].slide_s == 0.3
     start = Start(t=0.0, auto_press=True, noise_s=0.3, slide_s=0.3, latency_s=0.3)
     rulings = replay([start, *events[1:]])
-    assert [r.data["uci"] for r in rulings if r.type == "move"] == [m.uci() for m in moves]
+    assert [r.uci for r in rulings if isinstance(r, MoveStands)] == [m.uci() for m in moves]
 
 
 def dgt_raw_game(moves: list[chess.Move]) -> tuple[bytes, list[int]]:

@@ -18,6 +18,7 @@ from firmware_bridge.source import BoardSource
 from firmware_bridge.virtual import VirtualBoard
 from rules.events import Event, Lift, Place, Snapshot, Start
 from rules.game import Game
+from rules.rulings import MoveStands
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -105,8 +106,8 @@ def test_field_update_to_move_ruling_latency(shared: Path) -> None:
                 rulings += game.advance(source.session_time())
                 cpu += time.perf_counter() - began
                 for ruling in rulings:
-                    if ruling.type == "move":
-                        assert ruling.data["uci"] == move.uci()
+                    if isinstance(ruling, MoveStands):
+                        assert ruling.uci == move.uci()
                         ruling_at = time.monotonic()
             latencies.append(ruling_at - sent)
             rules_cpu.append(cpu)
