@@ -121,6 +121,7 @@ def run(args: argparse.Namespace) -> int:
     settings = settings_of(args)
     path = Path(settings.get("journal") or default_journal())
     check_distinct(files_of(path, settings))
+    say_repaired("arbiter play", path)
     going_on = load_unfinished(path)
     if going_on is not None:
         history, warnings = going_on
@@ -144,3 +145,16 @@ def files_of(journal: Path, settings: Settings) -> dict[str, str | Path | None]:
         "capture": settings.get("capture"),
         "events": settings.get("events"),
     }
+
+
+def say_repaired(command: str, journal: Path) -> None:
+    """Move a journal's torn last line aside (a crash's), and say so (D6, D7)."""
+    from arbiter.records.journal import repair_torn_tail
+
+    if journal.exists():
+        moved = repair_torn_tail(journal)
+        if moved is not None:
+            sys.stderr.write(
+                f"{command}: journal {journal}: its last line was cut short by a crash; it is"
+                f" kept in {moved} and the journal goes on without it\n"
+            )

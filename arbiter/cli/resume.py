@@ -16,7 +16,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from arbiter.cli.play import add_common_arguments, files_of
+from arbiter.cli.play import add_common_arguments, files_of, say_repaired
 
 HELP = "continue a live game from its journal (after a crash or power loss)"
 
@@ -51,6 +51,7 @@ def run(args: argparse.Namespace) -> int:
     path = Path(args.journal_file)
     settings = settings_of(args)
     check_distinct(files_of(path, settings))
+    say_repaired("arbiter resume", path)
     history, warnings = read_journal(path)
     for warning in warnings:
         sys.stderr.write(f"arbiter resume: {warning}\n")
