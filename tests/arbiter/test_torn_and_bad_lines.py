@@ -169,3 +169,17 @@ def test_a_new_journal_respects_the_umask(tmp_path: Path) -> None:
     finally:
         os.umask(old)
     assert (tmp_path / "sub" / "j.jsonl").stat().st_mode & 0o777 == 0o600
+
+
+def test_set_and_decode_answer_huge_and_deep_values_with_our_error(tmp_path: Path) -> None:
+    from arbiter.errors import ConfigError
+    from arbiter.live.config import parse_set
+
+    with pytest.raises(ConfigError, match="too large"):
+        parse_set(f"noise_s={BIG}")
+    for name, line in [("deep", f'{{"t": 0, "rx": {DEEP}}}'), ("big", f'{{"t": {BIG}}}')]:
+        path = tmp_path / f"{name}.jsonl"
+        path.write_text(line + "\n")
+        result = arbiter("decode", "--protocol", "dgt", str(path))
+        assert result.returncode == 2 and "line 1" in result.stderr
+        assert "Traceback" not in result.stderr
