@@ -14,10 +14,12 @@ tolerated, with a warning, by the readers that ask for it.
 from __future__ import annotations
 
 import json
+import os
+import stat
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import BinaryIO, Literal
+from typing import BinaryIO, Literal, cast
 
 from arbiter.errors import StreamFileError
 from rules.errors import EventError
@@ -37,7 +39,7 @@ Warn = Callable[[str], None]
 def open_stream(path: str) -> BinaryIO:
     """Open a stream file for reading as bytes ('-' is standard input), with a clear error."""
     if path == "-":
-        return sys.stdin.buffer
+        return _stdin()
     p = Path(path)
     if not p.exists():
         raise StreamFileError(f"{path}: no such file")
@@ -47,6 +49,17 @@ def open_stream(path: str) -> BinaryIO:
         return p.open("rb")
     except OSError as exc:
         raise StreamFileError(f"{path}: cannot be read ({exc.strerror})") from None
+
+
+def _stdin() -> BinaryIO:
+    """Standard input as bytes. A pipe or a terminal is read unbuffered: a reading thread
+    blocked in a buffered reader holds its lock, and Python aborts at exit over it."""
+    try:
+        if stat.S_ISREG(os.fstat(sys.stdin.fileno()).st_mode):
+            return sys.stdin.buffer
+        return cast(BinaryIO, open(sys.stdin.fileno(), "rb", buffering=0, closefd=False))
+    except (AttributeError, OSError, ValueError):
+        return sys.stdin.buffer
 
 
 def torn_fault(raw: bytes) -> str | None:
