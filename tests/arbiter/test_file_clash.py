@@ -64,3 +64,23 @@ def test_resume_refuses_a_hard_link_of_the_journal_as_pgn(tmp_path: Path) -> Non
     result = arbiter(tmp_path, "resume", "g.jsonl", "--pgn", "g.pgn", "--no-keyboard")
     assert result.returncode == 2 and "name the same file" in result.stderr
     assert journal.read_text() == JOURNAL_TEXT
+
+
+def test_resume_does_not_connect_to_a_network_board_the_journal_names(tmp_path: Path) -> None:
+    """D14: a journal from elsewhere cannot make `arbiter resume` open a socket."""
+    import socket
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(1)
+    listener.settimeout(0.5)
+    port = listener.getsockname()[1]
+    start = Start(t=0, time_control="60", sources=[f"board:dgt:socket://127.0.0.1:{port}"])
+    (tmp_path / "j.jsonl").write_text(start.to_json() + "\n")
+    try:
+        result = arbiter(tmp_path, "resume", "j.jsonl", "--no-keyboard", "--display", "plain")
+        with pytest.raises(TimeoutError):
+            listener.accept()
+    finally:
+        listener.close()
+    assert result.returncode == 2 and "network address" in result.stderr
