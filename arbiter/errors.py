@@ -10,6 +10,7 @@ the board are rulings, never exceptions.
     ├── SessionError        a live session cannot go on (a source failed, a journal cannot
     │                       be resumed)
     ├── JournalError        a journal cannot be opened, written or read
+    ├── OutputClashError    two options name one file (a --pgn naming the journal)
     ├── StreamFileError     a stream file cannot be opened or read
     ├── DecodeFileError     a raw capture to decode cannot be opened or read
     ├── DemoError           the bundled demo game cannot be read or played
@@ -36,6 +37,13 @@ class SessionError(ArbiterError):
 
 class JournalError(ArbiterError):
     """A journal cannot be opened, written or read."""
+
+
+class OutputClashError(ArbiterError):
+    """Two options of a live game name one file (`--pgn` or `--capture` naming the journal).
+
+    Checked before anything is opened, so that the journal is never overwritten or mixed.
+    """
 
 
 class StreamFileError(ArbiterError):
@@ -72,6 +80,7 @@ __all__ = [
     "DecodeFileError",
     "DemoError",
     "JournalError",
+    "OutputClashError",
     "PgnError",
     "SessionError",
     "SimulateError",

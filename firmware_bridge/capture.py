@@ -115,17 +115,30 @@ def is_capture(head: bytes) -> bool:
     return head.lstrip(b" \t\r\n\xef\xbb\xbf").startswith(b"{")
 
 
+def _finite(value: float) -> bool:
+    """Finite, and (an int) small enough for a float: no OverflowError escapes."""
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
+
+
 def _parse_line(text: str, number: int, name: str) -> Chunk | LinkChange:
     where = f"{name}: line {number}"
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as exc:
         raise CaptureError(f"{where}: not JSON ({exc.msg})") from None
+    except RecursionError:
+        raise CaptureError(f"{where}: not JSON (nested too deeply)") from None
+    except ValueError as exc:  # a number of 4,300 digits or more
+        raise CaptureError(f"{where}: not JSON ({exc})") from None
     if not isinstance(obj, dict):
         raise CaptureError(f'{where}: expected an object like {{"t": 1.5, "rx": "42"}}')
     t = obj.get("t")
-    if isinstance(t, bool) or not isinstance(t, int | float) or not math.isfinite(t) or t < 0:
-        raise CaptureError(f"{where}: 't' must be a number of seconds, 0 or more, not {t!r}")
+    if isinstance(t, bool) or not isinstance(t, int | float) or not _finite(t) or t < 0:
+        shown = repr(t) if len(repr(t)) <= 40 else f"{repr(t)[:30]}... (too large)"
+        raise CaptureError(f"{where}: 't' must be a number of seconds, 0 or more, not {shown}")
     if "link" in obj:
         status, detail = obj["link"], obj.get("detail")
         if status not in ("disconnected", "reconnected"):

@@ -45,8 +45,17 @@ def _check_piece(value: object, allowed: frozenset[str] = SENSED_LETTERS) -> Non
 def _check_number(value: object, name: str, *, allow_none: bool = False) -> None:
     if value is None and allow_none:
         return
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise EventError(f"'{name}' must be a finite number, not {value!r}")
+    if isinstance(value, bool) or not isinstance(value, int | float) or not _finite(value):
+        shown = repr(value) if len(repr(value)) <= 40 else f"{repr(value)[:30]}... (too large)"
+        raise EventError(f"'{name}' must be a finite number, not {shown}")
+
+
+def _finite(value: float) -> bool:
+    """Finite, and (an int) small enough for a float: no OverflowError escapes."""
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -592,8 +601,13 @@ def parse_line(text: str, *, line: int | None = None) -> Event:
     """Parse one JSON Lines line of a stream."""
     try:
         obj = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as exc:
-        reason = exc.msg if isinstance(exc, json.JSONDecodeError) else "nested too deeply"
+    except (ValueError, RecursionError) as exc:  # ValueError: also a number of 4,300+ digits
+        if isinstance(exc, json.JSONDecodeError):
+            reason = exc.msg
+        elif isinstance(exc, RecursionError):
+            reason = "nested too deeply"
+        else:
+            reason = str(exc)
         raise EventError(f"not valid JSON ({reason})", line=line) from None
     return parse_event(obj, line=line)
 

@@ -16,7 +16,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from arbiter.errors import StreamFileError
     from arbiter.records.pgn import pgn_from_rulings
-    from arbiter.records.stream import open_text, read_events
+    from arbiter.records.stream import open_stream, read_events
     from rules.errors import EventError, EventOrderError
     from rules.events import Event, Start
     from rules.replay import replay
@@ -30,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
     events: list[Event] = []
     broken: EventError | None = None
     try:
-        events.extend(read_events(open_text(args.file), name))
+        events.extend(read_events(open_stream(args.file), name, torn="tail", warn=_warn))
     except EventError as exc:
         broken = exc
     if broken is not None and not (events and isinstance(events[0], Start)):
@@ -54,3 +54,8 @@ def run(args: argparse.Namespace) -> int:
     if broken is not None:
         raise broken
     return 0
+
+
+def _warn(message: str) -> None:
+    """A torn last line (a crash's): the record up to it is given, and this said."""
+    sys.stderr.write(f"arbiter pgn: warning: {message}\n")

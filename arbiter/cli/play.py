@@ -17,6 +17,10 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from arbiter.live.config import Settings
 
 
 def _camera_value(text: str) -> int | str:
@@ -112,9 +116,12 @@ def run(args: argparse.Namespace) -> int:
         resume_game,
         settings_of,
     )
+    from arbiter.records.paths import check_distinct
 
     settings = settings_of(args)
     path = Path(settings.get("journal") or default_journal())
+    check_distinct(files_of(path, settings))
+    say_repaired("arbiter play", path)
     going_on = load_unfinished(path)
     if going_on is not None:
         history, warnings = going_on
@@ -128,3 +135,26 @@ def run(args: argparse.Namespace) -> int:
             sys.stderr.write(f"arbiter play: the finished game's journal is now {moved}\n")
         session = new_game(settings, path)
     return report(session, settings.get("pgn"), path)
+
+
+def files_of(journal: Path, settings: Settings) -> dict[str, str | Path | None]:
+    """The files a live game reads or writes, by option name (for `check_distinct`)."""
+    return {
+        "journal": journal,
+        "pgn": settings.get("pgn"),
+        "capture": settings.get("capture"),
+        "events": settings.get("events"),
+    }
+
+
+def say_repaired(command: str, journal: Path) -> None:
+    """Move a journal's torn last line aside (a crash's), and say so (D6, D7)."""
+    from arbiter.records.journal import repair_torn_tail
+
+    if journal.exists():
+        moved = repair_torn_tail(journal)
+        if moved is not None:
+            sys.stderr.write(
+                f"{command}: journal {journal}: its last line was cut short by a crash; it is"
+                f" kept in {moved} and the journal goes on without it\n"
+            )

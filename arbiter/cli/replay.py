@@ -21,14 +21,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from arbiter.outputs.render import ruling_line
-    from arbiter.records.stream import open_text, read_events
+    from arbiter.records.stream import open_stream, read_events
     from rules.messages import ruling_json
     from rules.replay import iter_rulings
 
-    handle = open_text(args.file)
+    handle = open_stream(args.file)
     name = "stdin" if args.file == "-" else args.file
     out = sys.stdout
-    for ruling in iter_rulings(read_events(handle, name), strict=args.strict):
+    events = read_events(handle, name, torn="tail", warn=_warn)
+    for ruling in iter_rulings(events, strict=args.strict):
         out.write((ruling_json(ruling) if args.json else ruling_line(ruling)) + "\n")
     out.flush()
     return 0
+
+
+def _warn(message: str) -> None:
+    """A torn last line (a crash's): the record up to it is given, and this said."""
+    sys.stderr.write(f"arbiter replay: warning: {message}\n")

@@ -16,7 +16,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from arbiter.cli.play import add_common_arguments
+from arbiter.cli.play import add_common_arguments, files_of, say_repaired
 
 HELP = "continue a live game from its journal (after a crash or power loss)"
 
@@ -42,19 +42,22 @@ def run(args: argparse.Namespace) -> int:
     from arbiter.live.session import rebuild
     from arbiter.live.setup import report, resume_game, settings_of
     from arbiter.records.journal import read_journal
+    from arbiter.records.paths import check_distinct
 
     if args.counted and args.gap is None:
         raise SessionError("--counted needs --gap S: how long the game was down")
     if args.gap is not None and not args.gap >= 0:
         raise SessionError(f"--gap must be 0 or more seconds, not {args.gap}")
     path = Path(args.journal_file)
+    settings = settings_of(args)
+    check_distinct(files_of(path, settings))
+    say_repaired("arbiter resume", path)
     history, warnings = read_journal(path)
     for warning in warnings:
         sys.stderr.write(f"arbiter resume: {warning}\n")
     game, _ = rebuild(history)
     if game.over:
         raise SessionError(f"journal {path}: the game is already over ({game.result})")
-    settings = settings_of(args)
     session = resume_game(path, history, settings, gap_s=args.gap, counted=args.counted)
     session.display.note(f"resumed the game of {path} at t={history[-1].t:.2f}")
     return report(session, settings.get("pgn"), path)

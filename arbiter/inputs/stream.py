@@ -7,7 +7,7 @@ import os
 import stat
 import threading
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING, TextIO
+from typing import IO, TYPE_CHECKING, Any
 
 from arbiter.clock import Clock
 from arbiter.errors import SourceError
@@ -55,9 +55,9 @@ class StreamSource(Source):
     @classmethod
     def open(cls, path: str) -> StreamSource:
         """The stream of the file at `path` ('-': standard input)."""
-        from arbiter.records.stream import open_text, read_events
+        from arbiter.records.stream import open_stream, read_events
 
-        handle = open_text(path)
+        handle = open_stream(path)
         label = "stdin" if path == "-" else path
         name = "events:-" if path == "-" else f"events:{os.path.abspath(path)}"
         return cls(read_events(handle, label), name, live=_is_live(handle))
@@ -120,6 +120,8 @@ class StreamSource(Source):
             emit(SourceFailed(str(exc)))
         except OSError as exc:
             emit(SourceFailed(f"{self.name}: cannot be read ({exc.strerror or exc})"))
+        except Exception as exc:  # the game must end with a message, never hang (D2)
+            emit(SourceFailed(f"{self.name}: stopped ({type(exc).__name__}: {exc})"))
 
     def close(self) -> None:
         self._stop.set()
@@ -130,7 +132,7 @@ def _chain(first: list[Event], rest: Iterator[Event]) -> Iterator[Event]:
     yield from rest
 
 
-def _is_live(handle: TextIO) -> bool:
+def _is_live(handle: IO[Any]) -> bool:
     """Does `handle` bring its lines as they happen (not a regular file: a pipe, a FIFO, a
     terminal)? A file redirected to standard input is not live."""
     try:

@@ -171,7 +171,10 @@ def check_start(key: str, value: Any, where: str) -> Any:
     if "str" in kind and isinstance(value, int | float) and not isinstance(value, bool):
         value = str(value)  # `--set round=3`
     if "float" in kind and isinstance(value, int) and not isinstance(value, bool):
-        value = float(value)
+        try:
+            value = float(value)
+        except OverflowError:
+            raise ConfigError(f"{where}: {key!r} is too large a number") from None
     try:
         Start(t=0.0, **{key: value})
     except (ArbiterError, TypeError) as exc:

@@ -169,6 +169,7 @@ def reopen_sources(
         elif kind == "board":
             mode = strict or bool(settings.get("feedback", False))
             spec, _, cal = rest.partition(CALIBRATION_TAG)
+            _refuse_remote(spec)
             sources.append(_board(spec, clock, settings, feedback=mode, calibration=cal or None))
         elif kind in ("camera", "video"):
             where, _, cal = rest.partition(CALIBRATION_TAG)
@@ -185,6 +186,18 @@ def reopen_sources(
     ):
         sources.append(KeyboardSource())
     return sources
+
+
+def _refuse_remote(spec: str) -> None:
+    """A journal names only local devices: a URL (`socket://`, `rfc2217://`, ...) that
+    pyserial would connect to is opened only when the command line names it (`--board`),
+    so that a journal from elsewhere cannot make `arbiter resume` reach the network."""
+    _, _, device = spec.partition(":")
+    if "://" in device:
+        raise SourceError(
+            f"the journal names the board {spec!r}, a network address, not a local device;"
+            " a journal is not trusted to open connections: name it with --board if you mean it"
+        )
 
 
 def gone_inputs(names: Sequence[str]) -> str | None:

@@ -8,14 +8,14 @@ Replaying the journal rebuilds the position, the clocks and every ruling.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 from pathlib import Path
 from typing import TextIO
 
 from arbiter.errors import JournalError
+from arbiter.records.stream import read_events, torn_fault
 from rules.errors import EventError
-from rules.events import Event, Restart, Start, parse_line
+from rules.events import Event, Restart, Start
 
 
 class JournalWriter:
@@ -26,9 +26,13 @@ class JournalWriter:
         self.fsync = fsync
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            new = not self.path.exists()
+            # created 0666 less the umask, like any file the user makes (docs/journal.md)
             self._handle: TextIO = self.path.open("a", encoding="utf-8")
         except OSError as exc:
             raise JournalError(f"journal {self.path}: cannot be opened ({exc.strerror})") from None
+        if new and fsync:
+            fsync_folder(self.path.parent)  # else a power cut may lose the new file's name
         self._needs_newline = self._ends_without_newline()
 
     def _ends_without_newline(self) -> bool:
@@ -70,51 +74,81 @@ class JournalWriter:
 def read_journal(path: str | os.PathLike[str]) -> tuple[list[Event], list[str]]:
     """The events of a journal, and warnings for what a crash left unreadable.
 
-    A journal is written by us, so a bad line can only be the last one, cut by a crash or a
-    power loss: it is skipped with a warning. A bad line in the middle is an error naming it.
+    A journal is written by us, so a torn line (not UTF-8, or cut JSON) can only be one a
+    crash cut: it is skipped with a warning (one in the middle is what an older version left
+    when it resumed such a journal). Any other bad line is an error naming it. The reader is
+    the one of every stream (`arbiter.records.stream`): no fault escapes as a traceback.
     """
     p = Path(path)
+    warnings: list[str] = []
     try:
-        text = p.read_text(encoding="utf-8", errors="replace")
+        handle = p.open("rb")
     except OSError as exc:
         raise JournalError(f"journal {p}: cannot be read ({exc.strerror})") from None
-    lines = text.split("\n")
-    events: list[Event] = []
-    warnings: list[str] = []
-    last = max((i for i, line in enumerate(lines) if line.strip()), default=-1)
-    for i, line in enumerate(lines):
-        if not line.strip():
-            continue
+    with handle:
         try:
-            event = parse_line(line, line=i + 1)
-        except EventError as exc:
-            if i == last:
-                warnings.append(
-                    f"journal {p}: the last line ({i + 1}) was cut short and is ignored"
-                )
-                break
-            if _looks_cut(line):
-                warnings.append(
-                    f"journal {p}: line {i + 1} was cut short by a crash and is ignored"
-                )
-                continue
-            raise JournalError(f"journal {p}: {exc}") from None
-        if events and event.t < events[-1].t:
-            raise JournalError(
-                f"journal {p}: line {i + 1}: t={event.t} comes before t={events[-1].t}"
+            events = list(
+                read_events(handle, f"journal {p}", torn="any", warn=warnings.append)
             )
-        events.append(event)
-    if not events or not isinstance(events[0], Start):
+        except EventError as exc:
+            raise JournalError(str(exc)) from None
+    if not events:
+        raise JournalError(f"journal {p}: it holds no event (no game to resume)")
+    if not isinstance(events[0], Start):
         raise JournalError(f"journal {p}: it does not begin with a 'start' event")
     return events, warnings
 
 
-def _looks_cut(line: str) -> bool:
+def repair_torn_tail(path: str | os.PathLike[str]) -> Path | None:
+    """Move the journal's last line aside if a crash tore it; the file it went to, or None.
+
+    The torn bytes go to `NAME.torn-N` beside the journal (first free N; kept, never lost),
+    and the journal is cut back to its last whole line, both fsynced; so the journal a game
+    goes on with holds only whole lines, and `arbiter pgn`/`replay` read it to the end. A
+    journal whose only line was torn (a power cut while `start` was written) becomes empty:
+    it holds no game.
+    """
+    p = Path(path)
     try:
-        json.loads(line)
-    except json.JSONDecodeError:
-        return True
-    return False
+        data = p.read_bytes()
+    except OSError as exc:
+        raise JournalError(f"journal {p}: cannot be read ({exc.strerror})") from None
+    body = data.rstrip(b" \t\r\n")
+    cut = body.rfind(b"\n") + 1  # where the last non-blank line begins
+    if not body or torn_fault(body[cut:]) is None:
+        return None
+    n = 1
+    while (target := p.with_name(f"{p.name}.torn-{n}")).exists():
+        n += 1
+    try:
+        with target.open("xb") as f:
+            f.write(data[cut:])
+            f.flush()
+            os.fsync(f.fileno())
+        with p.open("r+b") as f:
+            f.truncate(cut)
+            f.flush()
+            os.fsync(f.fileno())
+        fsync_folder(p.parent)
+    except OSError as exc:
+        raise JournalError(
+            f"journal {p}: its torn last line cannot be moved to {target} ({exc.strerror})"
+        ) from None
+    return target
+
+
+def fsync_folder(folder: Path) -> None:
+    """Make a file created or renamed in `folder` survive a power cut (POSIX; else no-op)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass  # a filesystem that cannot sync a folder: nothing more can be done
+    finally:
+        os.close(fd)
 
 
 def restart_event(last_t: float, gap_s: float | None = None, counted: bool = False) -> Restart:

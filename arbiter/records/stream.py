@@ -1,47 +1,108 @@
-"""Reading event streams and journals from files, with line numbers in every error."""
+"""The one JSON Lines reader of event streams and journals, with file and line in every error.
+
+Every command that reads events (`replay`, `pgn`, `resume`, `play --events`, `play
+--journal`) reads them here, so that every fault is told the same way and none escapes as a
+traceback: a line that is not UTF-8 (named by its line and the byte within it), a line longer
+than `MAX_LINE_BYTES`, JSON nested too deeply, a number too large for a float, a UTF-8 byte
+order mark on the first line (skipped). Lines are read as bytes one at a time, so every event
+before a bad line has been yielded: nothing already read is lost.
+
+A crash or a power cut can tear the last line of a journal (`torn`): such a line may be
+tolerated, with a warning, by the readers that ask for it.
+"""
 
 from __future__ import annotations
 
+import json
+import os
+import stat
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TextIO
+from typing import BinaryIO, Literal, cast
 
 from arbiter.errors import StreamFileError
 from rules.errors import EventError
 from rules.events import Event, parse_line
 
+#: The longest line read (a `start` with a FEN, names and settings is well under 2 KB).
+MAX_LINE_BYTES = 1 << 20
+BOM = b"\xef\xbb\xbf"
 
-def open_text(path: str) -> TextIO:
-    """Open a stream file for reading ('-' is standard input), with a clear error."""
+#: What to do with a torn line (not UTF-8, or not JSON: what a crash leaves): "error" stops
+#: there; "tail" lets the last line of the input be torn (warned); "any" skips every torn
+#: line with a warning (the journal reader: journals resumed by older versions keep one).
+TornPolicy = Literal["error", "tail", "any"]
+Warn = Callable[[str], None]
+
+
+def open_stream(path: str) -> BinaryIO:
+    """Open a stream file for reading as bytes ('-' is standard input), with a clear error."""
     if path == "-":
-        return sys.stdin
+        return _stdin()
     p = Path(path)
     if not p.exists():
         raise StreamFileError(f"{path}: no such file")
     if p.is_dir():
         raise StreamFileError(f"{path}: is a folder, not a stream file")
     try:
-        return p.open(encoding="utf-8", newline="")
+        return p.open("rb")
     except OSError as exc:
         raise StreamFileError(f"{path}: cannot be read ({exc.strerror})") from None
 
 
-def read_events(handle: TextIO, name: str = "stream") -> Iterator[Event]:
+def _stdin() -> BinaryIO:
+    """Standard input as bytes. A pipe or a terminal is read unbuffered: a reading thread
+    blocked in a buffered reader holds its lock, and Python aborts at exit over it."""
+    try:
+        if stat.S_ISREG(os.fstat(sys.stdin.fileno()).st_mode):
+            return sys.stdin.buffer
+        return cast(BinaryIO, open(sys.stdin.fileno(), "rb", buffering=0, closefd=False))
+    except (AttributeError, OSError, ValueError):
+        return sys.stdin.buffer
+
+
+def torn_fault(raw: bytes) -> str | None:
+    """Why the line `raw` looks torn by a crash (not UTF-8, or cut JSON), or None."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return f"not UTF-8 text ({exc.reason} at byte {exc.start + 1} of the line)"
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as exc:
+        return f"not valid JSON ({exc.msg})"
+    except (ValueError, RecursionError):
+        return None  # whole JSON, but a value out of range: a fault, not a tear
+    return None
+
+
+def read_events(
+    handle: BinaryIO,
+    name: str = "stream",
+    *,
+    torn: TornPolicy = "error",
+    warn: Warn | None = None,
+) -> Iterator[Event]:
     """Events of a JSON Lines stream; blank lines are skipped.
 
     Raises EventError naming `name`, the line number and the fault; events before it have
-    already been yielded, so nothing already read is lost.
+    already been yielded. `torn` and `warn` say what becomes of a line torn by a crash.
     """
     last_t: float | None = None
-    for number, raw in enumerate(_lines(handle, name), start=1):
-        text = raw.strip()
-        if not text:
+    lines = _numbered_lines(handle, name)
+    for number, raw in lines:
+        if not raw.strip():
             continue
-        try:
-            event = parse_line(text, line=number)
-        except EventError as exc:
-            raise EventError(f"{name}: {exc}") from None
+        fault = torn_fault(raw)
+        if fault is not None:
+            where = f"{name}: line {number}"
+            if torn == "any" or (torn == "tail" and _only_blank_after(lines)):
+                if warn is not None:
+                    warn(f"{where} was cut short by a crash ({fault}) and is ignored")
+                continue
+            raise EventError(f"{where}: {fault}")
+        event = _parse(raw, number, name)
         if last_t is not None and event.t < last_t:
             raise EventError(
                 f"{name}: line {number}: t={event.t} comes before the previous event's"
@@ -51,8 +112,35 @@ def read_events(handle: TextIO, name: str = "stream") -> Iterator[Event]:
         yield event
 
 
-def _lines(handle: TextIO, name: str) -> Iterator[str]:
+def _parse(raw: bytes, number: int, name: str) -> Event:
     try:
-        yield from handle
-    except UnicodeDecodeError as exc:
-        raise EventError(f"{name}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        return parse_line(raw.decode("utf-8"), line=number)
+    except EventError as exc:
+        raise EventError(f"{name}: {exc}") from None
+    except (ValueError, OverflowError, RecursionError, MemoryError) as exc:
+        reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+        raise EventError(f"{name}: line {number}: cannot be read ({reason})") from None
+
+
+def _only_blank_after(lines: Iterator[tuple[int, bytes]]) -> bool:
+    """Is the rest of the input blank? (Consumes it; called only before stopping there.)"""
+    return all(not raw.strip() for _, raw in lines)
+
+
+def _numbered_lines(handle: BinaryIO, name: str) -> Iterator[tuple[int, bytes]]:
+    number = 0
+    while True:
+        try:
+            raw = handle.readline(MAX_LINE_BYTES + 1)
+        except OSError as exc:
+            raise StreamFileError(f"{name}: cannot be read ({exc.strerror or exc})") from None
+        if not raw:
+            return
+        number += 1
+        if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+            raise EventError(
+                f"{name}: line {number}: longer than {MAX_LINE_BYTES} bytes; not an event"
+            )
+        if number == 1 and raw.startswith(BOM):
+            raw = raw[len(BOM) :]
+        yield number, raw

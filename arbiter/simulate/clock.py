@@ -36,6 +36,10 @@ UNTIMED_THINK_S = (2.0, 20.0)
 #: how far (ms) a move may run past its `[%clk]` think time when the hand needs a moment more
 #: (the PGN shows tenths; the next think time of that player makes it up)
 CLK_SLACK_MS = 95
+#: what a `[%clk 0:00:00]` reading stands for: lichess shows whole seconds cut down, so 0
+#: means under a second left, yet the player's press came in time (the flag had not fallen:
+#: the game went on, or was lost on time later). Half a second, or half what was left.
+ZERO_READING_S = 0.5
 
 
 def side_name(color: chess.Color) -> str:
@@ -148,8 +152,11 @@ def plan_times(
                     f"{ply.clk:.1f} s over the move (more than the {credit:g} s a press "
                     "credits); no FIDE clock does that, so the stream cannot reproduce it"
                 )
-            ideal[ply.color] = ply.clk
-            exact_ms = round((before + credit - ply.clk) * 1000)
+            target = ply.clk
+            if target == 0:
+                target = min(ZERO_READING_S, (before + credit) / 2)
+            ideal[ply.color] = target
+            exact_ms = round((before + credit - target) * 1000)
             think_ms = max(exact_ms, 0)
             if ply.min_think_ms - exact_ms <= CLK_SLACK_MS:
                 think_ms = max(think_ms, ply.min_think_ms)
@@ -167,7 +174,7 @@ def plan_times(
         if use_clk:
             assert ply.clk is not None
             shown = clock.remaining(side, now_ms / 1000)
-            if abs(shown - ply.clk) > (CLK_SLACK_MS + 2) / 1000:  # pragma: no cover - guard
+            if abs(shown - ideal[ply.color]) > (CLK_SLACK_MS + 2) / 1000:  # pragma: no cover
                 raise SimulateError(f"{where}: {ply.label}: clock {shown:.3f} s, PGN {ply.clk} s")
         thinks.append(think_ms)
     return Timeline(thinks, clock, use_clk)

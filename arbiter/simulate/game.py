@@ -201,8 +201,14 @@ def simulate_game(
         raise SimulateError(f"{where}: the game has no moves")
     plies: list[PlyClock] = []
     final = board.copy(stack=False)
-    for node in game.mainline():
-        label = f"move {final.fullmove_number}{'.' if final.turn else '...'} {final.san(node.move)}"
+    for ply, node in enumerate(game.mainline(), start=1):
+        number = f"move {final.fullmove_number}{'.' if final.turn else '...'}"
+        if not node.move:
+            raise SimulateError(
+                f"{where}: {number} (ply {ply}) is a null move ('--' or 'Z0'): a pass that"
+                " cannot be made over a board, so no event stream can reproduce the game"
+            )
+        label = f"{number} {final.san(node.move)}"
         least = min_think_ms(final, node.move, kind)
         plies.append(PlyClock(final.turn, node.clock(), label, least))
         final.push(node.move)

@@ -724,3 +724,39 @@ def test_the_rules_core_rules_each_stream_to_the_game_score(
         if found:
             failures.append(f"{name} game {number}: {'; '.join(found)}")
     assert not failures, f"{len(failures)} games:\n" + "\n".join(failures[:10])
+
+
+def _pgn(text: str) -> chess.pgn.Game:
+    game = chess.pgn.read_game(io.StringIO(text))
+    assert game is not None
+    return game
+
+
+@pytest.mark.parametrize(("result", "tail"), [("0-1", "3... Nf6"), ("1/2-1/2", "3... Kd7")])
+def test_a_flagged_players_last_clock_of_zero_is_under_a_second(result: str, tail: str) -> None:
+    """lichess cuts clocks down to whole seconds: 0:00:00 means under a second, still running."""
+    moves = (
+        "1. e4 { [%clk 0:00:50] } 1... e5 { [%clk 0:00:55] } 2. Nf3 { [%clk 0:00:20] }"
+        " 2... Nc6 { [%clk 0:00:50] } 3. Bc4 { [%clk 0:00:00] }"
+    )
+    if result == "1/2-1/2":  # drawn on time: Black has a lone king left, cannot be mated by it
+        setup = '[SetUp "1"]\n[FEN "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"]\n'
+        moves = (
+            "1. e4 { [%clk 0:00:50] } 1... Kd7 { [%clk 0:00:55] } 2. Kd2 { [%clk 0:00:00] }"
+        )
+        tail = "2... Ke7 { [%clk 0:00:50] }"
+    else:
+        setup = ""
+        tail += " { [%clk 0:00:45] }"
+    headers = f'[Result "{result}"]\n[TimeControl "60+0"]\n[Termination "Time forfeit"]\n'
+    game = _pgn(f"{headers}{setup}\n{moves} {tail} {result}\n")
+    rulings = replay(simulate_game(game, "occupancy"))
+    flags = [r for r in rulings if r["type"] == "flag"]
+    assert flags and flags[0]["side"] == "white"
+    assert any(r["type"] == "game_over" and r["result"] == result for r in rulings)
+
+
+@pytest.mark.parametrize("moves", ["1. e4 e5 2. Z0 Nc6 3. Nf3 *", "1. e4 e5 2. -- *"])
+def test_a_null_move_is_refused_naming_game_and_ply(moves: str) -> None:
+    with pytest.raises(SimulateError, match=r"g\.pgn, game 2: move 2\. \(ply 3\) is a null move"):
+        simulate_game(_pgn(f'[Result "*"]\n\n{moves}\n'), "occupancy", where="g.pgn, game 2")
