@@ -337,3 +337,24 @@ def test_ctrl_c_stops_cleanly_and_writes_the_pgn_so_far(tmp_path: Path) -> None:
     played = [m.uci() for m in game.mainline_moves()]
     assert played and played == moves.split()[: len(played)]
     assert load_unfinished(journal) is not None  # resumable
+
+
+def test_a_game_without_a_clock_charges_no_press_to_white(tmp_path: Path) -> None:
+    """Newcomer trial row 5: no time control, every press sent as White's (one key for both
+    players). Without a clock the press is the mover's: no 7.5.3, no time penalty, no loss."""
+    stream = script(tmp_path / "s.jsonl", MOVES)
+    lines = [json.loads(line) for line in stream.read_text(encoding="utf-8").splitlines()]
+    del lines[0]["time_control"]
+    for line in lines:
+        if line["type"] == "press":
+            line["side"] = "white"
+    stream.write_text("".join(json.dumps(o) + "\n" for o in lines), encoding="utf-8")
+    journal = tmp_path / "j.jsonl"
+    done = arbiter("play", "--events", str(stream), "--journal", str(journal), "--display", "plain")
+    assert done.returncode == 0, done.stderr
+    rulings = rulings_of(journal)
+    assert [r["uci"] for r in rulings if r["type"] == "move"] == MOVES.split()
+    assert not [r for r in rulings if r["type"] in ("illegal", "penalty")]
+    over = [r for r in rulings if r["type"] == "game_over"]
+    # White, to move after the twelfth ply, resigns
+    assert [(r["result"], r["reason"]) for r in over] == [("0-1", "resignation")]
