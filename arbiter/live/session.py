@@ -175,7 +175,8 @@ class Session:
             if key == " ":
                 if not game.timed:
                     # one key for both players, no clock: the press is the mover's
-                    return Press(t=t, side=untimed_presser(game, to_move))
+                    mover = untimed_presser(game, "white" if game.board.turn else "black")
+                    return Press(t=t, side=mover)
                 running = game.clock.running
                 if running is None or game.clock.paused:
                     return None  # no clock runs: nothing to press

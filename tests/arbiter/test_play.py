@@ -145,17 +145,22 @@ def test_play_on_an_unfinished_journal_resumes_it(tmp_path: Path) -> None:
     assert [e.type for e in events].count("restart") == 1
     assert events[-1].type == "resign"
     # and once the game is over, the next `play` moves its journal aside for a new game
-    third = arbiter("play", "--tc", "1", "--journal", str(journal), "--display", "plain")
+    third = arbiter(
+        "play", "--tc", "1", "--force-tc", "--journal", str(journal), "--display", "plain"
+    )  # a one-second game: refused as a mistyping unless forced
     assert third.returncode == 0, third.stderr
     assert (tmp_path / "j.1.jsonl").exists()
     assert "game over: 0-1 (time)" in third.stdout
 
 
 def test_plain_lines_without_a_terminal(tmp_path: Path) -> None:
-    done = arbiter("play", "--tc", "0.5", "--white", "Ann", "--journal", str(tmp_path / "j"))
+    done = arbiter(
+        "play", "--tc", "0.5", "--force-tc", "--white", "Ann", "--journal", str(tmp_path / "j")
+    )
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[0].startswith("Ann v Black")
+    assert lines[0] == "time control: 0.5 s (0.5)"  # the reading, before the game
+    assert lines[1].startswith("Ann v Black")
     assert any("flag" in line and "6.9" in line for line in lines)
     assert "\x1b[" not in done.stdout  # no screen control codes in a log
 
