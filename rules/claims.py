@@ -51,19 +51,18 @@ def claim(game: Game, ev: Claim, out: list[Ruling]) -> None:
         return
     article = "9.5.3"
     out.append(ClaimRuling(t=ev.t, side=side, article=article, kind=ev.kind, valid=False))
-    seconds = penalty_seconds(game.mode)
-    opponent = other(side)
-    if game.timed:
-        game.clock.add(opponent, seconds, game.clock_time(ev.t))
-    out.append(
-        Penalty(
-            t=ev.t,
-            side=side,
-            article=penalty_article(game.mode, "9.5.3"),
-            kind="time_added",
-            seconds=seconds,
+    if game.timed:  # 9.5.3's time goes on the opponent's clock: with no clock, none
+        seconds = penalty_seconds(game.mode)
+        game.clock.add(other(side), seconds, game.clock_time(ev.t))
+        out.append(
+            Penalty(
+                t=ev.t,
+                side=side,
+                article=penalty_article(game.mode, "9.5.3"),
+                kind="time_added",
+                seconds=seconds,
+            )
         )
-    )
     game.offer = side
     out.append(DrawOffer(t=ev.t, side=side, article="9.1.2.3"))
     if intended is not None and side == mover:

@@ -128,6 +128,9 @@ def penalties(
 ) -> bool:
     """7.5.5: the press's increment back, then time to the opponent or the game lost.
 
+    Without a clock no time is added (there is none to add it to); the second completed
+    illegal move still loses (7.5.5).
+
     Returns False when the game is over (a second illegal move, or the Czech text's
     fast-play rule), True when play goes on.
     """
@@ -152,9 +155,10 @@ def penalties(
             result = win_for(opponent)
             ending.game_over(game, t, result, "illegal_moves", "7.5.5", out)
         return False
+    if not game.timed:
+        return True  # 7.5.5's two minutes go on a clock: with none, no time is added
     seconds = penalty_seconds(game.mode)
-    if game.timed:
-        game.clock.add(opponent, seconds, game.clock_time(t))
+    game.clock.add(opponent, seconds, game.clock_time(t))
     out.append(
         Penalty(
             t=t,

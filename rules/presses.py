@@ -5,6 +5,11 @@ A press releases what the mover put down (4.7). With a sensor that reports late
 report that shows the player's move not made makes it a press without a move (7.5.3), and
 never while the source is disconnected (events.md). A press after an arrangement that no
 legal move explains completes an illegal move (7.5).
+
+Without a clock (time control '-') there is no clock to press (6.2.1) and so no "press without
+a move" (7.5.3 speaks of pressing the clock): the press is only the signal that the mover has
+finished, whichever side the source gave it (a single key or button cannot tell who pressed).
+It completes the mover's move, or does nothing.
 """
 
 from __future__ import annotations
@@ -38,6 +43,8 @@ def press(game: Game, ev: Press, out: list[Ruling]) -> None:
         ending.flag(game, fside, at, ev.t, out, waited=True)
         if game.over:
             return
+    if not game.timed:
+        side = untimed_presser(game, side)  # after the release: the move it made is the mover's
     last = game.records[-1] if game.records else None
     if last is not None and last.side == side and not last.pressed:
         complete(game, last, game.clock_time(ev.t), out)
@@ -57,6 +64,26 @@ def press(game: Game, ev: Press, out: list[Ruling]) -> None:
         if due is not None and due <= ev.t:
             game.waiting_presses.pop()
             resolve(game, side, ev.t, ev.t, out)
+
+
+def untimed_presser(game: Game, given: Side) -> Side:
+    """Whose press a press is in a game without a clock: the mover's (6.2.1, 7.5.3).
+
+    `given` (the side the source named) when that side has a move not yet completed by a
+    press; else the player whose move is made but not completed; else the player to move.
+    A move begun after an uncompleted one needs a press of its own, so a press given the
+    wrong side completes at most a move already made and never convicts anyone.
+    """
+    unpressed = []
+    for record in reversed(game.records):
+        if record.pressed:
+            break
+        unpressed.append(record.side)
+    if given in unpressed:
+        return given
+    if unpressed:
+        return unpressed[0]
+    return SIDE[game.board.turn]
 
 
 def pending_makes_move(game: Game) -> bool:
@@ -109,6 +136,8 @@ def resolve(
         return
     diff = game.diff()
     if state == "none" and not diff:
+        if not game.timed:
+            return  # 7.5.3 is a press of the clock: without one, a press with no move is nothing
         illegal.completed(game, side, "no_move", None, t, out, press_t=press_t)
         return
     attempt = classify_attempt(game.board, game.sensed, diff)
@@ -125,7 +154,8 @@ def resolve(
         illegal.completed(game, side, defect, attempt.move, t, out, press_t=press_t)
     else:
         game.mismatch(t, out, diff)
-        illegal.completed(game, side, "no_move", None, t, out, press_t=press_t)
+        if game.timed:  # 7.5.3 only where there is a clock
+            illegal.completed(game, side, "no_move", None, t, out, press_t=press_t)
 
 
 def complete(

@@ -47,7 +47,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the journal (JSON Lines); one that holds a game still going on is resumed",
     )
     g = parser.add_argument_group("the game")
-    g.add_argument("--tc", help="time control, e.g. 300+2, 5400+30, 900m60, 5400d5, 40/5400:1800")
+    g.add_argument(
+        "--tc",
+        help="time control. Club forms: 3+2 (3 min + 2 s a move), 90+30, G/90;inc30, G/60;d5"
+        " (US delay); B+I is minutes when B < 60, or B <= 180 with I > B/10, else seconds"
+        " (300+2, 180+2, 60+1). Other forms are in seconds: 300, 5400d5, 900m60, *180,"
+        " 40/5400+30:1800+30. The reading is printed before the game (docs/time-controls.md)",
+    )
+    g.add_argument(
+        "--force-tc", dest="force_tc", action="store_true",
+        help="play a control of under a minute in all (e.g. --tc 30) instead of refusing it",
+    )  # fmt: skip
     g.add_argument("--mode", help="standard, rapid or blitz (default: from the time control)")
     g.add_argument("--rules", help="rule profile: fide-2023 (default), bs, pl, cs")
     g.add_argument("--strict", action="store_true", default=None, help="teaching mode")
@@ -118,6 +128,13 @@ def run(args: argparse.Namespace) -> int:
     )
     from arbiter.records.paths import check_distinct
 
+    reading = None
+    if getattr(args, "tc", None):
+        from arbiter.live.club_time import describe, read_club_time
+
+        control = read_club_time(args.tc, force=getattr(args, "force_tc", False))
+        args.tc = str(control)  # the journal keeps the contract's form, in seconds
+        reading = f"time control: {describe(control)} ({args.tc})"
     settings = settings_of(args)
     path = Path(settings.get("journal") or default_journal())
     check_distinct(files_of(path, settings))
@@ -133,6 +150,9 @@ def run(args: argparse.Namespace) -> int:
         if path.exists() and path.stat().st_size > 0:
             moved = archive(path)
             sys.stderr.write(f"arbiter play: the finished game's journal is now {moved}\n")
+        if reading is not None:
+            sys.stdout.write(reading + "\n")
+            sys.stdout.flush()
         session = new_game(settings, path)
     return report(session, settings.get("pgn"), path)
 

@@ -37,6 +37,7 @@ from arbiter.records.journal import JournalWriter, restart_event
 from rules.errors import ArbiterError
 from rules.events import AddTime, Claim, Event, PauseClocks, Press, Resume, Sensor, Start, Tick
 from rules.game import Game
+from rules.presses import untimed_presser
 from rules.rulings import Ruling
 
 #: seconds added to a clock by the keyboard's `w` and `b` (an arbiter's add-time, 6.10-6.11)
@@ -172,6 +173,10 @@ class Session:
         if isinstance(item, KeyCommand):
             key, t = item.key, item.t
             if key == " ":
+                if not game.timed:
+                    # one key for both players, no clock: the press is the mover's
+                    mover = untimed_presser(game, "white" if game.board.turn else "black")
+                    return Press(t=t, side=mover)
                 running = game.clock.running
                 if running is None or game.clock.paused:
                     return None  # no clock runs: nothing to press

@@ -145,17 +145,22 @@ def test_play_on_an_unfinished_journal_resumes_it(tmp_path: Path) -> None:
     assert [e.type for e in events].count("restart") == 1
     assert events[-1].type == "resign"
     # and once the game is over, the next `play` moves its journal aside for a new game
-    third = arbiter("play", "--tc", "1", "--journal", str(journal), "--display", "plain")
+    third = arbiter(
+        "play", "--tc", "1", "--force-tc", "--journal", str(journal), "--display", "plain"
+    )  # a one-second game: refused as a mistyping unless forced
     assert third.returncode == 0, third.stderr
     assert (tmp_path / "j.1.jsonl").exists()
     assert "game over: 0-1 (time)" in third.stdout
 
 
 def test_plain_lines_without_a_terminal(tmp_path: Path) -> None:
-    done = arbiter("play", "--tc", "0.5", "--white", "Ann", "--journal", str(tmp_path / "j"))
+    done = arbiter(
+        "play", "--tc", "0.5", "--force-tc", "--white", "Ann", "--journal", str(tmp_path / "j")
+    )
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[0].startswith("Ann v Black")
+    assert lines[0] == "time control: 0.5 s (0.5)"  # the reading, before the game
+    assert lines[1].startswith("Ann v Black")
     assert any("flag" in line and "6.9" in line for line in lines)
     assert "\x1b[" not in done.stdout  # no screen control codes in a log
 
@@ -337,3 +342,24 @@ def test_ctrl_c_stops_cleanly_and_writes_the_pgn_so_far(tmp_path: Path) -> None:
     played = [m.uci() for m in game.mainline_moves()]
     assert played and played == moves.split()[: len(played)]
     assert load_unfinished(journal) is not None  # resumable
+
+
+def test_a_game_without_a_clock_charges_no_press_to_white(tmp_path: Path) -> None:
+    """Newcomer trial row 5: no time control, every press sent as White's (one key for both
+    players). Without a clock the press is the mover's: no 7.5.3, no time penalty, no loss."""
+    stream = script(tmp_path / "s.jsonl", MOVES)
+    lines = [json.loads(line) for line in stream.read_text(encoding="utf-8").splitlines()]
+    del lines[0]["time_control"]
+    for line in lines:
+        if line["type"] == "press":
+            line["side"] = "white"
+    stream.write_text("".join(json.dumps(o) + "\n" for o in lines), encoding="utf-8")
+    journal = tmp_path / "j.jsonl"
+    done = arbiter("play", "--events", str(stream), "--journal", str(journal), "--display", "plain")
+    assert done.returncode == 0, done.stderr
+    rulings = rulings_of(journal)
+    assert [r["uci"] for r in rulings if r["type"] == "move"] == MOVES.split()
+    assert not [r for r in rulings if r["type"] in ("illegal", "penalty")]
+    over = [r for r in rulings if r["type"] == "game_over"]
+    # White, to move after the twelfth ply, resigns
+    assert [(r["result"], r["reason"]) for r in over] == [("0-1", "resignation")]

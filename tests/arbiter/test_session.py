@@ -425,3 +425,19 @@ def test_a_reed_switch_board_on_the_fake_pins_is_scanned_into_moves() -> None:
     assert [r.san for r in session.rulings if r.type == "move"] == ["e4"]
     types = [e.type for e in session.events]
     assert types[:2] == ["start", "snapshot"] and "lift" in types and "place" in types
+
+
+def test_without_a_clock_the_space_key_presses_for_the_mover() -> None:
+    """Trial row 5: with no clock every space press was journaled as White's."""
+    session = Session.new(Start(t=0.0, time_control="-"), None, FakeClock())
+    press = session.resolve(KeyCommand(0.5, " "))
+    assert isinstance(press, Press) and press.side == "white"  # White to move
+    for event in e4_events()[:2]:  # e4 made, not pressed
+        session.submit(event)
+    press = session.resolve(KeyCommand(2.0, " "))
+    assert isinstance(press, Press) and press.side == "white"
+    rulings = session.submit(press)
+    assert not [r for r in rulings if r.type in ("illegal", "penalty")]
+    press = session.resolve(KeyCommand(2.5, " "))
+    assert isinstance(press, Press) and press.side == "black"  # e4 completed: Black to move
+    assert not [r for r in session.submit(press) if r.type in ("illegal", "penalty")]
