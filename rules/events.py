@@ -50,6 +50,17 @@ def _check_number(value: object, name: str, *, allow_none: bool = False) -> None
         raise EventError(f"'{name}' must be a finite number, not {shown}")
 
 
+#: no clock holds more than this (100 hours): an `add_time` or `set_clock` beyond it is a
+#: typing error, and refusing it keeps the clock's arithmetic finite
+MAX_CLOCK_S = 360_000.0
+
+
+def _check_clock_seconds(value: float, name: str) -> None:
+    _check_number(value, name)
+    if abs(value) > MAX_CLOCK_S:
+        raise EventError(f"'{name}' must be at most 100 hours ({MAX_CLOCK_S:.0f} s), not {value}")
+
+
 def _finite(value: float) -> bool:
     """Finite, and (an int) small enough for a float: no OverflowError escapes."""
     try:
@@ -320,7 +331,7 @@ class AddTime(ArbiterAction):
     def __post_init__(self) -> None:
         Event.__post_init__(self)
         _check_side(self.side)
-        _check_number(self.seconds, "seconds")
+        _check_clock_seconds(self.seconds, "seconds")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -333,8 +344,8 @@ class SetClock(ArbiterAction):
 
     def __post_init__(self) -> None:
         Event.__post_init__(self)
-        _check_number(self.white, "white")
-        _check_number(self.black, "black")
+        _check_clock_seconds(self.white, "white")
+        _check_clock_seconds(self.black, "black")
         if self.white < 0 or self.black < 0:
             raise EventError("'set_clock' times must not be negative")
 

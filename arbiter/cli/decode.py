@@ -26,7 +26,6 @@ import io
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
 from arbiter.errors import DecodeFileError
@@ -105,15 +104,9 @@ class _Drops:
 
 
 def _open(path: str) -> BinaryIO:
-    p = Path(path)
-    if not p.exists():
-        raise DecodeFileError(f"{path}: no such file")
-    if p.is_dir():
-        raise DecodeFileError(f"{path}: is a folder, not a capture")
-    try:
-        return p.open("rb")
-    except OSError as exc:
-        raise DecodeFileError(f"{path}: cannot be read ({exc.strerror})") from None
+    from arbiter.records.stream import open_stream
+
+    return open_stream(path, what="a capture", error=DecodeFileError)
 
 
 @dataclass

@@ -12,11 +12,11 @@ from rules.errors import ArbiterError
 
 if TYPE_CHECKING:
     from firmware_bridge.gpio.base import Pins
-    from firmware_bridge.gpio.indications import PanelMode
     from firmware_bridge.gpio.panel import ClockPanel
     from firmware_bridge.gpio.pins import MatrixSettings, PinMap
     from firmware_bridge.gpio.reed_matrix import ReedMatrixSource
     from rules.rulings import Ruling
+    from rules.supervision import PanelMode
 
 
 class GpioSource(Source):
@@ -24,7 +24,7 @@ class GpioSource(Source):
 
     The panel's buttons stamp each press at the interrupt with the back-end's monotonic
     clock; `origin` (the monotonic time of the stream's t=0) turns it into `t`. The panel's
-    outputs follow the rulings under FIDE 12.6 (`firmware_bridge.gpio.indications`): the
+    outputs follow the rulings under FIDE 12.6 (`rules.supervision`): the
     session calls `follow` with every step's rulings and `update` when `next_due` says.
     """
 
@@ -45,9 +45,9 @@ class GpioSource(Source):
 
             pins = open_pins(backend)
         self.pins: Pins = pins
-        from firmware_bridge.gpio.indications import DEFAULT_MODE
         from firmware_bridge.gpio.panel import ClockPanel
         from firmware_bridge.gpio.pins import DEFAULT_PINS
+        from rules.supervision import DEFAULT_MODE
 
         # the pins are claimed now too: a GPIO given twice fails before a game begins
         self.panel: ClockPanel | None = ClockPanel(
@@ -111,7 +111,7 @@ class GpioSource(Source):
             return
         from dataclasses import replace
 
-        from firmware_bridge.gpio.indications import indications
+        from rules.supervision import indications
 
         self.panel.begin(running, self._clock.mono(t))
         if history:

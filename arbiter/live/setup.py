@@ -51,7 +51,7 @@ def _available(module: str) -> bool:
 
 
 def _panel_mode(strict: bool, feedback: bool) -> Any:
-    from firmware_bridge.gpio.indications import PanelMode
+    from rules.supervision import PanelMode
 
     return PanelMode(strict=strict, feedback=feedback)
 

@@ -10,7 +10,7 @@ Without a terminal (a log, a pipe, a systemd journal) it writes plain lines inst
 ruling, as it is ruled, with the clocks after each press. Nothing is redrawn.
 
 This is the arbiter's screen: it shows every ruling (FIDE 12.6 limits what the *players'*
-side shows: the LEDs and the buzzer, `firmware_bridge.gpio.indications`). It is the only
+side shows: the LEDs and the buzzer, `rules.supervision`). It is the only
 module besides the `cmd_*` commands that writes to the terminal.
 """
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import BinaryIO, Literal, cast
 
 from arbiter.errors import StreamFileError
-from rules.errors import EventError
+from rules.errors import ArbiterError, EventError
 from rules.events import Event, parse_line
 
 #: The longest line read (a `start` with a FEN, names and settings is well under 2 KB).
@@ -36,19 +36,22 @@ TornPolicy = Literal["error", "tail", "any"]
 Warn = Callable[[str], None]
 
 
-def open_stream(path: str) -> BinaryIO:
-    """Open a stream file for reading as bytes ('-' is standard input), with a clear error."""
+def open_stream(
+    path: str, *, what: str = "a stream file", error: type[ArbiterError] = StreamFileError
+) -> BinaryIO:
+    """Open a file for reading as bytes ('-' is standard input), with a clear `error` naming
+    it as `what` when it is missing, a folder or unreadable."""
     if path == "-":
         return _stdin()
     p = Path(path)
     if not p.exists():
-        raise StreamFileError(f"{path}: no such file")
+        raise error(f"{path}: no such file")
     if p.is_dir():
-        raise StreamFileError(f"{path}: is a folder, not a stream file")
+        raise error(f"{path}: is a folder, not {what}")
     try:
         return p.open("rb")
     except OSError as exc:
-        raise StreamFileError(f"{path}: cannot be read ({exc.strerror})") from None
+        raise error(f"{path}: cannot be read ({exc.strerror})") from None
 
 
 def _stdin() -> BinaryIO:

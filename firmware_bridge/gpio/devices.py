@@ -36,8 +36,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from firmware_bridge.gpio.base import Pin, PinUsageError
-from firmware_bridge.gpio.indications import BLINK_HZ, BeepPattern, LedShow
 from rules.events import ArbiterAction, Claim, Event, PauseClocks, Press, Resume
+from rules.supervision import BLINK_HZ, BeepPattern, LedShow
 from rules.types import Side
 
 log = logging.getLogger(__name__)

@@ -21,15 +21,15 @@ from firmware_bridge.gpio.devices import (
     Emit,
     PlayerLed,
 )
-from firmware_bridge.gpio.indications import (
+from firmware_bridge.gpio.pins import DEFAULT_PINS, PinMap
+from rules.rulings import Ruling
+from rules.supervision import (
     DEFAULT_MODE,
     Indications,
     PanelMode,
     PanelState,
     indications,
 )
-from firmware_bridge.gpio.pins import DEFAULT_PINS, PinMap
-from rules.rulings import Ruling
 
 
 class ClockPanel:

@@ -20,10 +20,10 @@ from arbiter.outputs.display import Display
 from arbiter.records.journal import JournalWriter, read_journal
 from firmware_bridge.gpio.devices import PauseToggle
 from firmware_bridge.gpio.fake import FakePins
-from firmware_bridge.gpio.indications import PanelMode
 from firmware_bridge.gpio.pins import DEFAULT_PINS
 from rules.events import Lift, Place, Press, Restart, Start, Tick
 from rules.replay import replay
+from rules.supervision import PanelMode
 
 
 class SpyJournal(JournalWriter):

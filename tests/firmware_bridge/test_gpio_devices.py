@@ -15,13 +15,6 @@ from firmware_bridge.gpio.devices import (
     PlayerLed,
 )
 from firmware_bridge.gpio.fake import FakePins
-from firmware_bridge.gpio.indications import (
-    FLAG_BEEP,
-    GAME_END_BEEP,
-    ILLEGAL_BEEP,
-    LedShow,
-    PanelMode,
-)
 from firmware_bridge.gpio.panel import ClockPanel
 from firmware_bridge.gpio.pins import DEFAULT_PINS, PinMap
 from rules.events import Claim, Event, PauseClocks, Press, Resume
@@ -33,6 +26,13 @@ from rules.rulings import (
     Obligation,
     Ruling,
     Violation,
+)
+from rules.supervision import (
+    FLAG_BEEP,
+    GAME_END_BEEP,
+    ILLEGAL_BEEP,
+    LedShow,
+    PanelMode,
 )
 from rules.types import Side
 

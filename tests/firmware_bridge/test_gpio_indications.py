@@ -5,18 +5,6 @@ from __future__ import annotations
 import chess
 import pytest
 
-from firmware_bridge.gpio.indications import (
-    FLAG_BEEP,
-    GAME_END_BEEP,
-    ILLEGAL_BEEP,
-    PENDING_ILLEGAL_BEEP,
-    VIOLATION_BEEP,
-    Indications,
-    LedShow,
-    PanelMode,
-    PanelState,
-    indications,
-)
 from rules.rulings import (
     ClaimRuling,
     ClockState,
@@ -32,6 +20,18 @@ from rules.rulings import (
     Reinstate,
     Ruling,
     Violation,
+)
+from rules.supervision import (
+    FLAG_BEEP,
+    GAME_END_BEEP,
+    ILLEGAL_BEEP,
+    PENDING_ILLEGAL_BEEP,
+    VIOLATION_BEEP,
+    Indications,
+    LedShow,
+    PanelMode,
+    PanelState,
+    indications,
 )
 from rules.types import Side
 

@@ -15,13 +15,13 @@ import pytest
 
 from firmware_bridge.gpio.devices import PauseToggle
 from firmware_bridge.gpio.fake import FakePins, FakeReedBoard
-from firmware_bridge.gpio.indications import PanelMode
 from firmware_bridge.gpio.panel import ClockPanel
 from firmware_bridge.gpio.pins import DEFAULT_PINS as P
 from firmware_bridge.gpio.reed_matrix import ReedMatrix, ReedMatrixSource
 from rules.events import Event, Start
 from rules.game import Game
 from rules.rulings import Ruling
+from rules.supervision import PanelMode
 
 START = chess.BB_RANK_1 | chess.BB_RANK_2 | chess.BB_RANK_7 | chess.BB_RANK_8
 

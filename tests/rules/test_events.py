@@ -42,3 +42,15 @@ def test_start_defaults_follow_the_contract() -> None:
     s = Start(t=0)
     assert (s.noise_s, s.slide_s, s.latency_s, s.max_plies) == (0.1, 0.25, 0.0, 2)
     assert not s.strict and not s.auto_press
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        '{"t": 1, "type": "arbiter", "action": "add_time", "side": "white", "seconds": 1e308}',
+        '{"t": 1, "type": "arbiter", "action": "set_clock", "white": 1e308, "black": 60}',
+    ],
+)
+def test_a_clock_beyond_100_hours_is_refused_with_the_field_named(line: str) -> None:
+    with pytest.raises(EventError, match="at most 100 hours"):
+        parse_line(line)
