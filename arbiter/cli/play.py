@@ -17,7 +17,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from arbiter.live.config import Settings
@@ -113,6 +113,12 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
         help="the LEDs and buzzer may show duties and violations (12.6 lifted)",
     )  # fmt: skip
     o.add_argument("--display", help="auto (default), full or plain (lines, for logs)")
+    o.add_argument(
+        "--web", metavar="[HOST:]PORT",
+        help="serve the game's web page (arbiter's view, players' clock, teaching view) on"
+        " this port, on this machine only unless a HOST is given (e.g. 0.0.0.0:8080); the"
+        " address and the controls' token are printed at start",
+    )  # fmt: skip
     parser.add_argument("--config", metavar="FILE", help="a TOML config file (see arbiter.config)")
 
 
@@ -122,7 +128,6 @@ def run(args: argparse.Namespace) -> int:
         default_journal,
         load_unfinished,
         new_game,
-        report,
         resume_game,
         settings_of,
     )
@@ -154,7 +159,26 @@ def run(args: argparse.Namespace) -> int:
             sys.stdout.write(reading + "\n")
             sys.stdout.flush()
         session = new_game(settings, path)
-    return report(session, settings.get("pgn"), path)
+    return report_with_page(session, settings, path)
+
+
+def report_with_page(session: Any, settings: Settings, path: Path) -> int:
+    """Run the session with its web page when `--web` asks for one, then report."""
+    from arbiter.live.setup import report
+
+    page = None
+    if settings.get("web") is not None:
+        from arbiter.web.live import serve_session
+
+        page = serve_session(
+            session, settings.get("web"), token=settings.get("web_token"), journal=path,
+            say=lambda line: (sys.stdout.write(line + "\n"), sys.stdout.flush()),
+        )  # fmt: skip
+    try:
+        return report(session, settings.get("pgn"), path)
+    finally:
+        if page is not None:
+            page.stop()
 
 
 def files_of(journal: Path, settings: Settings) -> dict[str, str | Path | None]:

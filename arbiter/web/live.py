@@ -8,6 +8,7 @@ rules them like any other input.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -102,4 +103,28 @@ def start_page(
     raise failure
 
 
-__all__ = ["LivePage", "start_page"]
+def serve_session(
+    session: Session,
+    where: str | None,
+    *,
+    token: str | None = None,
+    journal: Path | None = None,
+    near: bool = False,
+    say: Callable[[str], None] | None = None,
+) -> LivePage | None:
+    """`--web [HOST:]PORT` for a live game: serve its page and say where (`say`, and on the
+    full-screen display); None when `where` is None (no page asked for)."""
+    if where is None:
+        return None
+    page = start_page(session, where, token=token, journal=journal, near=near)
+    display = session.display
+    on_screen = display is not None and getattr(display, "tty", False)
+    for line in page.lines():
+        if on_screen:
+            display.note(line)  # a full screen would hide a line printed before it
+        elif say is not None:
+            say(line)
+    return page
+
+
+__all__ = ["LivePage", "serve_session", "start_page"]
