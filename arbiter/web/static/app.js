@@ -12,6 +12,8 @@
 
 const STRINGS = {
   title: "OTB Arbiter",
+  strictMode: "strict (teaching)",
+  piece: "piece",
   connecting: "connecting…",
   live: "live",
   lost: "connection lost: reconnecting…",
@@ -206,7 +208,7 @@ function differences(sensed, position, squares) {
 function teachText(duty, position) {
   const side = STRINGS.sideNames[duty.side] || duty.side;
   const letter = duty.square ? position[squareIndex(duty.square)] : "";
-  const piece = STRINGS.pieceNames[String(letter).toLowerCase()] || "piece";
+  const piece = STRINGS.pieceNames[String(letter).toLowerCase()] || STRINGS.piece;
   const template = STRINGS.teachDuty[duty.kind];
   const first = template ? fill(template, { side, piece, square: duty.square || "" }) : duty.message;
   if (!duty.targets || !duty.targets.length) return first;
@@ -534,7 +536,7 @@ function controlsNode() {
 function headerNode() {
   const info = page.info;
   const meta = [info.time_control === "-" ? STRINGS.noClock : info.time_control, info.mode,
-    info.rules].concat(info.strict ? ["strict"] : []).join(" · ");
+    info.rules].concat(info.strict ? [STRINGS.strictMode] : []).join(" · ");
   return el("div", { class: "header" },
     el("h1", {}, `${info.white} – ${info.black}`),
     el("span", { class: "meta" }, meta),
