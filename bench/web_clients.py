@@ -35,7 +35,7 @@ import threading
 import time
 import urllib.request
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -173,7 +173,7 @@ def latency(n_clients: int, moves: int, gap: float) -> list[float]:
         sent: dict[int, float] = {}
         clock = session.clock
         for ply, move in enumerate(plies, start=1):
-            side = "white" if board.turn else "black"
+            side: Literal["white", "black"] = "white" if board.turn else "black"
             piece = board.piece_at(move.from_square)
             assert piece is not None
             frm, to = chess.square_name(move.from_square), chess.square_name(move.to_square)

@@ -144,6 +144,7 @@ def run(args: argparse.Namespace) -> int:
     path = Path(settings.get("journal") or default_journal())
     check_distinct(files_of(path, settings))
     say_repaired("arbiter play", path)
+    web = reserve_page(settings)
     going_on = load_unfinished(path)
     if going_on is not None:
         history, warnings = going_on
@@ -159,20 +160,35 @@ def run(args: argparse.Namespace) -> int:
             sys.stdout.write(reading + "\n")
             sys.stdout.flush()
         session = new_game(settings, path)
-    return report_with_page(session, settings, path)
+    return report_with_page(session, settings, path, web)
 
 
-def report_with_page(session: Any, settings: Settings, path: Path) -> int:
-    """Run the session with its web page when `--web` asks for one, then report."""
+def reserve_page(settings: Settings) -> Any:
+    """`--web`: its port, bound before the game begins (a port in use stops the command
+    before anything is journaled); None without `--web`."""
+    if settings.get("web") is None:
+        return None
+    from arbiter.web.live import reserve
+
+    return reserve(settings.get("web"))
+
+
+def _say(line: str) -> None:
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
+def report_with_page(session: Any, settings: Settings, path: Path, web: Any) -> int:
+    """Run the session with its web page (on the socket `reserve_page` bound), then report."""
     from arbiter.live.setup import report
 
     page = None
-    if settings.get("web") is not None:
+    if web is not None:
         from arbiter.web.live import serve_session
 
         page = serve_session(
             session, settings.get("web"), token=settings.get("web_token"), journal=path,
-            say=lambda line: (sys.stdout.write(line + "\n"), sys.stdout.flush()),
+            say=_say, sock=web,
         )  # fmt: skip
     try:
         return report(session, settings.get("pgn"), path)

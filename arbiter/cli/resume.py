@@ -16,7 +16,13 @@ import argparse
 import sys
 from pathlib import Path
 
-from arbiter.cli.play import add_common_arguments, files_of, report_with_page, say_repaired
+from arbiter.cli.play import (
+    add_common_arguments,
+    files_of,
+    report_with_page,
+    reserve_page,
+    say_repaired,
+)
 
 HELP = "continue a live game from its journal (after a crash or power loss)"
 
@@ -58,6 +64,7 @@ def run(args: argparse.Namespace) -> int:
     game, _ = rebuild(history)
     if game.over:
         raise SessionError(f"journal {path}: the game is already over ({game.result})")
+    web = reserve_page(settings)
     session = resume_game(path, history, settings, gap_s=args.gap, counted=args.counted)
     session.display.note(f"resumed the game of {path} at t={history[-1].t:.2f}")
-    return report_with_page(session, settings, path)
+    return report_with_page(session, settings, path, web)

@@ -8,6 +8,7 @@ rules them like any other input.
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,7 +18,7 @@ from arbiter.web.app import create_app, new_token
 from arbiter.web.errors import WebError
 from arbiter.web.feed import GameFeed
 from arbiter.web.hub import Hub
-from arbiter.web.server import WebServer, parse_address
+from arbiter.web.server import WebServer, bind, parse_address
 
 if TYPE_CHECKING:
     from arbiter.live.session import Session
@@ -71,6 +72,7 @@ def start_page(
     controls: bool = True,
     journal: Path | None = None,
     near: bool = False,
+    sock: socket.socket | None = None,
 ) -> LivePage:
     """Serve `session`'s page at `where` (`[HOST:]PORT`), until `LivePage.stop`.
 
@@ -79,6 +81,7 @@ def start_page(
         controls: False: no controls at all (read-only for everyone).
         journal: the journal file, offered for download.
         near: the port is taken: try the next ones, then any free port (the demo).
+        sock: the socket `reserve` bound for `where` before the game began.
     """
     host, port = parse_address(where)
     if controls and token is None:
@@ -87,6 +90,9 @@ def start_page(
         token = None
     feed = GameFeed(Hub(), taps=not has_own_clock(session)).attach(session)
     app = create_app(feed, session.queue.put, token=token, journal=journal)
+    if sock is not None:
+        server = WebServer(app, host, port, on_stop=feed.hub.close, sock=sock)
+        return LivePage(server.start(), feed, token)
     candidates = [port]
     if near and port != 0:
         candidates += [p for p in range(port + 1, port + NEAR_PORTS) if p <= 65535] + [0]
@@ -103,6 +109,14 @@ def start_page(
     raise failure
 
 
+def reserve(where: str | None) -> socket.socket | None:
+    """Bind `--web [HOST:]PORT` before the game begins (None: no page): a port in use then
+    stops the command before it has journaled anything."""
+    if where is None:
+        return None
+    return bind(*parse_address(where))
+
+
 def serve_session(
     session: Session,
     where: str | None,
@@ -111,12 +125,13 @@ def serve_session(
     journal: Path | None = None,
     near: bool = False,
     say: Callable[[str], None] | None = None,
+    sock: socket.socket | None = None,
 ) -> LivePage | None:
     """`--web [HOST:]PORT` for a live game: serve its page and say where (`say`, and on the
     full-screen display); None when `where` is None (no page asked for)."""
     if where is None:
         return None
-    page = start_page(session, where, token=token, journal=journal, near=near)
+    page = start_page(session, where, token=token, journal=journal, near=near, sock=sock)
     display = session.display
     on_screen = display is not None and getattr(display, "tty", False)
     for line in page.lines():
@@ -127,4 +142,4 @@ def serve_session(
     return page
 
 
-__all__ = ["LivePage", "serve_session", "start_page"]
+__all__ = ["LivePage", "reserve", "serve_session", "start_page"]

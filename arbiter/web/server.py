@@ -85,15 +85,24 @@ class WebServer:
         host, port: where to listen (port 0: a free port).
         on_stop: called (on the caller's thread) at `stop`, before the server shuts down:
             e.g. `hub.close` to end the endless event streams at once.
+        sock: a socket already bound by `bind` (reserved before anything else was done, so
+            that a port in use stops a command before it has begun its work).
     """
 
     def __init__(
-        self, app: Any, host: str = DEFAULT_HOST, port: int = 0, *, on_stop: Any = None
+        self,
+        app: Any,
+        host: str = DEFAULT_HOST,
+        port: int = 0,
+        *,
+        on_stop: Any = None,
+        sock: socket.socket | None = None,
     ) -> None:
         self.app = app
         self.host = host
         self.port = port
         self.on_stop = on_stop
+        self._given = sock
         self._sock: socket.socket | None = None
         self._server: Any = None
         self._thread: threading.Thread | None = None
@@ -121,7 +130,7 @@ class WebServer:
         """Bind, then serve on a daemon thread; returns once connections are accepted."""
         import uvicorn
 
-        self._sock = bind(self.host, self.port)
+        self._sock = self._given if self._given is not None else bind(self.host, self.port)
         config = uvicorn.Config(
             self.app,
             log_level="warning",

@@ -166,3 +166,29 @@ def test_screenshots_of_the_three_views(
 def _seconds(text: str) -> float:
     minutes, _, seconds = text.partition(":")
     return int(minutes) * 60 + float(seconds)
+
+
+def test_the_history_shows_the_position_at_any_ply(arbiter_page: Any) -> None:
+    arbiter_page.click(".moves button[data-ply='1']")
+    assert "history" in arbiter_page.inner_text("#position .caption")
+    assert piece_on(arbiter_page, "e4") == "P" and piece_on(arbiter_page, "e5") == ""
+    assert piece_on(arbiter_page, "g1") == "N"
+    arbiter_page.click("#position .caption button")
+    assert piece_on(arbiter_page, "f3") == "N" and piece_on(arbiter_page, "e5") == "p"
+
+
+def test_a_tap_on_the_clock_face_is_a_press_journaled_with_its_time(
+    browser: Any, game: LiveGame
+) -> None:
+    page = browser.new_page()
+    page.goto(f"{game.url}clock?token={TOKEN}")
+    page.wait_for_function(READY, timeout=10_000)
+    assert page.query_selector("button.half[data-side=black]") is not None  # a tap zone
+    before = game.session.clock.now()
+    page.click("button.half[data-side=black]")
+    page.wait_for_function("document.querySelector('#feedback').textContent !== ''")
+    game.settle()
+    presses = [json.loads(x) for x in game.journal_lines() if '"press"' in x]
+    assert presses[-1]["side"] == "black"
+    assert before <= presses[-1]["t"] <= game.session.clock.now()
+    page.close()

@@ -34,7 +34,9 @@ def served(tmp_path: Path) -> Iterator[tuple[Session, LivePage]]:
         session.close()
 
 
-def call(page: LivePage, method: str, path: str, body: Any = None, token: str | None = None):
+def call(
+    page: LivePage, method: str, path: str, body: Any = None, token: str | None = None
+) -> tuple[int, bytes]:
     conn = http.client.HTTPConnection("127.0.0.1", page.server.address[1], timeout=5)
     headers = {"Content-Type": "application/json"}
     if token is not None:

@@ -53,3 +53,26 @@ def test_no_web_serves_no_page(tmp_path: Path) -> None:
         capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL, cwd=tmp_path,
     )  # fmt: skip
     assert done.returncode == 0 and "web page" not in done.stdout
+
+
+def test_play_on_a_port_in_use_says_so_in_one_line(tmp_path: Path) -> None:
+    import socket
+
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    port = taken.getsockname()[1]
+    events = tmp_path / "start.jsonl"
+    events.write_text('{"t": 0, "type": "start", "time_control": "60"}\n')
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "arbiter.cli", "play", "--events", str(events),
+             "--no-keyboard", "--display", "plain", "--journal", str(tmp_path / "j.jsonl"),
+             "--web", f"127.0.0.1:{port}"],
+            capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL, cwd=tmp_path,
+        )  # fmt: skip
+    finally:
+        taken.close()
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert f"port {port} on 127.0.0.1 is already in use" in done.stderr
+    assert not (tmp_path / "j.jsonl").exists()  # refused before the game began

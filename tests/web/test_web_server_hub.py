@@ -109,7 +109,11 @@ def test_no_message_is_lost_or_doubled_between_the_greeting_and_the_stream() -> 
         return run
 
     async def scenario() -> list[bytes]:
-        writer = threading.Thread(target=lambda: [hub.transact(step(n)) for n in range(2000)])
+        def write() -> None:
+            for n in range(2000):
+                hub.transact(step(n))
+
+        writer = threading.Thread(target=write)
         writer.start()
         await asyncio.sleep(0.001)
         sub = hub.subscribe()
