@@ -87,6 +87,11 @@
     eq(A.lastRefusal(refused), violation, "the violation says why");
     eq(A.lastRefusal([...refused, rulings[0]]), null, "until the next move");
   };
+  tests.aMismatchStandsUntilTheNextMove = () => {
+    const mismatch = { type: "mismatch", missing: [], extra: [] };
+    eq(A.openMismatch([rulings[0], mismatch]), mismatch, "open");
+    eq(A.openMismatch([mismatch, rulings[0]]), null, "closed by a move");
+  };
   tests.theLogLeavesOutThePressesClocks = () => {
     eq(A.logged(rulings).filter((r) => r.type === "clock").length, 1, "only the pause's");
   };

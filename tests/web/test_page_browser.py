@@ -141,11 +141,10 @@ def test_screenshots_of_the_three_views(
     browser: Any, arbiter_page: Any, game: LiveGame
 ) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    # Black's knight, lifted above, is put back: the duty stands (the teaching view draws it),
-    # and a piece is left off its square so that the board as sensed differs
-    game.put(Place, square="b8", piece="n")
-    game.settle()
-    arbiter_page.wait_for_timeout(300)
+    # Black's knight, lifted above, is still in the hand: the board as sensed differs (a move
+    # in progress, drawn beside the position), the duty stands (the teaching view draws it)
+    arbiter_page.wait_for_selector("#sensed [data-square=b8][data-piece='']", timeout=3000)
+    assert "move in progress" in arbiter_page.inner_text("#sensed .caption")
     shots = {"arbiter": arbiter_page}
     for view, size in (("clock", (1024, 600)), ("teach", (1100, 760))):
         page = browser.new_page()
@@ -161,6 +160,9 @@ def test_screenshots_of_the_three_views(
         path = Path(SCREENSHOTS / f"{view}.png")
         page.screenshot(path=str(path), full_page=view == "arbiter")
         assert path.stat().st_size > 10_000
+    game.put(Place, square="b8", piece="n")  # put back: the duty stands
+    game.settle()
+    arbiter_page.wait_for_selector("#sensed", state="detached", timeout=3000)
 
 
 def _seconds(text: str) -> float:

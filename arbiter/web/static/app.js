@@ -22,7 +22,8 @@ const STRINGS = {
   positionStart: "The start position (history)",
   backToLive: "back to the live position",
   sensed: "The board as sensed",
-  sensedDiffers: "The board as sensed: put back what is marked (green: a piece missing, red: a piece that should not be there)",
+  sensedDiffers: "The board as sensed differs from the game: put back what is marked (green: a piece missing, red: a piece that should not be there)",
+  sensedMoving: "The board as sensed (a move in progress)",
   clocks: "Clocks",
   moves: "Moves",
   rulings: "Rulings",
@@ -224,6 +225,16 @@ function openClaim(rulings) {
     else if (r.type === "move" || r.type === "game_over" || r.type === "reinstate") claim = null;
   }
   return claim;
+}
+
+/** The last `mismatch` ruling not yet followed by a move: the board must be put right. */
+function openMismatch(rulings) {
+  let mismatch = null;
+  for (const r of rulings) {
+    if (r.type === "mismatch") mismatch = r;
+    else if (r.type === "move") mismatch = null;
+  }
+  return mismatch;
 }
 
 /** What the teaching view says was refused (strict mode), until the next move. */
@@ -444,12 +455,14 @@ function positionBoxes() {
   const fen = live ? board.fen : positionAt(page.rulings, page.viewPly, page.info.fen);
   const position = placement(fen);
   const diff = live ? board.diff : [];
+  const mismatch = diff.length ? openMismatch(page.rulings) : null;
   const marks = {};
   const sensedMarks = {};
-  const kinds = differences(board.sensed, position, diff);
-  for (const [square, kind] of Object.entries(kinds)) {
-    (kind === "missing" ? marks : sensedMarks)[square] = [kind];
-    if (kind === "missing") sensedMarks[square] = [kind];
+  if (mismatch) {
+    for (const [square, kind] of Object.entries(differences(board.sensed, position, diff))) {
+      (kind === "missing" ? marks : sensedMarks)[square] = [kind];
+      if (kind === "missing") sensedMarks[square] = [kind];
+    }
   }
   const moves = movesOf(page.rulings);
   const shownPly = live ? moves.length : page.viewPly;
@@ -470,9 +483,10 @@ function positionBoxes() {
       boardNode(position, marks, caption)));
   if (live && diff.length) {
     boxes.append(el("div", { class: "boardbox", id: "sensed" },
-      el("div", { class: "caption" }, STRINGS.sensedDiffers),
+      el("div", { class: "caption" }, mismatch ? STRINGS.sensedDiffers : STRINGS.sensedMoving),
       boardNode(board.sensed, sensedMarks, STRINGS.sensed)));
   }
+  if (mismatch) boxes.append(el("div", { class: "note", id: "mismatch" }, mismatch.message || ""));
   return boxes;
 }
 
@@ -677,7 +691,7 @@ function tick() {
 
 window.ArbiterPage = {
   STRINGS, fill, fmtClock, parseClock, streamNow, clockReading, movesOf, positionAt, placement,
-  squareName, squareIndex, differences, teachText, openClaim, lastRefusal, logged,
+  squareName, squareIndex, differences, teachText, openClaim, openMismatch, lastRefusal, logged,
 };
 
 if (!window.ARBITER_NO_START) {
