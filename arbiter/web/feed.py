@@ -58,7 +58,10 @@ class GameFeed:
     # ------------------------------------------------------------------ session thread
 
     def attach(self, session: Session) -> GameFeed:
-        """Follow `session`: take its game's settings and rulings so far; become its sink."""
+        """Follow `session`: take its game's settings and rulings so far; become its sink.
+
+        Call it before the session runs (or on its thread): it reads the game.
+        """
         game = session.game
         real = session.clock.real_delay(1.0)
         self._speed = 1.0 / real if real > 0 else 1.0
@@ -142,11 +145,19 @@ def _numbered(ruling: Ruling, n: int) -> dict[str, Any]:
 
 
 def game_info(game: Game, speed: float, taps: bool) -> dict[str, Any]:
-    """The game's settings as the page shows them (names, control, mode, profile)."""
+    """The game's settings as the page shows them (names, control, mode, profile), and the
+    clocks as they stand now (`clock`, in the form of a `clock` ruling): a game's first
+    `clock` ruling comes only at its first press, but White's clock runs from the start."""
     start = game.start
     control = game.control
     first = control.periods[0] if control.periods else None
+    clock = None
+    if game.timed:
+        white, black, running, paused = game.clock.reading(game.t)
+        clock = {"t": game.t, "white": white, "black": black, "running": running,
+                 "paused": paused}  # fmt: skip
     return {
+        "clock": clock,
         "white": start.white or "White",
         "black": start.black or "Black",
         "event": start.event,

@@ -156,3 +156,11 @@ def test_a_resumed_game_shows_its_history(tmp_path: Path) -> None:
         assert abs(state["now"] - 1.5) < 1e-6
     finally:
         page.stop()
+
+
+def test_the_clocks_of_a_new_game_are_shown_before_any_press(served: Any) -> None:
+    _, page = served
+    state = json.loads(call(page, "GET", "/api/state")[1])
+    assert state["info"]["clock"] == {
+        "t": 0.0, "white": 180.0, "black": 180.0, "running": "white", "paused": False,
+    }  # fmt: skip

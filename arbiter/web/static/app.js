@@ -285,7 +285,7 @@ function absorb(rulings) {
   for (const r of rulings) {
     page.rulings.push(r);
     if (r.type === "clock") {
-      const before = page.clock ? page.clock.running : null;
+      const before = page.clock ? page.clock.running : undefined;
       if (r.running !== before) page.moveStart = r.t;
       page.clock = r;
     } else if (r.type === "flag") {
@@ -299,6 +299,8 @@ function onState(data) {
   page.rulings = [];
   page.clock = null;
   page.flags = {};
+  page.clock = data.info.clock;  // until the first `clock` ruling: the clocks at the start
+  page.moveStart = page.clock ? page.clock.t : null;
   absorb(data.rulings);
   page.board = data.board;
   page.sync = { t: data.now, at: performance.now() };
