@@ -54,6 +54,7 @@ class GameFeed:
         self._board: dict[str, Any] = {}
         self._sensed: tuple[str | None, ...] = ()
         self._speed = 1.0
+        self._state: Message | None = None  # the greeting's state, kept until the next step
 
     # ------------------------------------------------------------------ session thread
 
@@ -95,6 +96,7 @@ class GameFeed:
 
         def step() -> Iterable[Message]:
             with self._lock:
+                self._state = None
                 self._sensed = sensed
                 self._board = board
                 if not rulings:
@@ -123,8 +125,20 @@ class GameFeed:
             }
 
     def greeting(self) -> list[Message]:
-        """What a new client starts from: the whole state (`state`)."""
-        return [Message("state", self.greeting_data())] if self.session is not None else []
+        """What a new client starts from: the whole state (`state`), then the time (`now`).
+
+        The state is encoded once between two steps, however many clients connect; the
+        `now` that follows it is fresh for each."""
+        if self.session is None:
+            return []
+        with self._lock:
+            state = self._state
+        if state is None:
+            state = Message("state", self.greeting_data())
+            state.encode()
+            with self._lock:
+                self._state = state
+        return [state, Message("now", {"t": self.now()})]
 
     def over(self) -> bool:
         """Is the game over (as of the last step)?"""

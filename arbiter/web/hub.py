@@ -23,6 +23,7 @@ The API (stable, also used by the hall view of issue 14): `Message`, `Hub.publis
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import threading
 from collections import deque
@@ -36,15 +37,23 @@ MAX_QUEUE = 512
 RETRY_MS = 1000
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Message:
-    """One Server-Sent Event: a name (`event:`) and a JSON-able payload (`data:`)."""
+    """One Server-Sent Event: a name (`event:`) and a JSON-able payload (`data:`).
+
+    Its wire form is made once, at the first `encode` (a greeting kept between two steps is
+    encoded once for all the clients that connect meanwhile): do not change `data` after.
+    """
 
     event: str
     data: Any
 
     def encode(self) -> bytes:
         """The event as it goes on the wire (one `data:` line: JSON has no raw newline)."""
+        return self._wire
+
+    @functools.cached_property
+    def _wire(self) -> bytes:
         text = json.dumps(self.data, separators=(",", ":"), ensure_ascii=False)
         return f"event: {self.event}\ndata: {text}\n\n".encode()
 
