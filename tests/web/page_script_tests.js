@@ -87,6 +87,13 @@
     eq(A.lastRefusal(refused), violation, "the violation says why");
     eq(A.lastRefusal([...refused, rulings[0]]), null, "until the next move");
   };
+  tests.upholdAClaimTheRulesRefused = () => {
+    eq(A.upholdAction({ side: "white", kind: "fifty", valid: false }),
+      ["declare", { result: "1/2-1/2", reason: "fifty_moves" }], "a draw");
+    eq(A.upholdAction({ side: "black", kind: "touch_move", valid: false }),
+      ["takeback", { plies: 1 }], "the move taken back");
+    eq(A.upholdAction({ side: "black", kind: "threefold", valid: true }), null, "upheld already");
+  };
   tests.aMismatchStandsUntilTheNextMove = () => {
     const mismatch = { type: "mismatch", missing: [], extra: [] };
     eq(A.openMismatch([rulings[0], mismatch]), mismatch, "open");

@@ -194,3 +194,17 @@ def test_a_tap_on_the_clock_face_is_a_press_journaled_with_its_time(
     assert presses[-1]["side"] == "black"
     assert before <= presses[-1]["t"] <= game.session.clock.now()
     page.close()
+
+
+def test_the_teaching_view_shows_a_refused_move_and_why(browser: Any, game: LiveGame) -> None:
+    page = browser.new_page()
+    page.goto(f"{game.url}teach")
+    page.wait_for_function(READY, timeout=10_000)
+    # Black touched the knight on b8 (above) and plays a pawn instead: refused (strict)
+    move(game, "black", "d7", "d6", "p")
+    page.wait_for_selector("#refused", timeout=3000)
+    why = page.inner_text("#refused")
+    assert why.startswith("Refused:") and "b8" in why and "4.3.1" in why
+    assert page.get_attribute("[data-square=b8]", "class").count("touched") == 1
+    page.screenshot(path=str(SCREENSHOTS / "teach-refused.png"))
+    page.close()

@@ -44,11 +44,8 @@ const STRINGS = {
   setClocks: "Set the clocks",
   white: "White",
   black: "Black",
-  claim: "Claim by {side} ({kind}), ruled {valid}:",
-  claimValid: "correct",
-  claimInvalid: "incorrect",
-  uphold: "Uphold it",
-  reject: "Reject it (2 minutes to the opponent)",
+  claim: "{side}'s claim ({kind}) was ruled incorrect; you may overrule:",
+  uphold: "Uphold the claim",
   declare: "Declare the result",
   reason: "reason",
   takeback: "Take back",
@@ -225,6 +222,21 @@ function openClaim(rulings) {
     else if (r.type === "move" || r.type === "game_over" || r.type === "reinstate") claim = null;
   }
   return claim;
+}
+
+/**
+ * The arbiter's event that upholds a claim the rules found incorrect, as [action, fields],
+ * or null. The rules decide every claim themselves (9.2, 9.3, 4.8: a correct draw claim
+ * ends the game, an incorrect one costs the claimant's opponent's time, 9.5.3); the arbiter
+ * may overrule a refusal: a draw claim upheld is a declared draw for its reason, a
+ * touch-move claim upheld takes the move back. A claim the rules upheld is not "rejected"
+ * here: the game is over, or its position reinstated; `set_position` and `declare` remain.
+ */
+function upholdAction(claim) {
+  if (claim.valid) return null;
+  if (claim.kind === "touch_move") return ["takeback", { plies: 1 }];
+  const reasons = { threefold: "threefold_repetition", fifty: "fifty_moves" };
+  return ["declare", { result: "1/2-1/2", reason: reasons[claim.kind] || "arbiter_decision" }];
 }
 
 /** The last `mismatch` ruling not yet followed by a move: the board must be put right. */
@@ -523,17 +535,12 @@ function controlsNode() {
       STRINGS.setClocks)),
   ];
   const claim = openClaim(page.rulings);
-  if (claim) {
-    const draw = claim.kind === "threefold" ? "threefold_repetition" : "fifty_moves";
-    const uphold = claim.kind === "touch_move"
-      ? () => control("takeback", { plies: 1 }, STRINGS.uphold)
-      : () => control("declare", { result: "1/2-1/2", reason: draw }, STRINGS.uphold);
+  const uphold = claim ? upholdAction(claim) : null;
+  if (uphold) {
     rows.push(el("div", { class: "row", id: "claim" },
-      fill(STRINGS.claim, { side: STRINGS.sideNames[claim.side], kind: claim.kind,
-        valid: claim.valid ? STRINGS.claimValid : STRINGS.claimInvalid }),
-      el("button", { id: "uphold", onclick: uphold }, STRINGS.uphold),
-      el("button", { id: "reject", onclick: () => control("penalty",
-        { side: claim.side, kind: "time_added", seconds: 120 }, STRINGS.reject) }, STRINGS.reject)));
+      fill(STRINGS.claim, { side: STRINGS.sideNames[claim.side], kind: claim.kind }),
+      el("button", { id: "uphold", onclick: () => control(...uphold, STRINGS.uphold) },
+        STRINGS.uphold)));
   }
   rows.push(el("div", { class: "row" }, result, reason,
     el("button", { id: "declare", onclick: () => control("declare",
@@ -638,7 +645,7 @@ function renderTeach(root) {
     el("div", { class: "panel" },
       el("h2", {}, STRINGS.teachTitle),
       el("p", { class: "duty", id: "duty" }, words),
-      refusal ? el("p", { class: "refused", id: "refused" },
+      refusal ? el("p", { class: "refusal", id: "refused" },
         fill(STRINGS.teachRefused, { why: refusal.message || refusal.type })) : null,
       el("h2", {}, STRINGS.clocks), clocksNode())));
 }
@@ -693,7 +700,7 @@ function tick() {
 
 window.ArbiterPage = {
   STRINGS, fill, fmtClock, parseClock, streamNow, clockReading, movesOf, positionAt, placement,
-  squareName, squareIndex, differences, teachText, openClaim, openMismatch, lastRefusal, logged,
+  squareName, squareIndex, differences, teachText, openClaim, upholdAction, openMismatch, lastRefusal, logged,
 };
 
 if (!window.ARBITER_NO_START) {
