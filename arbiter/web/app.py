@@ -31,7 +31,7 @@ from arbiter.web.feed import GameFeed
 from arbiter.web.hub import Message
 from arbiter.web.server import sse_response
 from rules.errors import ArbiterError
-from rules.events import ArbiterAction, Event, Press, parse_event
+from rules.events import ArbiterAction, Event, Press, SetPosition, parse_event
 
 #: the header that carries the controls' token
 TOKEN_HEADER = "X-Arbiter-Token"
@@ -44,6 +44,25 @@ MAX_BODY = 16_384
 def new_token() -> str:
     """A fresh token for the controls (printed at start)."""
     return secrets.token_urlsafe(12)
+
+
+def position_problem(event: Event) -> str | None:
+    """Why a `set_position` from the page cannot be played on (None: it can).
+
+    Checked here, before the event is queued: the session journals an event before the
+    rules read it, and an unreadable FEN in the journal would stop the game and its resume.
+    """
+    if not isinstance(event, SetPosition):
+        return None
+    import chess
+
+    try:
+        board = chess.Board(event.fen)
+    except ValueError as exc:
+        return f"the FEN cannot be read ({exc})"
+    if not board.is_valid():
+        return "the FEN is not a legal chess position (kings, pawns, check)"
+    return None
 
 
 def static_dir() -> Path:
@@ -117,6 +136,9 @@ def create_app(
             return refused(400, str(exc))
         if not isinstance(event, ArbiterAction):
             return refused(400, "only the arbiter's actions are accepted here")
+        problem = position_problem(event)
+        if problem is not None:
+            return refused(400, problem)
         submit(event)
         return JSONResponse({"queued": event.to_dict()}, status_code=202)
 

@@ -93,6 +93,8 @@ def test_controls_need_the_token_and_become_contract_events(served: Any) -> None
         ({"action": "fly"}, "'action' must be one of"),
         ({"action": "add_time", "side": "white", "seconds": 1e308}, "seconds"),
         ([1, 2], "JSON object"),
+        ({"action": "set_position", "fen": "xyz"}, "cannot be read"),
+        ({"action": "set_position", "fen": "8/8/8/8/8/8/8/8 w - - 0 1"}, "not a legal"),
     ],
 )
 def test_a_bad_control_is_refused_with_a_reason(served: Any, body: Any, words: str) -> None:
