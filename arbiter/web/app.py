@@ -5,16 +5,17 @@ Pages (one HTML page; its script picks the view from the path):
   moves, every ruling with its article, the history at any ply, downloads and, with the
   token, the controls;
 - `/clock` the players' clock face (nothing on it tells a player that the opponent moved or
-  that a duty is due, 12.6); with the token and a game with no physical clock, its two
-  halves are the clock's buttons;
+  that a duty is due, 12.6); with the players' token (or the arbiter's) and a game with
+  no clock panel of its own, its two halves are the clock's buttons;
 - `/teach` the teaching view: the duty in force in plain words, the refused move, drawn.
 
 Data: `/events` (Server-Sent Events of the feed), `/api/state` (the same state as JSON),
 `/game.pgn`, `/journal.jsonl`. Controls: `POST /api/control` (an arbiter's action: the
-contract's `arbiter` event without `t`) and `POST /api/press` (`{"side": ...}`), both with
-the token in the `X-Arbiter-Token` header; without it, 403. An accepted control becomes a
-contract event stamped with the session's clock at receipt and goes onto the session's
-queue, so it is journaled and ruled like any other input (never ruled here).
+contract's `arbiter` event without `t`) with the arbiter's token, and `POST /api/press`
+(`{"side": ...}`) with the players' token (a tablet used as the clock cannot act as the
+arbiter) or the arbiter's, in the `X-Arbiter-Token` header; without it, 403. An accepted
+control becomes a contract event stamped with the session's clock at receipt and goes onto
+the session's queue, so it is journaled and ruled like any other input (never ruled here).
 """
 
 from __future__ import annotations
@@ -75,6 +76,7 @@ def create_app(
     submit: Callable[[Event], None],
     *,
     token: str | None,
+    press_token: str | None = None,
     journal: Path | None = None,
 ) -> Any:
     """The Starlette app of one game.
@@ -82,7 +84,8 @@ def create_app(
     Args:
         feed: the game's feed (attached to its session).
         submit: puts an event on the session's queue (thread-safe).
-        token: the controls' token; None: the page is read-only for everyone.
+        token: the arbiter's token; None: the page is read-only for everyone.
+        press_token: the players' token, for the clock's buttons only.
         journal: the journal file, for its download.
     """
     from starlette.applications import Starlette
@@ -107,9 +110,11 @@ def create_app(
     def refused(status: int, text: str) -> Response:
         return JSONResponse({"error": text}, status_code=status)
 
-    def authorised(request: Request) -> bool:
-        given = request.headers.get(TOKEN_HEADER, "")
-        return token is not None and secrets.compare_digest(given.encode(), token.encode())
+    def authorised(request: Request, *accepted: str | None) -> bool:
+        given = request.headers.get(TOKEN_HEADER, "").encode()
+        return any(
+            t is not None and secrets.compare_digest(given, t.encode()) for t in accepted
+        )
 
     async def body_of(request: Request) -> dict[str, Any] | None:
         raw = await request.body()
@@ -122,7 +127,7 @@ def create_app(
         return data if isinstance(data, dict) else None
 
     async def control(request: Request) -> Response:
-        if not authorised(request):
+        if not authorised(request, token):
             return refused(403, "this page is read-only: the arbiter's controls need the token")
         data = await body_of(request)
         if data is None:
@@ -143,7 +148,7 @@ def create_app(
         return JSONResponse({"queued": event.to_dict()}, status_code=202)
 
     async def press(request: Request) -> Response:
-        if not authorised(request):
+        if not authorised(request, press_token, token):
             return refused(403, "this page is read-only: the clock's buttons need the token")
         if not feed.taps:
             return refused(409, "this game has a clock of its own: press its buttons")

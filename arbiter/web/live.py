@@ -34,6 +34,7 @@ class LivePage:
     server: WebServer
     feed: GameFeed
     token: str | None
+    press_token: str | None = None
 
     @property
     def url(self) -> str:
@@ -50,6 +51,10 @@ class LivePage:
         control = self.control_url()
         if control is not None:
             out.append(f"arbiter's controls: {control}")
+        if self.press_token is not None:
+            out.append(
+                f"players' clock with tap buttons: {self.url}clock?token={self.press_token}"
+            )
         return out
 
     def stop(self) -> None:
@@ -89,10 +94,13 @@ def start_page(
     if not controls:
         token = None
     feed = GameFeed(Hub(), taps=not has_own_clock(session)).attach(session)
-    app = create_app(feed, session.queue.put, token=token, journal=journal)
+    press_token = new_token() if token is not None and feed.taps else None
+    app = create_app(
+        feed, session.queue.put, token=token, press_token=press_token, journal=journal
+    )
     if sock is not None:
         server = WebServer(app, host, port, on_stop=feed.hub.close, sock=sock)
-        return LivePage(server.start(), feed, token)
+        return LivePage(server.start(), feed, token, press_token)
     candidates = [port]
     if near and port != 0:
         candidates += [p for p in range(port + 1, port + NEAR_PORTS) if p <= 65535] + [0]
@@ -104,7 +112,7 @@ def start_page(
         except WebError as exc:
             failure = failure or exc
             continue
-        return LivePage(server, feed, token)
+        return LivePage(server, feed, token, press_token)
     assert failure is not None
     raise failure
 

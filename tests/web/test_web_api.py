@@ -108,6 +108,12 @@ def test_a_tap_is_a_press_at_the_session_time_of_receipt(served: Any) -> None:
     session, page = served
     session.clock.set(3.5)
     assert call(page, "POST", "/api/press", {"side": "white"})[0] == 403
+    players = page.press_token
+    assert players is not None and players != TOKEN
+    assert call(page, "POST", "/api/press", {"side": "black"}, token=players)[0] == 202
+    assert session.queue.get_nowait() == Press(t=3.5, side="black")
+    # the players' token is for the clock's buttons only
+    assert call(page, "POST", "/api/control", {"action": "pause"}, token=players)[0] == 403
     assert call(page, "POST", "/api/press", {"side": "both"}, token=TOKEN)[0] == 400
     assert call(page, "POST", "/api/press", {"side": "white"}, token=TOKEN)[0] == 202
     assert session.queue.get_nowait() == Press(t=3.5, side="white")
