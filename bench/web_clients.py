@@ -286,6 +286,8 @@ def main() -> None:
     if args.clients:
         clients(int(args.clients[0]), int(args.clients[1]), float(args.clients[2]))
         return
+    load = os.getloadavg()
+    print(f"machine   {os.cpu_count()} cores, load average {load[0]:.1f} (1 min) at the start")
     started = startup(args.runs)
     print(
         f"start-up  arbiter play --web: {started['with_web_s']:.2f} s to the page answering;"
@@ -307,6 +309,7 @@ def main() -> None:
             f" p99 {quantile(lags, .99) * 1e3:.1f} ms, max {max(lags) * 1e3:.1f} ms"
             " (press on the queue -> move ruling at the client)"
         )
+    print(f"machine   load average {os.getloadavg()[0]:.1f} (1 min) at the end")
 
 
 if __name__ == "__main__":
