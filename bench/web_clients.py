@@ -270,6 +270,37 @@ def startup(runs: int) -> dict[str, float]:
     return {"with_web_s": statistics.median(with_web), "without_web_s": statistics.median(without)}
 
 
+def session_cost(repeats: int) -> dict[str, float]:
+    """Seconds to rule the demo game's events through a `Session` (no journal, no display),
+    with and without the page's feed attached (no client connected)."""
+    from arbiter.clock import FakeClock
+    from arbiter.demo.game import demo_events
+    from arbiter.live.session import Session
+    from arbiter.web.feed import GameFeed
+    from rules.events import Start
+
+    events = demo_events()
+    start = events[0]
+    assert isinstance(start, Start)
+
+    def run(feed: bool) -> float:
+        clock = FakeClock(0.0)
+        session = Session.new(start, None, clock)
+        if feed:
+            GameFeed().attach(session)
+        began = time.perf_counter()
+        for event in events[1:]:
+            clock.set(event.t)
+            session.submit(event)
+        return time.perf_counter() - began
+
+    best = {True: float("inf"), False: float("inf")}
+    for _ in range(repeats):
+        for feed in (False, True):
+            best[feed] = min(best[feed], run(feed))
+    return {"without_s": best[False], "with_s": best[True], "events": len(events) - 1}
+
+
 def quantile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -288,6 +319,12 @@ def main() -> None:
         return
     load = os.getloadavg()
     print(f"machine   {os.cpu_count()} cores, load average {load[0]:.1f} (1 min) at the start")
+    cost = session_cost(5)
+    print(
+        f"session   the demo's {cost['events']} events ruled in {cost['with_s'] * 1e3:.1f} ms"
+        f" with the page's feed attached (no client), {cost['without_s'] * 1e3:.1f} ms without"
+        f" (ratio {cost['with_s'] / cost['without_s']:.2f}; best of 5)"
+    )
     started = startup(args.runs)
     print(
         f"start-up  arbiter play --web: {started['with_web_s']:.2f} s to the page answering;"

@@ -20,7 +20,7 @@ Messages on the event stream (`event:` name, then the JSON of `data:`):
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 import chess
@@ -55,6 +55,7 @@ class GameFeed:
         self._sensed: tuple[str | None, ...] = ()
         self._speed = 1.0
         self._state: Message | None = None  # the greeting's state, kept until the next step
+        self._duties = DutyView()
 
     # ------------------------------------------------------------------ session thread
 
@@ -74,7 +75,7 @@ class GameFeed:
                 self._rulings = list(session.rulings)
                 self._dicts = [_numbered(r, i) for i, r in enumerate(self._rulings)]
                 self._sensed = tuple(game.sensed)
-                self._board = board_view(game)
+                self._board = board_view(game, self._duties)
             return [Message("state", self.greeting_data())]
 
         self.hub.transact(first)
@@ -91,7 +92,7 @@ class GameFeed:
         sensed = tuple(game.sensed)
         if not rulings and sensed == self._sensed:
             return
-        board = board_view(game)
+        board = board_view(game, self._duties)
         now = session.clock.now()
 
         def step() -> Iterable[Message]:
@@ -192,24 +193,45 @@ def game_info(game: Game, speed: float, taps: bool) -> dict[str, Any]:
     }
 
 
-def board_view(game: Game) -> dict[str, Any]:
-    """The board as sensed, the game's position, where they differ, and the duties in force.
+def board_view(
+    game: Game, duties_of: Callable[[Game], list[dict[str, Any]]] | None = None
+) -> dict[str, Any]:
+    """The board as sensed, the game's position, where they differ, and the duties in force
+    (`duties_of`: `duties`, or a `DutyView` that keeps them while they stand).
 
     Read on the session thread only. A duty's `targets` are the squares its piece may go to
     by a legal move (what the teaching view draws).
     """
+    duties_of = duties_of or duties
+    fen = game.fen()
     sensed = ["" if p is None else p for p in game.sensed]
     diff = sorted(chess.SQUARE_NAMES[sq] for sq in game.diff())
     return {
         "sensed": sensed,
-        "fen": game.fen(),
+        "fen": fen,
         "ply": game.ply,
         "to_move": "white" if game.board.turn else "black",
         "diff": diff,
         "over": game.over,
         "result": game.result,
-        "duties": duties(game),
+        "duties": duties_of(game),
     }
+
+
+class DutyView:
+    """`duties(game)`, made again only when the duty or the position changed: most events
+    (a lift, a place, a tick) leave both as they were."""
+
+    def __init__(self) -> None:
+        self._key: tuple[object, str] | None = None
+        self._value: list[dict[str, Any]] = []
+
+    def __call__(self, game: Game) -> list[dict[str, Any]]:
+        turn = game.turn
+        key = (turn.obligation or turn.forced, game.fen())
+        if key != self._key:
+            self._key, self._value = key, duties(game)
+        return self._value
 
 
 def duties(game: Game) -> list[dict[str, Any]]:
@@ -241,4 +263,4 @@ def duties(game: Game) -> list[dict[str, Any]]:
     ]
 
 
-__all__ = ["GameFeed", "board_view", "duties", "game_info"]
+__all__ = ["DutyView", "GameFeed", "board_view", "duties", "game_info"]

@@ -136,9 +136,9 @@ class Hub:
         returns, atomically with respect to `subscribe`: no client sees a state and then a
         message already in it, nor misses one."""
         with self.lock:
-            encoded = [m.encode() for m in step()]
-            if encoded:
-                self._fan_out(encoded)
+            messages = list(step())
+            if messages and self._subs:  # nobody watching: nothing to encode
+                self._fan_out([m.encode() for m in messages])
 
     def _fan_out(self, encoded: list[bytes]) -> None:
         self.published += len(encoded)
