@@ -6,6 +6,7 @@ clock face and the teaching view, served from the game's own process.
 - `feed`: the session sink that turns typed rulings into the page's JSON.
 - `app`: the routes of one game's page, its controls behind a token.
 - `live`: starting and stopping the page beside a `Session`.
+- `errors`: `WebError`, what stops a page from being served.
 - `static/`: the page itself (HTML, CSS, one script), no CDN.
 
 Nothing here is imported unless a page is served: `arbiter --help` stays fast.

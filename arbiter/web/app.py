@@ -117,6 +117,9 @@ def create_app(
         )
 
     async def body_of(request: Request) -> dict[str, Any] | None:
+        declared = request.headers.get("content-length", "0")
+        if not declared.isdigit() or int(declared) > MAX_BODY:
+            return None
         raw = await request.body()
         if len(raw) > MAX_BODY:
             return None

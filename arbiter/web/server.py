@@ -21,6 +21,7 @@ import contextlib
 import errno
 import socket
 import threading
+import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -153,10 +154,9 @@ class WebServer:
 
         self._thread = threading.Thread(target=serve, name="arbiter-web", daemon=True)
         self._thread.start()
-        waited = 0.0
-        while not server.started and self._thread.is_alive() and waited < START_TIMEOUT_S:
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while not server.started and self._thread.is_alive() and time.monotonic() < deadline:
             self._thread.join(0.01)
-            waited += 0.01
         if not server.started:
             self.stop()
             raise WebError(f"web page: the server did not start ({self._failed or 'timeout'})")
