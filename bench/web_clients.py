@@ -69,7 +69,7 @@ async def _client(port: int, out: dict[int, float], ready: asyncio.Event, count:
                         out.setdefault(ruling["ply"], now)
 
 
-async def _clients_main(port: int, n: int, seconds: float) -> dict[str, Any]:
+async def _clients_main(port: int, n: int, seconds: float, expect: int) -> dict[str, Any]:
     ready = asyncio.Event()
     count = [0, n]
     received: list[dict[int, float]] = [{} for _ in range(n)]
@@ -77,21 +77,26 @@ async def _clients_main(port: int, n: int, seconds: float) -> dict[str, Any]:
     await asyncio.wait_for(ready.wait(), 30)
     sys.stdout.write("ready\n")
     sys.stdout.flush()
-    await asyncio.sleep(seconds)
+    deadline = time.monotonic() + seconds
+    # until the time is up (`seconds`), or every client has every move (`expect`, if given)
+    while time.monotonic() < deadline and not (expect and all(len(r) >= expect for r in received)):
+        await asyncio.sleep(0.1)
     for task in tasks:
         task.cancel()
     return {"received": [{str(k): v for k, v in r.items()} for r in received]}
 
 
-def clients(port: int, n: int, seconds: float) -> None:
-    result = asyncio.run(_clients_main(port, n, seconds))
+def clients(port: int, n: int, seconds: float, expect: int) -> None:
+    result = asyncio.run(_clients_main(port, n, seconds, expect))
     sys.stdout.write(json.dumps(result) + "\n")
     sys.stdout.flush()
 
 
-def spawn_clients(port: int, n: int, seconds: float) -> subprocess.Popen[str]:
+def spawn_clients(port: int, n: int, seconds: float, expect: int = 0) -> subprocess.Popen[str]:
+    """`n` SSE clients in a child process, for `seconds` at most (less once each has
+    received `expect` moves)."""
     proc = subprocess.Popen(
-        [sys.executable, __file__, "--clients", str(port), str(n), str(seconds)],
+        [sys.executable, __file__, "--clients", str(port), str(n), str(seconds), str(expect)],
         stdout=subprocess.PIPE,
         text=True,
     )
@@ -156,7 +161,8 @@ def idle(seconds: float) -> dict[str, float]:
     return out
 
 
-def latency(n_clients: int, moves: int, gap: float) -> list[float]:
+def latency(n_clients: int, moves: int, gap: float) -> tuple[list[float], list[float]]:
+    """(press -> move at each client, press -> move published by the session) in seconds."""
     import chess
 
     from arbiter.demo.game import demo_game
@@ -166,9 +172,18 @@ def latency(n_clients: int, moves: int, gap: float) -> list[float]:
     with tempfile.TemporaryDirectory() as tmp:
         session, thread = live_game("3600+2", Path(tmp) / "j.jsonl")
         page = start_page(session, "127.0.0.1:0", controls=False)
+        published: dict[int, float] = {}
+
+        def probe(rulings: list[Any], t: float) -> None:
+            """After the feed: the session thread has published the move, free again."""
+            for ruling in rulings:
+                if ruling.type == "move":
+                    published.setdefault(ruling.ply, time.monotonic())
+
+        session.sinks.append(probe)
         port = page.server.address[1]
         plies = list(demo_game().mainline_moves())[:moves]
-        proc = spawn_clients(port, n_clients, len(plies) * gap + 3)
+        proc = spawn_clients(port, n_clients, len(plies) * gap + 60, expect=len(plies))
         board = chess.Board()
         sent: dict[int, float] = {}
         clock = session.clock
@@ -190,7 +205,7 @@ def latency(n_clients: int, moves: int, gap: float) -> list[float]:
             session.queue.put(Press(t=clock.now(), side=side))
             board.push(move)
             time.sleep(gap)
-        out, _ = proc.communicate(timeout=60)
+        out, _ = proc.communicate(timeout=120)
         session.stop()
         thread.join(5)
         page.stop()
@@ -202,7 +217,8 @@ def latency(n_clients: int, moves: int, gap: float) -> list[float]:
     missing = n_clients * len(plies) - len(lags)
     if missing:
         raise SystemExit(f"{missing} moves never reached a client")
-    return lags
+    session_lags = [published[ply] - sent[ply] for ply in sent]
+    return lags, session_lags
 
 
 def _placed(board: Any, move: Any) -> str:
@@ -312,10 +328,11 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=40)
     parser.add_argument("--gap", type=float, default=0.15)
     parser.add_argument("--runs", type=int, default=3, help="start-ups of each kind")
-    parser.add_argument("--clients", nargs=3, help=argparse.SUPPRESS)
+    parser.add_argument("--clients", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.clients:
-        clients(int(args.clients[0]), int(args.clients[1]), float(args.clients[2]))
+        port, n, seconds, expect = args.clients
+        clients(int(port), int(n), float(seconds), int(expect))
         return
     load = os.getloadavg()
     print(f"machine   {os.cpu_count()} cores, load average {load[0]:.1f} (1 min) at the start")
@@ -339,7 +356,12 @@ def main() -> None:
         f" {figures['rss_no_page_mb']:.1f} MB for the game without a page"
     )
     for n in (1, 100):
-        lags = latency(n, args.moves, args.gap)
+        lags, session_lags = latency(n, args.moves, args.gap)
+        print(
+            f"session   {n:3d} client(s): press -> move ruled, journaled and published by the"
+            f" session: p50 {quantile(session_lags, 0.5) * 1e3:.1f} ms,"
+            f" p99 {quantile(session_lags, 0.99) * 1e3:.1f} ms"
+        )
         p50 = quantile(lags, 0.5) * 1e3
         print(
             f"latency   {n:3d} client(s), {len(lags)} deliveries: p50 {p50:.1f} ms,"
