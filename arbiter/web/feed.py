@@ -19,6 +19,7 @@ Messages on the event stream (`event:` name, then the JSON of `data:`):
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
@@ -56,6 +57,7 @@ class GameFeed:
         self._speed = 1.0
         self._state: Message | None = None  # the greeting's state, kept until the next step
         self._duties = DutyView()
+        self.faulted = False
 
     # ------------------------------------------------------------------ session thread
 
@@ -84,7 +86,22 @@ class GameFeed:
         return self
 
     def __call__(self, rulings: list[Ruling], t: float) -> None:
-        """The session's step: publish its rulings (and the board), or the board alone."""
+        """The session's step: publish its rulings (and the board), or the board alone.
+
+        The page is a view: a fault of its own is said once on stderr and never stops the
+        game (the journal and the other sinks go on; the page catches up at the next step).
+        """
+        try:
+            self._step(rulings)
+        except Exception as exc:
+            self._fault(exc)
+
+    def _fault(self, exc: Exception) -> None:
+        if not self.faulted:
+            self.faulted = True
+            sys.stderr.write(f"web page: the page could not follow the game ({exc!r})\n")
+
+    def _step(self, rulings: list[Ruling]) -> None:
         session = self.session
         if session is None:
             return
@@ -92,7 +109,11 @@ class GameFeed:
         sensed = tuple(game.sensed)
         if not rulings and sensed == self._sensed:
             return
-        board = board_view(game, self._duties)
+        try:
+            board = board_view(game, self._duties)
+        except Exception as exc:  # the rulings still go out, with the board as it was
+            self._fault(exc)
+            board = self._board
         now = session.clock.now()
 
         def step() -> Iterable[Message]:

@@ -172,3 +172,24 @@ def test_the_clocks_of_a_new_game_are_shown_before_any_press(served: Any) -> Non
     assert state["info"]["clock"] == {
         "t": 0.0, "white": 180.0, "black": 180.0, "running": "white", "paused": False,
     }  # fmt: skip
+
+
+def test_a_fault_of_the_page_never_stops_the_game(
+    served: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    session, page = served
+
+    def broken(*args: Any) -> Any:
+        raise RuntimeError("a bug of the page")
+
+    monkeypatch.setattr("arbiter.web.feed.board_view", broken)
+    play(
+        session,
+        Lift(t=1.0, square="e2", piece="P"),
+        Place(t=1.5, square="e4", piece="P"),
+        Press(t=2.0, side="white"),
+    )
+    assert session.game.ply == 1  # the game went on
+    state = json.loads(call(page, "GET", "/api/state")[1])
+    assert [r["san"] for r in state["rulings"] if r["type"] == "move"] == ["e4"]
+    assert capsys.readouterr().err.count("could not follow the game") == 1
