@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import SCREENSHOTS, TOKEN, LiveGame, live_game
+from web_game import SCREENSHOTS, TOKEN, LiveGame, live_game
 
 from rules.events import Lift, Place, Press, Start
 
