@@ -78,6 +78,12 @@
     eq(A.teachText(duty, position),
       "White, you touched the knight on g1: you must move it. It may go to: f3, h3.", "words");
   };
+  tests.teachingWordsOfACaptureDuty = () => {
+    const position = A.placement("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1");
+    const duty = { side: "white", kind: "capture_piece", square: "d5", targets: ["e4"] };
+    eq(A.teachText(duty, position), "White, you touched the opponent's pawn on d5: you must"
+      + " capture it. It may be captured from: e4.", "words");
+  };
   tests.claimsAndRefusals = () => {
     const claim = { type: "claim", side: "black", kind: "threefold", valid: false };
     eq(A.openClaim([claim]), claim, "open");
