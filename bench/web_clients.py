@@ -62,7 +62,7 @@ async def _client(port: int, out: dict[int, float], ready: asyncio.Event, count:
                 count[0] += 1
                 if count[0] == count[1]:
                     ready.set()
-            elif event == "rulings":
+            elif event == "rulings" and '"type":"move"' in text:  # parse only what counts
                 data = json.loads(text[5:])
                 for ruling in data["rulings"]:
                     if ruling["type"] == "move":

@@ -80,7 +80,8 @@ class Subscription:
         if not self.pending and not self.closed:
             self.wake.clear()
             try:
-                await asyncio.wait_for(self.wake.wait(), timeout)
+                async with asyncio.timeout(timeout):  # no task of its own, unlike wait_for
+                    await self.wake.wait()
             except TimeoutError:
                 return []
         with self.hub.lock:
