@@ -12,6 +12,9 @@
 
 const STRINGS = {
   title: "OTB Arbiter",
+  noTime: "–:––",
+  article: "Art. {article}",
+  player: "{side}: {name}",
   strictMode: "strict (teaching)",
   piece: "piece",
   connecting: "connecting…",
@@ -96,7 +99,7 @@ function fill(text, fields) {
 
 /** Seconds as a clock shows them: h:mm:ss from an hour, m:ss, and tenths under 10 s. */
 function fmtClock(seconds) {
-  if (seconds === null || seconds === undefined || !isFinite(seconds)) return "–:––";
+  if (seconds === null || seconds === undefined || !isFinite(seconds)) return STRINGS.noTime;
   let s = Math.max(0, seconds);
   if (s < 10) {
     const tenths = Math.floor(s * 10 + 1e-6);
@@ -421,9 +424,9 @@ function clocksNode() {
     const running = page.clock && page.clock.running === side && !page.clock.paused;
     const classes = ["clock", running ? "running" : "", page.flags[side] ? "flagged" : ""];
     box.append(el("div", { class: classes.join(" "), "data-side": side },
-      el("div", { class: "name" }, `${STRINGS.sideNames[side]}: ${info[side]}`,
+      el("div", { class: "name" }, fill(STRINGS.player, { side: STRINGS.sideNames[side], name: info[side] }),
         page.flags[side] ? ` ${STRINGS.flag}` : ""),
-      el("div", { class: "time", "data-clock": side }, reading ? fmtClock(reading[side]) : "–:––")));
+      el("div", { class: "time", "data-clock": side }, reading ? fmtClock(reading[side]) : STRINGS.noTime)));
   }
   if (page.clock && page.clock.paused) box.append(el("div", { class: "note" }, STRINGS.paused));
   return box;
@@ -457,7 +460,7 @@ function rulingsNode() {
   for (const r of shown.slice().reverse()) {
     list.append(el("li", { class: `r-${r.type}`, "data-type": r.type, "data-n": r.n },
       el("span", { class: "t" }, fmtClock(r.t)),
-      r.article ? el("span", { class: "art" }, `Art. ${r.article}`) : null,
+      r.article ? el("span", { class: "art" }, fill(STRINGS.article, { article: r.article })) : null,
       r.message || r.type));
   }
   return list;
@@ -612,7 +615,7 @@ function renderClock(root) {
     const half = el(taps ? "button" : "div", { class: classes.join(" "), "data-side": side },
       el("div", { class: "label" }, info[side]),
       el("div", { class: "digits", "data-clock": side },
-        info.timed ? (reading ? fmtClock(reading[side]) : "–:––") : "–:––"),
+        info.timed && reading ? fmtClock(reading[side]) : STRINGS.noTime),
       el("div", { class: "indicators" }, marks.map((m) => el("span", {}, m))));
     if (taps) half.addEventListener("pointerdown", () => send("/api/press", { side }, "press"));
     halves.append(half);
@@ -693,7 +696,7 @@ function tick() {
   const reading = readingNow();
   if (reading) {
     for (const node of document.querySelectorAll("[data-clock]")) {
-      node.textContent = page.info.timed ? fmtClock(reading[node.dataset.clock]) : "–:––";
+      node.textContent = page.info.timed ? fmtClock(reading[node.dataset.clock]) : STRINGS.noTime;
     }
   }
 }
