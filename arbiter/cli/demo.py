@@ -96,6 +96,10 @@ def run(args: argparse.Namespace) -> int:
         f"arbiter demo: {start.white} v {start.black}, {start.time_control} s, "
         f"{start.site}  (×{speed:g})"
     )
+    if args.web is not None:
+        from arbiter.web.live import preload
+
+        preload()  # before the clock starts: the import must not eat the game's first seconds
     clock = MonotonicClock(speed=speed)
     virtual = None
     sources: list[Source] = [StreamSource(events[1:], name=DEMO_SOURCE)]

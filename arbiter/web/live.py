@@ -8,6 +8,7 @@ rules them like any other input.
 
 from __future__ import annotations
 
+import importlib
 import socket
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -23,6 +24,11 @@ from arbiter.web.server import WebServer, bind, parse_address
 if TYPE_CHECKING:
     from arbiter.live.session import Session
 
+#: what serving a page imports (Starlette's parts the app uses, and uvicorn)
+SERVER_MODULES = (
+    "starlette.applications", "starlette.responses", "starlette.routing",
+    "starlette.staticfiles", "uvicorn",
+)  # fmt: skip
 #: how many ports above the one asked for `near=True` tries before any free port
 NEAR_PORTS = 20
 
@@ -117,12 +123,22 @@ def start_page(
     raise failure
 
 
+def preload() -> None:
+    """Import the web server's modules now (a second or so on a Pi): before the game's clock
+    starts, so that the import does not eat the first seconds of the game."""
+    for module in SERVER_MODULES:
+        importlib.import_module(module)
+
+
 def reserve(where: str | None) -> socket.socket | None:
     """Bind `--web [HOST:]PORT` before the game begins (None: no page): a port in use then
-    stops the command before it has journaled anything."""
+    stops the command before it has journaled anything; the server's modules are loaded
+    too (`preload`)."""
     if where is None:
         return None
-    return bind(*parse_address(where))
+    sock = bind(*parse_address(where))
+    preload()
+    return sock
 
 
 def serve_session(
@@ -150,4 +166,4 @@ def serve_session(
     return page
 
 
-__all__ = ["LivePage", "reserve", "serve_session", "start_page"]
+__all__ = ["LivePage", "preload", "reserve", "serve_session", "start_page"]
