@@ -112,8 +112,14 @@ def demo_streams(count: int) -> list[list[Event]]:
         events = demo_events(seed=100 + n)
         start = events[0]
         assert isinstance(start, Start)
-        named = replace(start, white=f"White {n + 1}", black=f"Black {n + 1}",
-                        event="Demo hall", round="1", sources=None)
+        named = replace(
+            start,
+            white=f"White {n + 1}",
+            black=f"Black {n + 1}",
+            event="Demo hall",
+            round="1",
+            sources=None,
+        )
         streams.append([named, *events[1:]])
     return streams
 

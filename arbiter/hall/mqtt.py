@@ -31,7 +31,6 @@ def make_client(
     address: BrokerAddress,
     *,
     will: tuple[str, bytes] | None = None,
-    keepalive: int = KEEPALIVE_S,
 ) -> Any:
     """A paho client named `name` (made unique per process), with its will, not yet started.
 
@@ -40,6 +39,7 @@ def make_client(
     """
     try:
         import paho.mqtt.client as mqtt
+        from paho.mqtt.enums import CallbackAPIVersion
     except ImportError:
         raise HallError(
             "the hall needs paho-mqtt (pip install paho-mqtt); it is one of the project's"
@@ -47,7 +47,7 @@ def make_client(
         ) from None
     client_id = f"{name}-{os.getpid()}-{next(_serial)}"
     client = mqtt.Client(
-        callback_api_version=mqtt.CallbackAPIVersion.VERSION2,
+        callback_api_version=CallbackAPIVersion.VERSION2,
         client_id=client_id,
         protocol=mqtt.MQTTv311,
         clean_session=True,
@@ -57,14 +57,13 @@ def make_client(
     client.reconnect_delay_set(min_delay=RECONNECT_MIN_S, max_delay=RECONNECT_MAX_S)  # type: ignore[arg-type]
     if will is not None:
         client.will_set(will[0], will[1], qos=1, retain=True)
-    client._hall_keepalive = keepalive
     return client
 
 
-def start(client: Any, address: BrokerAddress) -> None:
+def start(client: Any, address: BrokerAddress, keepalive: int = KEEPALIVE_S) -> None:
     """Connect in the background and keep reconnecting (paho's network thread)."""
     try:
-        client.connect_async(address.host, address.port, keepalive=client._hall_keepalive)
+        client.connect_async(address.host, address.port, keepalive=keepalive)
     except (OSError, ValueError) as exc:
         raise HallError(f"broker {address.host}:{address.port}: {exc}") from None
     client.loop_start()

@@ -92,19 +92,21 @@ class BoardPublisher:
         self.board = address.board
         self.game = game_key(session.events[0], journal_path)
         self.heartbeat_s = heartbeat_s
+        self.keepalive = keepalive
         self.wall = wall
         self._lock = threading.Lock()
         self._sent = len(session.events)  # what a resumed game held is sent when asked
         self._acks: list[str] = []
         self._have = threading.Event()
         self._stop = threading.Event()
-        self._topics = {k: topic(address.prefix, self.board, k) for k in
-                        ("events", "state", "status", "resend", "control", "ack", "have")}
+        self._topics = {
+            k: topic(address.prefix, self.board, k)
+            for k in ("events", "state", "status", "resend", "control", "ack", "have")
+        }
         self.client = mqtt.make_client(
             f"board-{self.board}",
             address,
             will=(self._topics["status"], encode({"online": False})),
-            keepalive=keepalive,
         )
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
@@ -115,9 +117,10 @@ class BoardPublisher:
     def start(self) -> BoardPublisher:
         """Join the session (as its sink) and connect in the background."""
         self.session.sinks.append(self)
-        mqtt.start(self.client, self.address)
-        self._beat = threading.Thread(target=self._heartbeat, name=f"hall-{self.board}",
-                                      daemon=True)
+        mqtt.start(self.client, self.address, self.keepalive)
+        self._beat = threading.Thread(
+            target=self._heartbeat, name=f"hall-{self.board}", daemon=True
+        )
         self._beat.start()
         return self
 
@@ -127,8 +130,7 @@ class BoardPublisher:
         self._publish_state()
         held = self._have.wait(linger_s) if linger_s > 0 else self._have.is_set()
         self._stop.set()
-        self.client.publish(self._topics["status"], encode({"online": False}), qos=1,
-                            retain=True)
+        self.client.publish(self._topics["status"], encode({"online": False}), qos=1, retain=True)
         mqtt.stop(self.client)
         return held
 
@@ -173,17 +175,23 @@ class BoardPublisher:
             seq = self._sent
         self._publish(
             "state",
-            {"game": self.game, "seq": seq, "over": bool(game.over),
-             "result": game.result if game.over else None},
+            {
+                "game": self.game,
+                "seq": seq,
+                "over": bool(game.over),
+                "result": game.result if game.over else None,
+            },
             retain=True,
         )
 
-    def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any,
-                    properties: Any) -> None:
+    def _on_connect(
+        self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any
+    ) -> None:
         if getattr(reason, "is_failure", False):
             return
-        client.subscribe([(self._topics["resend"], 1), (self._topics["control"], 1),
-                          (self._topics["have"], 1)])
+        client.subscribe(
+            [(self._topics["resend"], 1), (self._topics["control"], 1), (self._topics["have"], 1)]
+        )
         self._publish("status", {"online": True}, retain=True)
         self._publish_state()  # the station compares it with what it holds, and asks
 
@@ -196,9 +204,11 @@ class BoardPublisher:
         elif msg.topic == self._topics["control"]:
             self._control(data)
         elif msg.topic == self._topics["have"]:
-            if data.get("game") == self.game and whole(data.get("seq")) == len(
-                self.session.events
-            ) and self.session.game.over:
+            if (
+                data.get("game") == self.game
+                and whole(data.get("seq")) == len(self.session.events)
+                and self.session.game.over
+            ):
                 self._have.set()
 
     def _resend(self, data: dict[str, Any]) -> None:
@@ -214,8 +224,12 @@ class BoardPublisher:
         last = min(last, first + RESEND_BATCH - 1)
         events = self.session.events
         for seq in range(first, last + 1):
-            message = {"game": self.game, "seq": seq, "event": events[seq - 1].to_dict(),
-                       "resent": True}
+            message = {
+                "game": self.game,
+                "seq": seq,
+                "event": events[seq - 1].to_dict(),
+                "resent": True,
+            }
             self.client.publish(self._topics["events"], encode(message), qos=1)
 
     def _control(self, data: dict[str, Any]) -> None:

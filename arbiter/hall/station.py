@@ -85,12 +85,15 @@ class Station:
         #: seconds from a board's publication of a live event to its replay here
         self.latencies: collections.deque[float] = collections.deque(maxlen=200_000)
         self.listeners: list[Listener] = []
+        #: how many times the station asked a board to resend a gap
+        self.asked = 0
         self.lock = threading.RLock()
         self._ids = itertools.count(1)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.connected = threading.Event()
-        self.client = mqtt.make_client("station", address, keepalive=keepalive)
+        self.keepalive = keepalive
+        self.client = mqtt.make_client("station", address)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
@@ -99,7 +102,7 @@ class Station:
 
     def start(self) -> Station:
         """Connect in the background; the thread that runs `tick`."""
-        mqtt.start(self.client, self.address)
+        mqtt.start(self.client, self.address, self.keepalive)
         self._thread = threading.Thread(target=self._ticking, name="hall-station", daemon=True)
         self._thread.start()
         return self
@@ -156,25 +159,30 @@ class Station:
         with self.lock:
             for link in self.boards.values():
                 gap = link.replay.missing()
-                if gap is not None and (link.asked_at is None or now - link.asked_at >= self.retry_s):
+                if gap is not None and (
+                    link.asked_at is None or now - link.asked_at >= self.retry_s
+                ):
                     self._ask(link, gap, now)
                 quiet = now - link.last_heard >= self.silent_s
                 if quiet and not link.silent and not link.replay.over and link.online is not False:
                     link.silent = True
-                    self._raise(link.name, "silent",
-                                f"no message from the board for {self.silent_s:.0f} s")
+                    self._raise(
+                        link.name, "silent", f"no message from the board for {self.silent_s:.0f} s"
+                    )
                 elif not quiet:
                     link.silent = False
 
     # ------------------------------------------------------------------ the broker
 
-    def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any,
-                    properties: Any) -> None:
+    def _on_connect(
+        self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any
+    ) -> None:
         if getattr(reason, "is_failure", False):
             return
         p = self.prefix
-        client.subscribe([(f"{p}/+/events", 1), (f"{p}/+/state", 1), (f"{p}/+/status", 1),
-                          (f"{p}/+/ack", 1)])
+        client.subscribe(
+            [(f"{p}/+/events", 1), (f"{p}/+/state", 1), (f"{p}/+/status", 1), (f"{p}/+/ack", 1)]
+        )
         self.connected.set()
 
     def _on_disconnect(self, *args: Any) -> None:
@@ -235,7 +243,7 @@ class Station:
         gap = replay.missing()
         if gap is not None:
             self._ask(link, gap, now)
-        self._confirm(link)
+        self._confirm(link, again=True)  # the board may have missed an earlier `have`
 
     def _event(self, link: BoardLink, data: dict[str, Any], arrived: float, now: float) -> None:
         replay = self._replay_for(link, data.get("game"))
@@ -248,7 +256,9 @@ class Station:
         if steps and isinstance(sent, int | float) and not data.get("resent"):
             self.latencies.append(arrived - float(sent))
         if replay.broken is not None and not steps:
-            self._raise(link.name, "mismatch", f"the station cannot follow the game: {replay.broken}")
+            self._raise(
+                link.name, "mismatch", f"the station cannot follow the game: {replay.broken}"
+            )
         gap = replay.missing()
         if gap is not None and (link.asked_at is None or now - link.asked_at >= self.retry_s):
             self._ask(link, gap, now)
@@ -263,21 +273,29 @@ class Station:
             for kind, text, t in ruling_alarms(step.rulings, step.ply_before):
                 self._raise(link.name, kind, text, t)
             if step.agrees is False:
-                self._raise(link.name, "mismatch",
-                            f"the station's rulings on event {step.seq} differ from the board's")
+                self._raise(
+                    link.name,
+                    "mismatch",
+                    f"the station's rulings on event {step.seq} differ from the board's",
+                )
         for listener in self.listeners:
             listener(link.name, steps)
 
-    def _confirm(self, link: BoardLink) -> None:
-        """Tell a board whose game is over that the station holds all of it (it may stop)."""
+    def _confirm(self, link: BoardLink, *, again: bool = False) -> None:
+        """Tell a board whose game is over that the station holds all of it (it may stop);
+        `again`: even if it was told so before (it asks by sending its `state`)."""
         replay = link.replay
-        if replay.over and replay.complete and link.have_sent < replay.known_last:
+        if replay.over and replay.complete and (again or link.have_sent < replay.known_last):
             link.have_sent = replay.known_last
-            self.client.publish(topic(self.prefix, link.name, "have"),
-                                encode({"game": replay.game_key, "seq": replay.known_last}), qos=1)
+            self.client.publish(
+                topic(self.prefix, link.name, "have"),
+                encode({"game": replay.game_key, "seq": replay.known_last}),
+                qos=1,
+            )
 
     def _ask(self, link: BoardLink, gap: tuple[int, int], now: float) -> None:
         link.asked_at = now
+        self.asked += 1
         self.client.publish(
             topic(self.prefix, link.name, "resend"),
             encode({"game": link.replay.game_key, "from": gap[0], "to": gap[1]}),

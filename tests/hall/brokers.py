@@ -6,6 +6,7 @@ installs it), and is skipped with the reason elsewhere.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -132,10 +133,8 @@ class CuttableLink:
         except OSError:
             pass
         for s in (src, dst):
-            try:
+            with contextlib.suppress(OSError):
                 s.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
             s.close()
 
     def cut(self) -> None:
@@ -143,10 +142,8 @@ class CuttableLink:
         with self._lock:
             sockets, self._sockets = self._sockets, []
         for s in sockets:
-            try:
+            with contextlib.suppress(OSError):
                 s.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
             s.close()
 
     def mend(self) -> None:
