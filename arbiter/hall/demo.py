@@ -10,7 +10,6 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from arbiter.clock import MonotonicClock
 from arbiter.hall.publisher import HEARTBEAT_S, BoardPublisher
@@ -68,7 +67,9 @@ class SimulatedBoard:
         self._thread: threading.Thread | None = None
 
     def start(self) -> SimulatedBoard:
-        self.publisher.start()
+        """Start playing (and publishing, if `publisher.start` was not called yet)."""
+        if not self.publisher.started:
+            self.publisher.start()
         self._thread = threading.Thread(target=self._run, name=f"board-{self.name}", daemon=True)
         self._thread.start()
         return self
@@ -124,7 +125,12 @@ def demo_streams(count: int) -> list[list[Event]]:
     return streams
 
 
-def run_all(boards: Sequence[SimulatedBoard]) -> Any:
+def start_all(boards: Sequence[SimulatedBoard], connect_s: float = 2.0) -> None:
+    """Start the boards one after another, each given up to `connect_s` to connect first
+    (as a hall's boards are switched on; amqtt 0.12 can fail connections that come at
+    once, and a board that failed reconnects anyway)."""
+    for board in boards:
+        board.publisher.start()
+        board.publisher.connected.wait(connect_s)
     for board in boards:
         board.start()
-    return boards

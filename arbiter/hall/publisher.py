@@ -110,12 +110,17 @@ class BoardPublisher:
         )
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
+        self.client.on_disconnect = self._on_disconnect
         self._beat: threading.Thread | None = None
+        #: set while the board is connected to the broker
+        self.connected = threading.Event()
+        self.started = False
 
     # ------------------------------------------------------------------ life
 
     def start(self) -> BoardPublisher:
         """Join the session (as its sink) and connect in the background."""
+        self.started = True
         self.session.sinks.append(self)
         mqtt.start(self.client, self.address, self.keepalive)
         self._beat = threading.Thread(
@@ -194,6 +199,10 @@ class BoardPublisher:
         )
         self._publish("status", {"online": True}, retain=True)
         self._publish_state()  # the station compares it with what it holds, and asks
+        self.connected.set()
+
+    def _on_disconnect(self, *args: Any) -> None:
+        self.connected.clear()
 
     def _on_message(self, client: Any, userdata: Any, msg: Any) -> None:
         data = decode(msg.payload)
