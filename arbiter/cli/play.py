@@ -113,6 +113,10 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
         help="the LEDs and buzzer may show duties and violations (12.6 lifted)",
     )  # fmt: skip
     o.add_argument("--display", help="auto (default), full or plain (lines, for logs)")
+    o.add_argument(
+        "--publish", metavar="mqtt://HOST[:PORT]/BOARD",
+        help="publish the game to the hall's broker as board BOARD (docs/hall.md)",
+    )  # fmt: skip
     parser.add_argument("--config", metavar="FILE", help="a TOML config file (see arbiter.config)")
 
 
@@ -154,7 +158,7 @@ def run(args: argparse.Namespace) -> int:
             sys.stdout.write(reading + "\n")
             sys.stdout.flush()
         session = new_game(settings, path)
-    return report(session, settings.get("pgn"), path)
+    return report(session, settings.get("pgn"), path, publish=settings.get("publish"))
 
 
 def files_of(journal: Path, settings: Settings) -> dict[str, str | Path | None]:

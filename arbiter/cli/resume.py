@@ -60,4 +60,4 @@ def run(args: argparse.Namespace) -> int:
         raise SessionError(f"journal {path}: the game is already over ({game.result})")
     session = resume_game(path, history, settings, gap_s=args.gap, counted=args.counted)
     session.display.note(f"resumed the game of {path} at t={history[-1].t:.2f}")
-    return report(session, settings.get("pgn"), path)
+    return report(session, settings.get("pgn"), path, publish=settings.get("publish"))

@@ -44,8 +44,9 @@ def think_times(replay: BoardReplay) -> dict[int, float]:
     pending: dict[str, int] = {}
     emt: dict[int, float] = {}
     start = replay.start
-    if start is not None:
-        since["white" if " w " in f" {start.fen or chess.STARTING_FEN} " else "black"] = start.t
+    if start is not None:  # the clock of the side to move starts at `start` (events.md)
+        running = "white" if " w " in f" {start.fen or chess.STARTING_FEN} " else "black"
+        since[running] = start.t
     for r in replay.rulings:
         if isinstance(r, MoveStands) and r.side is not None:
             pending[r.side] = r.ply

@@ -265,3 +265,21 @@ class BoardPublisher:
     def _heartbeat(self) -> None:
         while not self._stop.wait(self.heartbeat_s):
             self._publish_state()
+
+
+def publish_session(session: Any, url: str, journal_path: object = None) -> BoardPublisher:
+    """Publish `session` to the broker of `url` (`mqtt://HOST[:PORT]/BOARD`; the board's
+    name defaults to this computer's name), started.
+
+    Raises:
+        HallError: a bad address or board name, or paho-mqtt missing.
+    """
+    import socket
+
+    from arbiter.hall.topics import check_board_name, parse_address
+
+    address = parse_address(url)
+    if address.board is None:
+        host = socket.gethostname().split(".")[0] or "board"
+        address = BrokerAddress(address.host, address.port, check_board_name(host), address.prefix)
+    return BoardPublisher(session, address, journal_path=journal_path).start()

@@ -64,6 +64,10 @@ def parse_address(url: str, *, prefix: str = DEFAULT_PREFIX) -> BrokerAddress:
         )
     if not parts.hostname:
         raise HallError(f"broker address {url!r}: no host (write mqtt://HOST[:PORT][/BOARD])")
+    if parts.query or parts.fragment or "#" in text:
+        raise HallError(
+            f"broker address {url!r}: write mqtt://HOST[:PORT][/BOARD], with no '?' or '#'"
+        )
     board = parts.path.strip("/") or None
     if board is not None:
         check_board_name(board)
