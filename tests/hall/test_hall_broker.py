@@ -59,8 +59,8 @@ def test_play_publish_sends_the_game_and_the_station_holds_it(
 ) -> None:
     events = demo_events(seed=11)
     stream = tmp_path / "game.jsonl"
-    # a quick game: the demo's stream at a tenth of its times
-    lines = [events[0].to_dict()] + [{**e.to_dict(), "t": round(e.t / 10, 4)} for e in events[1:]]
+    # a quick game: the demo's stream at a fortieth of its times
+    lines = [events[0].to_dict()] + [{**e.to_dict(), "t": round(e.t / 40, 4)} for e in events[1:]]
     stream.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
     station = Station(BrokerAddress("127.0.0.1", broker.port)).start()
     try:
@@ -113,7 +113,6 @@ def test_a_position_set_up_wrong_is_an_alarm(broker: Mosquitto, tmp_path: Path) 
     try:
         assert station.connected.wait(10)
         board.start()
-        board.join(10)
         assert _until(lambda: any(a.kind == "wrong_start" for a in station.alarms), 10)
     finally:
         board.stop()

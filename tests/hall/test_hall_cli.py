@@ -1,0 +1,38 @@
+"""`arbiter hall --demo` with its embedded broker (amqtt), as a new user runs it."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_demo_hall_runs_with_no_setup(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "arbiter.cli", "hall", "--demo", "3", "--speed", "60",
+         "--display", "plain", "--journals", str(tmp_path / "j"), "--export",
+         str(tmp_path / "live"), "--results", str(tmp_path / "results.csv")],
+        capture_output=True, text=True, cwd=ROOT, timeout=120, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "embedded broker (amqtt)" in done.stdout
+    assert "3 boards" in done.stdout
+    assert "Traceback" not in done.stderr
+    results = (tmp_path / "results.csv").read_text(encoding="utf-8").splitlines()
+    assert len(results) == 4 and all(not r.endswith(",*") for r in results[1:])
+    assert sorted(p.name for p in (tmp_path / "live/round-1").iterdir()) == [
+        "game-1.pgn", "game-2.pgn", "game-3.pgn", "games.pgn", "index.json"
+    ]  # fmt: skip
+    # the journals are the boards' own: each PGN in the export is its board's game
+    assert len(list((tmp_path / "j").glob("board-*.jsonl"))) == 3
+
+
+def test_a_bad_broker_address_is_one_line(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "arbiter.cli", "hall", "--broker", "http://x", "--duration", "1"],
+        capture_output=True, text=True, cwd=ROOT, timeout=60, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert done.stderr.startswith("arbiter hall: broker address") and "Traceback" not in done.stderr
