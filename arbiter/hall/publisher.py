@@ -73,6 +73,8 @@ class BoardPublisher:
         journal_path: the journal's file, which names the game (`game_key`).
         heartbeat_s: seconds between signs of life while nothing happens.
         wall: the wall clock stamped on live messages (for the hall's latency figures only).
+        with_rulings: send each step's rulings, which the station checks against its own
+            (a board that only replays a journal, in a benchmark, has none).
     """
 
     def __init__(
@@ -84,6 +86,7 @@ class BoardPublisher:
         heartbeat_s: float = HEARTBEAT_S,
         keepalive: int = mqtt.KEEPALIVE_S,
         wall: Callable[[], float] = time.time,
+        with_rulings: bool = True,
     ) -> None:
         if address.board is None:
             raise ValueError("a board's publisher needs the board's name")
@@ -92,6 +95,7 @@ class BoardPublisher:
         self.board = address.board
         self.game = game_key(session.events[0], journal_path)
         self.heartbeat_s = heartbeat_s
+        self.with_rulings = with_rulings
         self.keepalive = keepalive
         self.wall = wall
         self._lock = threading.Lock()
@@ -155,7 +159,8 @@ class BoardPublisher:
                 "event": events[index].to_dict(),
             }
             if last:
-                message["rulings"] = [r.to_dict() for r in rulings]
+                if self.with_rulings:
+                    message["rulings"] = [r.to_dict() for r in rulings]
                 message["wall"] = self.wall()
             self.client.publish(self._topics["events"], encode(message), qos=1)
             if last and acks:

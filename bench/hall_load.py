@@ -1,0 +1,236 @@
+"""Benchmark: a hall of boards through a real Mosquitto, the station measured.
+
+Two kinds of hall:
+
+- `--kind sessions` (default 200 boards at 10x): every board is a real `Session` (journal,
+  rules core, publisher) playing a corpus game, in a child process; the station (this
+  process) replays them all. Figures: the station's CPU (share of one core) and peak memory,
+  the latency from a board's ruling (its publication) to the station's replay (p50, p99),
+  and nothing lost: every station PGN equal to its board's own.
+- `--kind light` (500 boards): light simulated publishers (the board's journal events,
+  precomputed, published at their times by one scheduler thread, through the real
+  publisher and protocol, no rules core on the board side), for a hall larger than the
+  boards' side of this machine can run as sessions.
+
+The baseline, measured in the same run: the rules core replaying the same events in this
+process without a broker (`rebuild`), so the station's CPU is given as a ratio of it.
+
+    python bench/hall_load.py --kind sessions --boards 200 --speed 10 --game-s 900
+    python bench/hall_load.py --kind light --boards 500 --speed 10 --game-s 900
+
+Needs `mosquitto` (Debian's package) and ../shared/data/games.
+"""
+
+from __future__ import annotations
+
+import argparse
+import heapq
+import json
+import queue
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from arbiter.hall.publisher import BoardPublisher  # noqa: E402
+from arbiter.hall.station import Station  # noqa: E402
+from arbiter.hall.topics import BrokerAddress  # noqa: E402
+from arbiter.live.session import rebuild  # noqa: E402
+from rules.events import Event, parse_event  # noqa: E402
+from tests.hall.brokers import Mosquitto  # noqa: E402
+from tests.hall.games import corpus_streams  # noqa: E402
+
+GAMES = ROOT.parent / "shared" / "data" / "games" / "clocked-games.pgn"
+
+
+def streams(count: int, game_s: float) -> list[list[Event]]:
+    """`count` corpus games, each cut at `game_s` seconds of its time (a round's first part)."""
+    distinct = corpus_streams(GAMES, min(count, 150), max_s=1e9)
+    out = []
+    for n in range(count):
+        events = distinct[n % len(distinct)]
+        out.append([e for e in events if e.t <= game_s])
+    return out
+
+
+# ---------------------------------------------------------------------------- the boards' side
+
+
+def run_sessions(port: int, boards: int, speed: float, game_s: float, folder: Path) -> None:
+    """The child process: `boards` real sessions; each writes its own PGN when done."""
+    from arbiter.hall.demo import SimulatedBoard
+
+    address = BrokerAddress("127.0.0.1", port)
+    played = [
+        SimulatedBoard(str(n), events, address, folder, speed=speed, fsync=False)
+        for n, events in enumerate(streams(boards, game_s), start=1)
+    ]
+    for board in played:
+        board.publisher.start()
+    for board in played:
+        board.publisher.connected.wait(5)
+    for board in played:
+        board.start()
+    deadline = time.monotonic() + game_s / speed + 120
+    while time.monotonic() < deadline and not all(
+        b.session.game.over or b.session.done or not b.running for b in played
+    ):
+        time.sleep(0.1)  # a game cut short goes on (its clock runs): stop it at its script's end
+    for board in played:
+        board.session.stop()
+        board.join(5)
+        (folder / f"board-{board.name}.pgn").write_text(board.pgn(), encoding="utf-8")
+    for board in played:
+        board.publisher._publish_state()  # the station checks it holds everything
+    time.sleep(5)
+    for board in played:
+        board.publisher.close()
+
+
+class LightSession:
+    """What a publisher needs of a session, for a board that only replays its journal."""
+
+    def __init__(self, events: list[Event]) -> None:
+        self.script = events
+        self.events: list[Event] = [events[0]]
+        self.sinks: list[Any] = []
+        self.queue: queue.Queue[Any] = queue.Queue()
+        self.game = SimpleNamespace(over=False, result=None)
+        self.last_t = 0.0
+        self.clock = SimpleNamespace(now=lambda: self.last_t)
+
+    def step(self) -> None:
+        event = self.script[len(self.events)]
+        self.events.append(event)
+        self.last_t = event.t
+        for sink in self.sinks:
+            sink([], event.t)
+
+
+def run_light(port: int, boards: int, speed: float, game_s: float, folder: Path) -> None:
+    """The child process: `boards` light publishers, one scheduler thread."""
+    address = BrokerAddress("127.0.0.1", port)
+    sessions = [LightSession(events) for events in streams(boards, game_s)]
+    publishers = []
+    for n, s in enumerate(sessions, start=1):
+        p = BoardPublisher(s, BrokerAddress(address.host, address.port, str(n)), with_rulings=False)
+        publishers.append(p.start())
+    for p in publishers:
+        p.connected.wait(5)
+    began = time.monotonic()
+    heap = [(s.script[1].t, n) for n, s in enumerate(sessions) if len(s.script) > 1]
+    heapq.heapify(heap)
+    while heap:
+        due, n = heapq.heappop(heap)
+        wait = began + due / speed - time.monotonic()
+        if wait > 0:
+            time.sleep(wait)
+        s = sessions[n]
+        s.step()
+        if len(s.events) < len(s.script):
+            heapq.heappush(heap, (s.script[len(s.events)].t, n))
+    for n, s in enumerate(sessions, start=1):
+        (folder / f"board-{n}.json").write_text(
+            json.dumps([e.to_dict() for e in s.events]), encoding="utf-8"
+        )
+    for p in publishers:
+        p._publish_state()
+    time.sleep(5)
+    for p in publishers:
+        p.close()
+
+
+# ---------------------------------------------------------------------------- the station's side
+
+
+def measure(args: argparse.Namespace) -> dict[str, Any]:
+    folder = Path(tempfile.mkdtemp(prefix="hall-bench-"))
+    broker = Mosquitto(folder).start()
+    station = Station(BrokerAddress("127.0.0.1", broker.port), retry_s=2.0).start()
+    station.connected.wait(10)
+    cpu0, wall0 = time.process_time(), time.monotonic()
+    child = subprocess.Popen(
+        [sys.executable, __file__, "--role", "boards", "--kind", args.kind, "--port",
+         str(broker.port), "--boards", str(args.boards), "--speed", str(args.speed),
+         "--game-s", str(args.game_s), "--folder", str(folder)],
+        cwd=ROOT,
+    )  # fmt: skip
+    child.wait()
+    deadline = time.monotonic() + 60
+    names = [str(n) for n in range(1, args.boards + 1)]
+    while time.monotonic() < deadline and not all(station.synced(n) for n in names):
+        time.sleep(0.2)
+    cpu, wall = time.process_time() - cpu0, time.monotonic() - wall0
+    rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    station.close()
+    broker.stop()
+    held = sum(1 for n in names if station.synced(n))
+    events_total = sum(len(station.boards[n].replay.events) for n in names if n in station.boards)
+    same = lost = 0
+    histories: list[list[Event]] = []
+    for n in names:
+        link = station.boards.get(n)
+        if args.kind == "sessions":
+            own = (folder / f"board-{n}.pgn").read_text(encoding="utf-8")
+            same += link is not None and link.replay.start is not None and station.pgn(n) == own
+            if link is not None:
+                histories.append(list(link.replay.events))
+        else:
+            sent = [parse_event(d) for d in json.loads((folder / f"board-{n}.json").read_text())]
+            got = link.replay.events if link is not None else []
+            same += [e.to_dict() for e in got] == [e.to_dict() for e in sent]
+            lost += len(sent) - len(got)
+            histories.append(sent)
+    c0 = time.process_time()
+    for events in histories:
+        rebuild(events)
+    baseline_cpu = time.process_time() - c0
+    lat = sorted(station.latencies)
+    return {
+        "kind": args.kind,
+        "boards": args.boards,
+        "speed": args.speed,
+        "game_s": args.game_s,
+        "wall_s": round(wall, 1),
+        "events": events_total,
+        "boards_synced": held,
+        "boards_identical": same,
+        "events_lost": lost,
+        "station_cpu_s": round(cpu, 2),
+        "station_cpu_share_of_a_core": round(cpu / wall, 3),
+        "station_peak_rss_mb": round(rss_mb, 1),
+        "baseline_rules_cpu_s": round(baseline_cpu, 2),
+        "station_cpu_over_baseline": round(cpu / baseline_cpu, 2) if baseline_cpu else None,
+        "latency_ms_p50": round(1000 * statistics.median(lat), 1) if lat else None,
+        "latency_ms_p99": round(1000 * lat[int(0.99 * (len(lat) - 1))], 1) if lat else None,
+        "gaps_asked": station.asked,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--kind", choices=("sessions", "light"), default="sessions")
+    parser.add_argument("--boards", type=int, default=200)
+    parser.add_argument("--speed", type=float, default=10.0)
+    parser.add_argument("--game-s", type=float, default=900.0, help="each game's first S seconds")
+    parser.add_argument("--role", choices=("station", "boards"), default="station")
+    parser.add_argument("--port", type=int)
+    parser.add_argument("--folder")
+    args = parser.parse_args()
+    if args.role == "boards":
+        run = run_sessions if args.kind == "sessions" else run_light
+        run(args.port, args.boards, args.speed, args.game_s, Path(args.folder))
+        return
+    print(json.dumps(measure(args), indent=1))
+
+
+if __name__ == "__main__":
+    main()
