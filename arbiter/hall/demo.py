@@ -7,6 +7,7 @@ benches play them against a real Mosquitto.
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -58,7 +59,7 @@ class SimulatedBoard:
         )
         self.publisher = BoardPublisher(
             self.session,
-            BrokerAddress(address.host, address.port, name, address.prefix),
+            dataclasses.replace(address, board=name),
             journal_path=self.journal_path,
             heartbeat_s=heartbeat_s,
             keepalive=keepalive,

@@ -55,6 +55,14 @@ def make_client(
     client.max_inflight_messages_set(MAX_INFLIGHT)
     client.max_queued_messages_set(0)  # no limit: the journal is the bound
     client.reconnect_delay_set(min_delay=RECONNECT_MIN_S, max_delay=RECONNECT_MAX_S)  # type: ignore[arg-type]
+    if address.username:
+        client.username_pw_set(address.username, address.password)
+    if address.tls:
+        # the system's CAs, or the hall's own CA (ARBITER_MQTT_CA: a PEM file)
+        try:
+            client.tls_set(ca_certs=os.environ.get("ARBITER_MQTT_CA") or None)
+        except (OSError, ValueError) as exc:
+            raise HallError(f"broker {address.host}: TLS cannot be set up ({exc})") from None
     if will is not None:
         client.will_set(will[0], will[1], qos=1, retain=True)
     return client

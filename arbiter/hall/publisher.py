@@ -11,6 +11,7 @@ acknowledged with the `seq` they were journaled at.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import threading
 import time
@@ -286,5 +287,5 @@ def publish_session(session: Any, url: str, journal_path: object = None) -> Boar
     address = parse_address(url)
     if address.board is None:
         host = socket.gethostname().split(".")[0] or "board"
-        address = BrokerAddress(address.host, address.port, check_board_name(host), address.prefix)
+        address = dataclasses.replace(address, board=check_board_name(host))
     return BoardPublisher(session, address, journal_path=journal_path).start()

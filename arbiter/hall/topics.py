@@ -18,8 +18,9 @@ board answers from its journal.
 from __future__ import annotations
 
 import json
+import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -27,6 +28,7 @@ from arbiter.hall.errors import HallError
 
 DEFAULT_PREFIX = "arbiter/hall"
 DEFAULT_PORT = 1883
+DEFAULT_TLS_PORT = 8883
 #: a board's name is one topic level: letters, digits, `_`, `-` and `.`
 BOARD_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 #: the kinds of message under a board's tree
@@ -35,16 +37,22 @@ KINDS = ("events", "state", "status", "resend", "control", "ack", "have")
 
 @dataclass(frozen=True)
 class BrokerAddress:
-    """Where the broker is, and (for a board) the board's name: `mqtt://HOST[:PORT][/BOARD]`."""
+    """Where the broker is, and (for a board) the board's name:
+    `mqtt[s]://[USER[:PASSWORD]@]HOST[:PORT][/BOARD]` (`mqtts`: TLS)."""
 
     host: str
     port: int = DEFAULT_PORT
     board: str | None = None
     prefix: str = DEFAULT_PREFIX
+    username: str | None = None
+    password: str | None = field(default=None, repr=False)
+    tls: bool = False
 
 
 def parse_address(url: str, *, prefix: str = DEFAULT_PREFIX) -> BrokerAddress:
-    """`mqtt://HOST[:PORT][/BOARD]` (or `HOST[:PORT]`) as a `BrokerAddress`.
+    """`mqtt[s]://[USER[:PASSWORD]@]HOST[:PORT][/BOARD]` (or `HOST[:PORT]`) as a
+    `BrokerAddress`. A password left out of the address is taken from the environment
+    variable `ARBITER_MQTT_PASSWORD` (so that it is not shown in the list of processes).
 
     Raises:
         HallError: the address is not of that form, or the board's name is not one topic
@@ -58,10 +66,8 @@ def parse_address(url: str, *, prefix: str = DEFAULT_PREFIX) -> BrokerAddress:
         port = parts.port
     except ValueError as exc:
         raise HallError(f"broker address {url!r}: {exc}") from None
-    if parts.scheme != "mqtt":
-        raise HallError(
-            f"broker address {url!r}: only mqtt:// is supported (for TLS, see docs/hall.md)"
-        )
+    if parts.scheme not in ("mqtt", "mqtts"):
+        raise HallError(f"broker address {url!r}: write mqtt://... or mqtts://... (TLS)")
     if not parts.hostname:
         raise HallError(f"broker address {url!r}: no host (write mqtt://HOST[:PORT][/BOARD])")
     if parts.query or parts.fragment or "#" in text:
@@ -71,7 +77,19 @@ def parse_address(url: str, *, prefix: str = DEFAULT_PREFIX) -> BrokerAddress:
     board = parts.path.strip("/") or None
     if board is not None:
         check_board_name(board)
-    return BrokerAddress(parts.hostname, port or DEFAULT_PORT, board, prefix)
+    tls = parts.scheme == "mqtts"
+    password = parts.password
+    if parts.username and password is None:
+        password = os.environ.get("ARBITER_MQTT_PASSWORD")
+    return BrokerAddress(
+        parts.hostname,
+        port or (DEFAULT_TLS_PORT if tls else DEFAULT_PORT),
+        board,
+        prefix,
+        username=parts.username or None,
+        password=password,
+        tls=tls,
+    )
 
 
 def check_board_name(name: str) -> str:
