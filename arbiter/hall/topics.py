@@ -50,9 +50,10 @@ class BrokerAddress:
 
 
 def parse_address(url: str, *, prefix: str = DEFAULT_PREFIX) -> BrokerAddress:
-    """`mqtt[s]://[USER[:PASSWORD]@]HOST[:PORT][/BOARD]` (or `HOST[:PORT]`) as a
-    `BrokerAddress`. A password left out of the address is taken from the environment
-    variable `ARBITER_MQTT_PASSWORD` (so that it is not shown in the list of processes).
+    """`mqtt[s]://[USER[:PASSWORD]@]HOST[:PORT][/[PREFIX/]BOARD]` (or `HOST[:PORT]`) as a
+    `BrokerAddress`; a PREFIX in the path replaces `prefix` (a room's own part of the
+    hall). A password left out of the address is taken from the environment variable
+    `ARBITER_MQTT_PASSWORD` (so that it is not shown in the list of processes).
 
     Raises:
         HallError: the address is not of that form, or the board's name is not one topic
@@ -74,9 +75,12 @@ def parse_address(url: str, *, prefix: str = DEFAULT_PREFIX) -> BrokerAddress:
         raise HallError(
             f"broker address {url!r}: write mqtt://HOST[:PORT][/BOARD], with no '?' or '#'"
         )
-    board = parts.path.strip("/") or None
-    if board is not None:
-        check_board_name(board)
+    levels = [level for level in parts.path.strip("/").split("/") if level]
+    board = check_board_name(levels[-1]) if levels else None
+    if len(levels) > 1:  # mqtt://HOST/PREFIX/.../BOARD: a hall's part under its own prefix
+        prefix = "/".join(levels[:-1])
+        if any(c in prefix for c in "+#"):
+            raise HallError(f"broker address {url!r}: a topic prefix has no '+' or '#'")
     tls = parts.scheme == "mqtts"
     password = parts.password
     if parts.username and password is None:

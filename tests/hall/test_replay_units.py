@@ -72,6 +72,7 @@ def test_a_stream_that_does_not_begin_with_start_is_broken_not_a_crash() -> None
         ("mqtt://hall.local", "hall.local", 1883, None),
         ("mqtt://10.0.0.2:1884/12", "10.0.0.2", 1884, "12"),
         ("localhost:1999/board-a", "localhost", 1999, "board-a"),
+        ("mqtt://h/arbiter/hall/room-a/7", "h", 1883, "7"),
     ],
 )
 def test_broker_addresses(url: str, host: str, port: int, board: str | None) -> None:
@@ -80,11 +81,17 @@ def test_broker_addresses(url: str, host: str, port: int, board: str | None) -> 
 
 
 @pytest.mark.parametrize(
-    "url", ["http://x", "mqtt://", "mqtt://h:99999", "mqtt://h/a/b", "mqtt://h/#"]
+    "url",
+    ["http://x", "mqtt://", "mqtt://h:99999", "mqtt://h/a/b c", "mqtt://h/#", "mqtt://h/a+/b"],
 )
 def test_bad_broker_addresses_are_told(url: str) -> None:
     with pytest.raises(HallError):
         parse_address(url)
+
+
+def test_a_prefix_in_the_address() -> None:
+    assert parse_address("mqtt://h/arbiter/hall/room-a/7").prefix == "arbiter/hall/room-a"
+    assert parse_address("mqtt://h/7").prefix == "arbiter/hall"
 
 
 def test_topics_round_trip() -> None:
