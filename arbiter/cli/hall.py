@@ -42,6 +42,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--journals", metavar="DIR", help="--demo: keep the boards' journals here",
     )  # fmt: skip
+    parser.add_argument(
+        "--board", action="append", default=[], metavar="[NAME=]PROTOCOL:DEVICE",
+        help="an e-board attached to this computer, e.g. 3=dgt:/dev/ttyACM0 (repeatable);"
+        " its journal goes to --journals (default ./arbiter-games)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--tc", help="--board: the time control of the attached boards' games (seconds form)",
+    )  # fmt: skip
     parser.add_argument("--pairings", metavar="FILE", help="the round's pairings: TRF-16 or .csv")
     parser.add_argument("--round", type=int, metavar="N", help="the round of a TRF file")
     parser.add_argument(
@@ -79,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     broker = None
     if args.broker:
         address = parse_address(args.broker, prefix=prefix)
-    elif args.demo is not None:
+    elif args.demo is not None or args.board:
         from arbiter.hall.broker import EmbeddedBroker
 
         broker = EmbeddedBroker().start()
@@ -108,6 +116,7 @@ def _station(args: argparse.Namespace, address: Any, rnd: Any) -> int:
         boards = _demo_boards(args, address)
         if rnd is None:
             rnd = _demo_round(boards)
+    boards += _local_boards(args, address, len(boards))
     names = {str(p.board): (p.white, p.black) for p in rnd.pairings} if rnd else None
     stop = threading.Event()
     previous = signal.signal(signal.SIGTERM, lambda *a: stop.set())
@@ -120,6 +129,11 @@ def _station(args: argparse.Namespace, address: Any, rnd: Any) -> int:
                 break
             if boards and all(not b.running for b in boards):
                 break
+            failed = [b for b in boards if getattr(b, "error", None) is not None]
+            if failed:
+                from arbiter.hall.errors import HallError
+
+                raise HallError(f"board {failed[0].name}: {failed[0].error}")
             shown = _draw(station, names, tty, shown)
             _export(args, station, rnd)
             stop.wait(REFRESH_S)
@@ -151,6 +165,29 @@ def _demo_boards(args: argparse.Namespace, address: Any) -> list[Any]:
     ]
     _say(f"{len(boards)} simulated boards at {args.speed:g}x; journals in {folder}")
     start_all(boards)
+    return boards
+
+
+def _local_boards(args: argparse.Namespace, address: Any, taken: int) -> list[Any]:
+    """The boards attached to this computer (`--board`), started."""
+    if not args.board:
+        return []
+    from arbiter.hall.local import LocalBoard, parse_board
+
+    folder = Path(args.journals or "arbiter-games")
+    options = {"tc": args.tc} if args.tc else {}
+    boards = []
+    try:
+        for n, spec in enumerate(args.board, start=taken + 1):
+            name, device = parse_board(spec, str(n))
+            boards.append(LocalBoard(name, device, address, folder, options))
+    except BaseException:
+        for board in boards:
+            board.session.close()
+        raise
+    for board in boards:
+        board.start()
+        _say(f"board {board.name}: {board.session.sources[0].name}, journal {board.journal_path}")
     return boards
 
 

@@ -36,3 +36,29 @@ def test_a_bad_broker_address_is_one_line(tmp_path: Path) -> None:
     )  # fmt: skip
     assert done.returncode == 2
     assert done.stderr.startswith("arbiter hall: broker address") and "Traceback" not in done.stderr
+
+
+def test_a_board_attached_to_the_station_is_in_the_hall(tmp_path: Path) -> None:
+    import chess
+
+    from firmware_bridge.virtual import VirtualBoard, moves_to_events
+
+    moves = [chess.Move.from_uci(u) for u in ("e2e4", "e7e5", "g1f3")]
+    virtual = VirtualBoard("dgt", moves_to_events(moves, first_t=3.0), speed=1.0)
+    pairings = tmp_path / "r.csv"
+    pairings.write_text("board,white,black\n1,Ann,Bob\n", encoding="utf-8")
+    try:
+        virtual.start()
+        done = subprocess.run(
+            [sys.executable, "-m", "arbiter.cli", "hall", "--board", f"1=dgt:{virtual.path}",
+             "--duration", "9", "--display", "plain", "--journals", str(tmp_path / "j"),
+             "--pairings", str(pairings), "--export", str(tmp_path / "live")],
+            capture_output=True, text=True, cwd=ROOT, timeout=120, stdin=subprocess.DEVNULL,
+        )  # fmt: skip
+    finally:
+        virtual.close()
+    assert done.returncode == 0, done.stderr
+    pgn = (tmp_path / "live/round-1/game-1.pgn").read_text(encoding="utf-8")
+    assert '[White "Ann"]' in pgn and "1. e4 e5 2. Nf3" in pgn
+    journal = (tmp_path / "j/board-1.jsonl").read_text(encoding="utf-8")
+    assert '"type": "start"' in journal.splitlines()[0]
