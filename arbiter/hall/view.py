@@ -18,7 +18,7 @@ def _clock(seconds: float) -> str:
     return f"{h}:{m:02d}:{s:02d}" if h else f"{m:02d}:{s:02d}"
 
 
-def _natural(name: str) -> tuple[int, str]:
+def natural(name: str) -> tuple[int, str]:
     return (int(name), "") if name.isdigit() else (1 << 30, name)
 
 
@@ -56,7 +56,7 @@ def board_row(link: BoardLink, names: dict[str, tuple[str, str]] | None = None) 
 def render(station: Station, names: dict[str, tuple[str, str]] | None = None) -> str:
     """The grid and the alarms as text."""
     with station.lock:
-        rows = [board_row(station.boards[n], names) for n in sorted(station.boards, key=_natural)]
+        rows = [board_row(station.boards[n], names) for n in sorted(station.boards, key=natural)]
         alarms = list(station.alarms[-SHOWN_ALARMS:])
     lines = [
         f"{'board':>5}  {'white':<18} {'black':<18} {'ply':>4}  {'move':<5} "
