@@ -14,6 +14,7 @@ the board (`arbiter.demo.board`).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import sys
 from pathlib import Path
@@ -24,6 +25,8 @@ HELP = "play a real game with a few arbiter incidents on a simulated board (no h
 
 JOURNAL_NAME = "demo-journal.jsonl"
 PGN_NAME = "demo-game.pgn"
+#: where `arbiter demo` serves its page unless told otherwise (a free port near it if taken)
+DEMO_WEB = "8000"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -45,6 +48,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         choices=SIM_BOARDS,
         help="play it on a virtual e-board of that protocol over a pseudo-terminal, read "
         "back through the real serial path (as `arbiter play --board PROTOCOL:PATH`)",
+    )
+    parser.add_argument(
+        "--web",
+        default=DEMO_WEB,
+        metavar="[HOST:]PORT",
+        help=f"serve the game's web page here (default {DEMO_WEB}, the next free port if it"
+        " is taken; this machine only unless a HOST is given)",
+    )
+    parser.add_argument(
+        "--no-web", dest="web", action="store_const", const=None, help="serve no web page"
     )
     parser.add_argument(
         "--plain",
@@ -95,12 +108,21 @@ def run(args: argparse.Namespace) -> int:
     # reopen them (they end with the demo) instead of going on with nothing to move a piece
     start = dataclasses.replace(start, sources=[s.name for s in sources], **settings)
     display = Display(tty=False if args.plain else None, title=title)
+    page = None
     try:
         session = Session.new(
             start, JournalWriter(journal_path), clock, sources=sources, display=display
         )
+        if args.web is not None:
+            from arbiter.web.live import serve_session
+
+            page = serve_session(session, args.web, journal=journal_path, near=True, say=_say)
         session.run()
+        if page is not None and sys.stdin.isatty():
+            _linger(page.url)
     finally:
+        if page is not None:
+            page.stop()
         if virtual is not None:
             virtual.close()
     session.write_pgn(pgn_path, date=demo_game().headers.get("Date", "????.??.??"))
@@ -114,3 +136,15 @@ def run(args: argparse.Namespace) -> int:
     )
     sys.stdout.flush()
     return 0 if game.over else 1
+
+
+def _say(line: str) -> None:
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
+def _linger(url: str) -> None:
+    """Keep the finished game's page up until the user presses Enter (on a terminal)."""
+    _say(f"the game is over; its page stays at {url} until you press Enter")
+    with contextlib.suppress(KeyboardInterrupt, EOFError):
+        sys.stdin.readline()

@@ -17,7 +17,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from arbiter.live.config import Settings
@@ -117,6 +117,12 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
         "--publish", metavar="mqtt://HOST[:PORT]/BOARD",
         help="publish the game to the hall's broker as board BOARD (docs/hall.md)",
     )  # fmt: skip
+    o.add_argument(
+        "--web", metavar="[HOST:]PORT",
+        help="serve the game's web page (arbiter's view, players' clock, teaching view) on"
+        " this port, on this machine only unless a HOST is given (e.g. 0.0.0.0:8080); the"
+        " address and the controls' token are printed at start",
+    )  # fmt: skip
     parser.add_argument("--config", metavar="FILE", help="a TOML config file (see arbiter.config)")
 
 
@@ -126,7 +132,6 @@ def run(args: argparse.Namespace) -> int:
         default_journal,
         load_unfinished,
         new_game,
-        report,
         resume_game,
         settings_of,
     )
@@ -143,6 +148,7 @@ def run(args: argparse.Namespace) -> int:
     path = Path(settings.get("journal") or default_journal())
     check_distinct(files_of(path, settings))
     say_repaired("arbiter play", path)
+    web = reserve_page(settings)
     going_on = load_unfinished(path)
     if going_on is not None:
         history, warnings = going_on
@@ -158,7 +164,41 @@ def run(args: argparse.Namespace) -> int:
             sys.stdout.write(reading + "\n")
             sys.stdout.flush()
         session = new_game(settings, path)
-    return report(session, settings.get("pgn"), path, publish=settings.get("publish"))
+    return report_with_page(session, settings, path, web)
+
+
+def reserve_page(settings: Settings) -> Any:
+    """`--web`: its port, bound before the game begins (a port in use stops the command
+    before anything is journaled); None without `--web`."""
+    if settings.get("web") is None:
+        return None
+    from arbiter.web.live import reserve
+
+    return reserve(settings.get("web"))
+
+
+def _say(line: str) -> None:
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
+def report_with_page(session: Any, settings: Settings, path: Path, web: Any) -> int:
+    """Run the session with its web page (on the socket `reserve_page` bound), then report."""
+    from arbiter.live.setup import report
+
+    page = None
+    if web is not None:
+        from arbiter.web.live import serve_session
+
+        page = serve_session(
+            session, settings.get("web"), token=settings.get("web_token"), journal=path,
+            say=_say, sock=web,
+        )  # fmt: skip
+    try:
+        return report(session, settings.get("pgn"), path, publish=settings.get("publish"))
+    finally:
+        if page is not None:
+            page.stop()
 
 
 def files_of(journal: Path, settings: Settings) -> dict[str, str | Path | None]:

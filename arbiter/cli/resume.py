@@ -16,7 +16,13 @@ import argparse
 import sys
 from pathlib import Path
 
-from arbiter.cli.play import add_common_arguments, files_of, say_repaired
+from arbiter.cli.play import (
+    add_common_arguments,
+    files_of,
+    report_with_page,
+    reserve_page,
+    say_repaired,
+)
 
 HELP = "continue a live game from its journal (after a crash or power loss)"
 
@@ -40,7 +46,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from arbiter.errors import SessionError
     from arbiter.live.session import rebuild
-    from arbiter.live.setup import report, resume_game, settings_of
+    from arbiter.live.setup import resume_game, settings_of
     from arbiter.records.journal import read_journal
     from arbiter.records.paths import check_distinct
 
@@ -58,6 +64,7 @@ def run(args: argparse.Namespace) -> int:
     game, _ = rebuild(history)
     if game.over:
         raise SessionError(f"journal {path}: the game is already over ({game.result})")
+    web = reserve_page(settings)
     session = resume_game(path, history, settings, gap_s=args.gap, counted=args.counted)
     session.display.note(f"resumed the game of {path} at t={history[-1].t:.2f}")
-    return report(session, settings.get("pgn"), path, publish=settings.get("publish"))
+    return report_with_page(session, settings, path, web)

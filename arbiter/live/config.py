@@ -54,6 +54,8 @@ PLAY_KEYS: dict[str, tuple[type | tuple[type, ...], str]] = {
     "clock_white": (str, "DGT 3000 on the board: which side is White's, left or right"),
     "display": (str, "auto, full or plain"),
     "keyboard": (bool, "read keys from the terminal"),
+    "web": (str, "serve the game's web page at [HOST:]PORT"),
+    "web_token": (str, "the token of the web page's arbiter controls"),
 }
 GPIO_BACKENDS = ("rpi", "fake", "none")
 DISPLAYS = ("auto", "full", "plain")

@@ -12,6 +12,7 @@ from arbiter.cli import COMMANDS
 
 HEAVY = (
     "rules.game", "rules.events", "rules.winnability", "arbiter.live", "firmware_bridge", "cv2",
+    "arbiter.web", "starlette", "uvicorn",
 )  # fmt: skip
 
 PROBE = (

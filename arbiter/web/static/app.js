@@ -1,0 +1,712 @@
+/* OTB Arbiter's page: the arbiter's view (/), the players' clock face (/clock) and the
+ * teaching view (/teach) of one live game.
+ *
+ * The server sends the contract's rulings as JSON, each with its sentence made by the one
+ * formatter (rules.messages); this script never makes a ruling or a ruling's sentence. It
+ * keeps the game's state from the event stream (/events: `state`, then `rulings`, `board`,
+ * `now`), runs the clocks between two readings of the server, and draws the views.
+ * Every string of the page's own is in STRINGS (a later issue translates them).
+ * The pure functions at the top are tested in a browser (tests/web/test_page_script.py).
+ */
+"use strict";
+
+const STRINGS = {
+  title: "OTB Arbiter",
+  strictMode: "strict (teaching)",
+  piece: "piece",
+  connecting: "connecting…",
+  live: "live",
+  lost: "connection lost: reconnecting…",
+  position: "The game's position",
+  positionAt: "The position after {move} (history)",
+  positionStart: "The start position (history)",
+  backToLive: "back to the live position",
+  sensed: "The board as sensed",
+  sensedDiffers: "The board as sensed differs from the game: put back what is marked (green: a piece missing, red: a piece that should not be there)",
+  sensedMoving: "The board as sensed (a move in progress)",
+  clocks: "Clocks",
+  moves: "Moves",
+  rulings: "Rulings",
+  noRulings: "No ruling yet.",
+  noMoves: "No move yet.",
+  result: "Result: {result}",
+  paused: "paused",
+  noClock: "no clock",
+  downloads: "Downloads",
+  pgn: "PGN",
+  journal: "journal",
+  controls: "Arbiter's controls",
+  readOnly: "Read-only: open the arbiter's address with the token (printed at start) to act.",
+  pause: "Pause the clocks",
+  resume: "Resume the clocks",
+  addTime: "Add time",
+  seconds: "seconds",
+  setClocks: "Set the clocks",
+  white: "White",
+  black: "Black",
+  claim: "{side}'s claim ({kind}) was ruled incorrect; you may overrule:",
+  uphold: "Uphold the claim",
+  declare: "Declare the result",
+  reason: "reason",
+  takeback: "Take back",
+  plies: "plies",
+  reinstate: "Reinstate this position",
+  sent: "sent: {what}",
+  refusedBy: "refused: {error}",
+  viewArbiter: "arbiter",
+  viewClock: "clock",
+  viewTeach: "teaching",
+  fullScreen: "full screen",
+  swapSides: "swap sides",
+  flag: "⚑",
+  pausedMark: "‖",
+  increment: "+{s}",
+  delay: "delay {s}",
+  bronstein: "Bronstein {s}",
+  tapHint: "tap your side to press your clock",
+  teachTitle: "Teaching view",
+  teachNoDuty: "{side} to move: any legal move.",
+  teachOver: "The game is over: {result}.",
+  teachDuty: {
+    move_piece: "{side}, you touched the {piece} on {square}: you must move it.",
+    capture_piece: "{side}, you touched the opponent's {piece} on {square}: you must capture it.",
+    castle: "{side}, you touched king and rook: you must castle.",
+    king_move: "{side}, you touched the king: you must move it.",
+    declared_move: "{side}, you must play the move you declared.",
+  },
+  teachTargets: "It may go to: {squares}.",
+  teachCapturers: "It may be captured from: {squares}.",
+  teachRefused: "Refused: {why}",
+  pieceNames: { p: "pawn", n: "knight", b: "bishop", r: "rook", q: "queen", k: "king" },
+  sideNames: { white: "White", black: "Black" },
+  reasons: {
+    arbiter_decision: "arbiter's decision", agreement: "agreement", resignation: "resignation",
+    time: "time", checkmate: "checkmate", stalemate: "stalemate",
+    threefold_repetition: "threefold repetition", fifty_moves: "fifty moves",
+    dead_position: "dead position", illegal_moves: "illegal moves",
+  },
+};
+
+/* ------------------------------------------------------------------ pure functions */
+
+/** `text` with `{name}` filled from `fields`. */
+function fill(text, fields) {
+  return String(text).replace(/\{(\w+)\}/g, (m, k) => (k in fields ? String(fields[k]) : m));
+}
+
+/** Seconds as a clock shows them: h:mm:ss from an hour, m:ss, and tenths under 10 s. */
+function fmtClock(seconds) {
+  if (seconds === null || seconds === undefined || !isFinite(seconds)) return "–:––";
+  let s = Math.max(0, seconds);
+  if (s < 10) {
+    const tenths = Math.floor(s * 10 + 1e-6);
+    return `0:0${Math.floor(tenths / 10)}.${tenths % 10}`;
+  }
+  s = Math.floor(s + 1e-6);
+  const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), r = s % 60;
+  const mm = h > 0 ? String(m).padStart(2, "0") : String(m);
+  return (h > 0 ? `${h}:` : "") + `${mm}:${String(r).padStart(2, "0")}`;
+}
+
+/** "m:ss" or "h:mm:ss" or seconds, as an arbiter types a clock setting; NaN if unreadable. */
+function parseClock(text) {
+  const parts = String(text).trim().split(":");
+  if (parts.length > 3 || parts.some((p) => !/^\d+(\.\d+)?$/.test(p))) return NaN;
+  return parts.reduce((acc, p) => acc * 60 + Number(p), 0);
+}
+
+/** The stream time now, from the last `now` the server sent and the speed of the stream. */
+function streamNow(sync, perfNow, speed) {
+  return sync.t + ((perfNow - sync.at) / 1000) * speed;
+}
+
+/**
+ * The clocks at stream time `t`, from the last `clock` ruling: the running side's time goes
+ * down (after a US delay, which starts at `moveStart`), an hourglass's other side's goes up.
+ */
+function clockReading(clock, t, info, moveStart) {
+  if (!clock) return null;
+  const out = { white: clock.white, black: clock.black };
+  const side = clock.running;
+  if (!side || clock.paused) return out;
+  let from = clock.t;
+  if (info && info.delay > 0 && moveStart !== undefined && moveStart !== null) {
+    from = Math.max(from, moveStart + info.delay);
+  }
+  const used = Math.max(0, t - from);
+  const other = side === "white" ? "black" : "white";
+  out[side] = Math.max(0, out[side] - used);
+  if (info && info.hourglass) out[other] = out[other] + Math.min(used, clock[side]);
+  return out;
+}
+
+/**
+ * The moves that stand, from the rulings: [{ply, san, uci, fen, side, clk}]; a
+ * reinstatement drops the moves beyond its `ply`; `clk` is the mover's clock after the
+ * press that completed the move (the PGN's %clk).
+ */
+function movesOf(rulings) {
+  const moves = [];
+  let waiting = null;
+  for (const r of rulings) {
+    if (r.type === "move") {
+      moves.length = Math.min(moves.length, r.ply - 1);
+      waiting = { ply: r.ply, san: r.san, uci: r.uci, fen: r.fen, side: r.side, clk: null, t: r.t };
+      moves.push(waiting);
+    } else if (r.type === "reinstate") {
+      moves.length = Math.min(moves.length, r.ply);
+      waiting = null;
+    } else if (r.type === "clock" && waiting && r.t >= waiting.t) {
+      const mover = waiting.side || (waiting.ply % 2 === 1 ? "white" : "black");
+      waiting.clk = r[mover];
+      waiting = null;
+    }
+  }
+  return moves;
+}
+
+/** The FEN at `ply` plies (0: the base position: the start's, or the last reinstated to 0). */
+function positionAt(rulings, ply, startFen) {
+  const moves = movesOf(rulings);
+  if (ply > 0 && ply <= moves.length) return moves[ply - 1].fen;
+  let base = startFen;
+  for (const r of rulings) if (r.type === "reinstate" && r.ply === 0) base = r.fen;
+  return base;
+}
+
+/** A FEN's placement as 64 letters indexed by square (a1 = 0, h8 = 63), "" when empty. */
+function placement(fen) {
+  const out = new Array(64).fill("");
+  const rows = String(fen).split(" ")[0].split("/");
+  for (let i = 0; i < 8 && i < rows.length; i++) {
+    let file = 0;
+    for (const ch of rows[i]) {
+      if (/\d/.test(ch)) file += Number(ch);
+      else { out[(7 - i) * 8 + file] = ch; file += 1; }
+    }
+  }
+  return out;
+}
+
+const FILES = "abcdefgh";
+function squareName(index) { return FILES[index % 8] + String(Math.floor(index / 8) + 1); }
+function squareIndex(name) { return FILES.indexOf(name[0]) + 8 * (Number(name[1]) - 1); }
+
+/** Where the sensed board differs from the position: {square: "missing"|"extra"}. */
+function differences(sensed, position, squares) {
+  const marks = {};
+  for (const name of squares) {
+    const i = squareIndex(name);
+    marks[name] = position[i] && sensed[i] !== position[i] ? "missing" : "extra";
+  }
+  return marks;
+}
+
+/** The teaching view's sentence for a duty, with the piece's name from the position. */
+function teachText(duty, position) {
+  const side = STRINGS.sideNames[duty.side] || duty.side;
+  const letter = duty.square ? position[squareIndex(duty.square)] : "";
+  const piece = STRINGS.pieceNames[String(letter).toLowerCase()] || STRINGS.piece;
+  const template = STRINGS.teachDuty[duty.kind];
+  const first = template ? fill(template, { side, piece, square: duty.square || "" }) : duty.message;
+  if (!duty.targets || !duty.targets.length) return first;
+  const more = duty.kind === "capture_piece" ? STRINGS.teachCapturers : STRINGS.teachTargets;
+  return `${first} ${fill(more, { squares: duty.targets.join(", ") })}`;
+}
+
+/** The last claim ruling not yet followed by a move or the end: the arbiter may act on it. */
+function openClaim(rulings) {
+  let claim = null;
+  for (const r of rulings) {
+    if (r.type === "claim") claim = r;
+    else if (r.type === "move" || r.type === "game_over" || r.type === "reinstate") claim = null;
+  }
+  return claim;
+}
+
+/**
+ * The arbiter's event that upholds a claim the rules found incorrect, as [action, fields],
+ * or null. The rules decide every claim themselves (9.2, 9.3, 4.8: a correct draw claim
+ * ends the game, an incorrect one costs the claimant's opponent's time, 9.5.3); the arbiter
+ * may overrule a refusal: a draw claim upheld is a declared draw for its reason, a
+ * touch-move claim upheld takes the move back. A claim the rules upheld is not "rejected"
+ * here: the game is over, or its position reinstated; `set_position` and `declare` remain.
+ */
+function upholdAction(claim) {
+  if (claim.valid) return null;
+  if (claim.kind === "touch_move") return ["takeback", { plies: 1 }];
+  const reasons = { threefold: "threefold_repetition", fifty: "fifty_moves" };
+  return ["declare", { result: "1/2-1/2", reason: reasons[claim.kind] || "arbiter_decision" }];
+}
+
+/** The last `mismatch` ruling not yet followed by a move: the board must be put right. */
+function openMismatch(rulings) {
+  let mismatch = null;
+  for (const r of rulings) {
+    if (r.type === "mismatch") mismatch = r;
+    else if (r.type === "move") mismatch = null;
+  }
+  return mismatch;
+}
+
+/** What the teaching view says was refused (strict mode), until the next move. */
+function lastRefusal(rulings) {
+  let refusal = null, violation = null;
+  for (const r of rulings) {
+    if (r.type === "violation") violation = r;
+    else if (r.type === "illegal" && !r.completed) refusal = r;
+    else if (r.type === "reinstate" && r.reason === "strict") refusal = violation || r;
+    else if (r.type === "move") { refusal = null; violation = null; }
+  }
+  return refusal;
+}
+
+/* ------------------------------------------------------------------ the page's state */
+
+const page = {
+  view: location.pathname.replace(/\/+$/, "").split("/").pop() || "arbiter",
+  info: null,
+  rulings: [],
+  board: null,
+  clock: null,
+  moveStart: null,
+  flags: {},
+  sync: { t: 0, at: performance.now() },
+  connected: false,
+  viewPly: null,
+  token: null,
+  feedback: { text: "", ok: true },
+  leftSide: "white",
+  edited: new Set(),
+};
+
+function takeToken() {
+  const params = new URLSearchParams(location.search);
+  const given = params.get("token");
+  if (given) {
+    sessionStorage.setItem("arbiterToken", given);
+    params.delete("token");
+    const rest = params.toString();
+    history.replaceState(null, "", location.pathname + (rest ? `?${rest}` : ""));
+  }
+  page.token = sessionStorage.getItem("arbiterToken");
+  if (params.get("left") === "black") page.leftSide = "black";
+}
+
+function absorb(rulings) {
+  for (const r of rulings) {
+    page.rulings.push(r);
+    if (r.type === "clock") {
+      const before = page.clock ? page.clock.running : undefined;
+      if (r.running !== before) page.moveStart = r.t;
+      page.clock = r;
+    } else if (r.type === "flag") {
+      page.flags[r.side] = true;
+    }
+  }
+}
+
+function onState(data) {
+  page.info = data.info;
+  page.rulings = [];
+  page.clock = null;
+  page.flags = {};
+  page.clock = data.info.clock;  // until the first `clock` ruling: the clocks at the start
+  page.moveStart = page.clock ? page.clock.t : null;
+  absorb(data.rulings);
+  page.board = data.board;
+  page.sync = { t: data.now, at: performance.now() };
+  render();
+}
+
+function onRulings(data) {
+  absorb(data.rulings);
+  page.board = data.board;
+  page.sync = { t: data.now, at: performance.now() };
+  render();
+}
+
+function connect() {
+  const source = new EventSource("/events");
+  source.addEventListener("state", (e) => { page.connected = true; onState(JSON.parse(e.data)); });
+  source.addEventListener("rulings", (e) => onRulings(JSON.parse(e.data)));
+  source.addEventListener("board", (e) => {
+    const data = JSON.parse(e.data);
+    page.board = data.board;
+    page.sync = { t: data.now, at: performance.now() };
+    render();
+  });
+  source.addEventListener("now", (e) => {
+    page.sync = { t: JSON.parse(e.data).t, at: performance.now() };
+  });
+  source.onerror = () => { page.connected = false; renderStatus(); };
+  source.onopen = () => { page.connected = true; renderStatus(); };
+}
+
+async function send(path, body, what) {
+  try {
+    const response = await fetch(path, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Arbiter-Token": page.token || "" },
+      body: JSON.stringify(body),
+    });
+    const data = await response.json().catch(() => ({}));
+    page.feedback = response.ok
+      ? { text: fill(STRINGS.sent, { what }), ok: true }
+      : { text: fill(STRINGS.refusedBy, { error: data.error || response.status }), ok: false };
+  } catch (err) {
+    page.feedback = { text: fill(STRINGS.refusedBy, { error: String(err) }), ok: false };
+  }
+  renderFeedback();
+}
+
+function control(action, fields, what) {
+  page.edited.clear();
+  return send("/api/control", { action, ...fields }, what || action);
+}
+
+/* ------------------------------------------------------------------ drawing */
+
+const GLYPHS = { k: "♚", q: "♛", r: "♜", b: "♝", n: "♞", p: "♟", x: "●", "?": "?" };
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === "class") node.className = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (v !== null && v !== undefined && v !== false) node.setAttribute(k, v);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+function boardNode(letters, marks, label) {
+  const grid = el("div", { class: "board", role: "img", "aria-label": label });
+  for (let rank = 7; rank >= 0; rank--) {
+    for (let file = 0; file < 8; file++) {
+      const index = rank * 8 + file;
+      const name = squareName(index);
+      const letter = letters[index] || "";
+      const classes = ["sq", (rank + file) % 2 === 0 ? "d" : "l"].concat(marks[name] || []);
+      const square = el("div", { class: classes.join(" "), "data-square": name, "data-piece": letter });
+      if (letter) {
+        const white = letter === letter.toUpperCase() && letter !== "?";
+        const glyph = letter === "X" ? "○" : GLYPHS[letter.toLowerCase()] || "?";
+        square.append(el("span", { class: `pc ${white ? "w" : "b"}` }, glyph));
+      }
+      if (file === 0 || rank === 0) {
+        square.append(el("span", { class: "coord" }, file === 0 && rank === 0 ? "a1" : name));
+      }
+      grid.append(square);
+    }
+  }
+  return grid;
+}
+
+function readingNow() {
+  if (!page.info) return null;
+  const t = streamNow(page.sync, performance.now(), page.info.speed || 1);
+  return clockReading(page.clock, t, page.info, page.moveStart);
+}
+
+function clocksNode() {
+  const info = page.info;
+  if (!info.timed) return el("div", { class: "note" }, STRINGS.noClock);
+  const reading = readingNow();
+  const box = el("div", { class: "clocks" });
+  for (const side of ["white", "black"]) {
+    const running = page.clock && page.clock.running === side && !page.clock.paused;
+    const classes = ["clock", running ? "running" : "", page.flags[side] ? "flagged" : ""];
+    box.append(el("div", { class: classes.join(" "), "data-side": side },
+      el("div", { class: "name" }, `${STRINGS.sideNames[side]}: ${info[side]}`,
+        page.flags[side] ? ` ${STRINGS.flag}` : ""),
+      el("div", { class: "time", "data-clock": side }, reading ? fmtClock(reading[side]) : "–:––")));
+  }
+  if (page.clock && page.clock.paused) box.append(el("div", { class: "note" }, STRINGS.paused));
+  return box;
+}
+
+function movesNode() {
+  const moves = movesOf(page.rulings);
+  if (!moves.length) return el("div", { class: "note" }, STRINGS.noMoves);
+  const box = el("div", { class: "moves" });
+  for (const m of moves) {
+    if (m.ply % 2 === 1) box.append(el("span", { class: "no" }, `${(m.ply + 1) / 2}.`));
+    const viewing = page.viewPly === m.ply;
+    box.append(el("button", {
+      class: viewing ? "viewing" : "", "data-ply": m.ply, title: m.uci,
+      onclick: () => { page.viewPly = m.ply; render(); },
+    }, m.san, m.clk !== null ? el("span", { class: "clk" }, ` ${fmtClock(m.clk)}`) : null));
+  }
+  return box;
+}
+
+/** The rulings the log shows: all but the clock readings that follow a move's press. */
+function logged(rulings) {
+  const moveTimes = new Set(rulings.filter((r) => r.type === "move").map((r) => r.t));
+  return rulings.filter((r) => r.type !== "clock" || !moveTimes.has(r.t));
+}
+
+function rulingsNode() {
+  const shown = logged(page.rulings);
+  if (!shown.length) return el("div", { class: "note" }, STRINGS.noRulings);
+  const list = el("ol", { class: "rulings", reversed: "" });
+  for (const r of shown.slice().reverse()) {
+    list.append(el("li", { class: `r-${r.type}`, "data-type": r.type, "data-n": r.n },
+      el("span", { class: "t" }, fmtClock(r.t)),
+      r.article ? el("span", { class: "art" }, `Art. ${r.article}`) : null,
+      r.message || r.type));
+  }
+  return list;
+}
+
+function positionBoxes() {
+  const board = page.board;
+  const live = page.viewPly === null;
+  const fen = live ? board.fen : positionAt(page.rulings, page.viewPly, page.info.fen);
+  const position = placement(fen);
+  const diff = live ? board.diff : [];
+  const mismatch = diff.length ? openMismatch(page.rulings) : null;
+  const marks = {};
+  const sensedMarks = {};
+  if (mismatch) {
+    for (const [square, kind] of Object.entries(differences(board.sensed, position, diff))) {
+      (kind === "missing" ? marks : sensedMarks)[square] = [kind];
+      if (kind === "missing") sensedMarks[square] = [kind];
+    }
+  }
+  const moves = movesOf(page.rulings);
+  const shownPly = live ? moves.length : page.viewPly;
+  const last = shownPly > 0 ? moves[shownPly - 1] : null;
+  if (last) for (const sq of [last.uci.slice(0, 2), last.uci.slice(2, 4)]) {
+    marks[sq] = (marks[sq] || []).concat("lastmove");
+  }
+  let caption = STRINGS.position;
+  if (!live) {
+    caption = page.viewPly === 0 ? STRINGS.positionStart
+      : fill(STRINGS.positionAt, { move: `${Math.ceil(page.viewPly / 2)}${page.viewPly % 2 ? "." : "…"} ${last.san}` });
+  }
+  const boxes = el("div", { class: "boards" },
+    el("div", { class: "boardbox", id: "position" },
+      el("div", { class: "caption" }, caption,
+        live ? null : el("button", { class: "history", onclick: () => { page.viewPly = null; render(); } },
+          STRINGS.backToLive)),
+      boardNode(position, marks, caption)));
+  if (live && diff.length) {
+    boxes.append(el("div", { class: "boardbox", id: "sensed" },
+      el("div", { class: "caption" }, mismatch ? STRINGS.sensedDiffers : STRINGS.sensedMoving),
+      boardNode(board.sensed, sensedMarks, STRINGS.sensed)));
+  }
+  if (mismatch) boxes.append(el("div", { class: "note", id: "mismatch" }, mismatch.message || ""));
+  return boxes;
+}
+
+function controlsNode() {
+  if (!page.token) return el("div", { class: "panel" }, el("h2", {}, STRINGS.controls),
+    el("div", { class: "note", id: "readonly" }, STRINGS.readOnly));
+  const info = page.info;
+  const reading = readingNow() || { white: 0, black: 0 };
+  const paused = page.clock && page.clock.paused;
+  const addSide = el("select", { id: "add-side" },
+    el("option", { value: "white" }, STRINGS.white), el("option", { value: "black" }, STRINGS.black));
+  const addSeconds = el("input", { id: "add-seconds", type: "number", min: "1", value: "60" });
+  const setWhite = el("input", { id: "set-white", class: "time", value: fmtClock(reading.white).split(".")[0] });
+  const setBlack = el("input", { id: "set-black", class: "time", value: fmtClock(reading.black).split(".")[0] });
+  const result = el("select", { id: "declare-result" },
+    ["1-0", "0-1", "1/2-1/2"].map((r) => el("option", { value: r }, r)));
+  const reason = el("select", { id: "declare-reason" },
+    Object.entries(STRINGS.reasons).map(([k, v]) => el("option", { value: k }, v)));
+  const plies = el("input", { id: "takeback-plies", type: "number", min: "1", value: "1" });
+  const viewed = page.viewPly === null ? page.board.fen : positionAt(page.rulings, page.viewPly, info.fen);
+  const fen = el("input", { id: "reinstate-fen", class: "fen", value: viewed });
+  const rows = [
+    el("div", { class: "row" },
+      el("button", { id: "pause", onclick: () => control(paused ? "resume" : "pause") },
+        paused ? STRINGS.resume : STRINGS.pause)),
+    el("div", { class: "row" }, addSide, addSeconds, STRINGS.seconds,
+      el("button", { id: "add-time", onclick: () => control("add_time",
+        { side: addSide.value, seconds: Number(addSeconds.value) }, STRINGS.addTime) }, STRINGS.addTime)),
+    el("div", { class: "row" }, `${STRINGS.white}`, setWhite, `${STRINGS.black}`, setBlack,
+      el("button", { id: "set-clock", onclick: () => control("set_clock",
+        { white: parseClock(setWhite.value), black: parseClock(setBlack.value) }, STRINGS.setClocks) },
+      STRINGS.setClocks)),
+  ];
+  const claim = openClaim(page.rulings);
+  const uphold = claim ? upholdAction(claim) : null;
+  if (uphold) {
+    rows.push(el("div", { class: "row", id: "claim" },
+      fill(STRINGS.claim, { side: STRINGS.sideNames[claim.side], kind: claim.kind }),
+      el("button", { id: "uphold", onclick: () => control(...uphold, STRINGS.uphold) },
+        STRINGS.uphold)));
+  }
+  rows.push(el("div", { class: "row" }, result, reason,
+    el("button", { id: "declare", onclick: () => control("declare",
+      { result: result.value, reason: reason.value }, STRINGS.declare) }, STRINGS.declare)));
+  rows.push(el("div", { class: "row" }, plies, STRINGS.plies,
+    el("button", { id: "takeback", onclick: () => control("takeback",
+      { plies: Number(plies.value) }, STRINGS.takeback) }, STRINGS.takeback)));
+  rows.push(el("div", { class: "row" }, fen,
+    el("button", { id: "reinstate", onclick: () => control("set_position",
+      { fen: fen.value }, STRINGS.reinstate) }, STRINGS.reinstate)));
+  rows.push(el("div", { class: `feedback ${page.feedback.ok ? "ok" : "bad"}`, id: "feedback" },
+    page.feedback.text));
+  return el("div", { class: "panel controls", id: "controls" }, el("h2", {}, STRINGS.controls), rows);
+}
+
+function headerNode() {
+  const info = page.info;
+  const meta = [info.time_control === "-" ? STRINGS.noClock : info.time_control, info.mode,
+    info.rules].concat(info.strict ? [STRINGS.strictMode] : []).join(" · ");
+  return el("div", { class: "header" },
+    el("h1", {}, `${info.white} – ${info.black}`),
+    el("span", { class: "meta" }, meta),
+    el("span", { class: "meta" },
+      el("a", { href: "/" }, STRINGS.viewArbiter), " · ", el("a", { href: "/clock" }, STRINGS.viewClock),
+      " · ", el("a", { href: "/teach" }, STRINGS.viewTeach)),
+    el("span", { id: "status", class: "status" }));
+}
+
+function resultNode() {
+  const over = page.rulings.filter((r) => r.type === "game_over").pop();
+  return over ? el("div", { class: "result", id: "result" }, fill(STRINGS.result, { result: over.result }),
+    " ", el("span", { class: "note" }, over.message || "")) : null;
+}
+
+function renderArbiter(root) {
+  root.append(headerNode(), el("div", { class: "grid" },
+    el("div", {},
+      el("div", { class: "panel" }, positionBoxes()),
+      el("div", { class: "panel" }, el("h2", {}, STRINGS.moves), movesNode()),
+    ),
+    el("div", {},
+      el("div", { class: "panel" }, el("h2", {}, STRINGS.clocks), clocksNode(), resultNode()),
+      el("div", { class: "panel" }, el("h2", {}, STRINGS.rulings), rulingsNode()),
+      controlsNode(),
+      el("div", { class: "panel" }, el("h2", {}, STRINGS.downloads),
+        el("a", { href: "/game.pgn", download: "" }, STRINGS.pgn), " · ",
+        el("a", { href: "/journal.jsonl", download: "" }, STRINGS.journal)),
+    )));
+}
+
+/* The players' clock face: only what a clock shows (12.6): the times, which one runs, the
+ * flag, the increment or delay; never a move, a duty or a ruling. */
+function renderClock(root) {
+  document.body.classList.add("face");
+  const info = page.info;
+  const taps = info.taps && page.token;
+  const reading = readingNow();
+  const halves = el("div", { class: "halves" });
+  const sides = page.leftSide === "black" ? ["black", "white"] : ["white", "black"];
+  for (const side of sides) {
+    const running = page.clock && page.clock.running === side && !page.clock.paused;
+    const marks = [];
+    if (info.increment > 0) marks.push(fill(STRINGS.increment, { s: info.increment }));
+    if (info.delay > 0) marks.push(fill(STRINGS.delay, { s: info.delay }));
+    if (info.bronstein > 0) marks.push(fill(STRINGS.bronstein, { s: info.bronstein }));
+    if (page.clock && page.clock.paused) marks.push(STRINGS.pausedMark);
+    if (page.flags[side]) marks.push(STRINGS.flag);
+    const classes = ["half", running ? "running" : "", page.flags[side] ? "flagged" : "", taps ? "tap" : ""];
+    const half = el(taps ? "button" : "div", { class: classes.join(" "), "data-side": side },
+      el("div", { class: "label" }, info[side]),
+      el("div", { class: "digits", "data-clock": side },
+        info.timed ? (reading ? fmtClock(reading[side]) : "–:––") : "–:––"),
+      el("div", { class: "indicators" }, marks.map((m) => el("span", {}, m))));
+    if (taps) half.addEventListener("pointerdown", () => send("/api/press", { side }, "press"));
+    halves.append(half);
+  }
+  root.append(halves, el("div", { class: "bar" },
+    el("button", { onclick: () => document.documentElement.requestFullscreen?.() }, STRINGS.fullScreen),
+    el("button", { onclick: () => { page.leftSide = page.leftSide === "white" ? "black" : "white"; render(); } },
+      STRINGS.swapSides),
+    el("span", { id: "status", class: "status" }),
+    el("span", { id: "feedback", class: "feedback" })));
+}
+
+function renderTeach(root) {
+  root.append(headerNode());
+  const board = page.board;
+  const position = placement(board.fen);
+  const marks = {};
+  const duty = board.duties[0];
+  let words = fill(STRINGS.teachNoDuty, { side: STRINGS.sideNames[board.to_move] });
+  if (board.over) words = fill(STRINGS.teachOver, { result: board.result });
+  else if (duty) {
+    words = teachText(duty, position);
+    if (duty.square) marks[duty.square] = ["touched"];
+    for (const sq of duty.targets) marks[sq] = (marks[sq] || []).concat("target");
+  }
+  const refusal = board.over ? null : lastRefusal(page.rulings);
+  if (refusal && refusal.square) marks[refusal.square] = (marks[refusal.square] || []).concat("refused");
+  root.append(el("div", { class: "grid teach" },
+    el("div", { class: "panel" }, el("div", { class: "boardbox" }, boardNode(position, marks, STRINGS.position))),
+    el("div", { class: "panel" },
+      el("h2", {}, STRINGS.teachTitle),
+      el("p", { class: "duty", id: "duty" }, words),
+      refusal ? el("p", { class: "refusal", id: "refused" },
+        fill(STRINGS.teachRefused, { why: refusal.message || refusal.type })) : null,
+      el("h2", {}, STRINGS.clocks), clocksNode())));
+}
+
+function renderStatus() {
+  const node = document.getElementById("status");
+  if (!node) return;
+  node.className = `status ${page.connected ? "live" : "lost"}`;
+  node.textContent = page.connected ? STRINGS.live : STRINGS.lost;
+}
+
+function renderFeedback() {
+  const node = document.getElementById("feedback");
+  if (!node) return;
+  node.className = `feedback ${page.feedback.ok ? "ok" : "bad"}`;
+  node.textContent = page.feedback.text;
+}
+
+function render() {
+  const root = document.getElementById("app");
+  if (!page.info || !page.board) { root.textContent = STRINGS.connecting; return; }
+  const focused = document.activeElement && document.activeElement.id;
+  const keep = {};
+  for (const input of root.querySelectorAll("input, select")) {
+    if (page.edited.has(input.id)) keep[input.id] = input.value;  // what the arbiter typed
+  }
+  root.replaceChildren();
+  if (page.view === "clock") renderClock(root);
+  else if (page.view === "teach") renderTeach(root);
+  else renderArbiter(root);
+  for (const [id, value] of Object.entries(keep)) {
+    const input = document.getElementById(id);
+    if (input) input.value = value;
+  }
+  for (const input of root.querySelectorAll("input, select")) {
+    input.addEventListener("input", () => page.edited.add(input.id));
+  }
+  if (focused && document.getElementById(focused)) document.getElementById(focused).focus();
+  renderStatus();
+  renderFeedback();
+}
+
+/* The clocks tick between two messages of the server: only their text is redrawn. */
+function tick() {
+  const reading = readingNow();
+  if (reading) {
+    for (const node of document.querySelectorAll("[data-clock]")) {
+      node.textContent = page.info.timed ? fmtClock(reading[node.dataset.clock]) : "–:––";
+    }
+  }
+}
+
+window.ArbiterPage = {
+  STRINGS, fill, fmtClock, parseClock, streamNow, clockReading, movesOf, positionAt, placement,
+  squareName, squareIndex, differences, teachText, openClaim, upholdAction, openMismatch, lastRefusal, logged,
+};
+
+if (!window.ARBITER_NO_START) {
+  document.title = STRINGS.title;
+  takeToken();
+  render();
+  connect();
+  setInterval(tick, 100);
+}

@@ -1,0 +1,110 @@
+// Unit tests of the page's own script (arbiter/web/static/app.js), run inside Chromium by
+// tests/web/test_page_script.py. Each test throws on failure; the runner returns the names
+// of those that failed.
+(() => {
+  const A = window.ArbiterPage;
+  const tests = {};
+  const eq = (got, want, what) => {
+    const g = JSON.stringify(got), w = JSON.stringify(want);
+    if (g !== w) throw new Error(`${what}: got ${g}, want ${w}`);
+  };
+
+  tests.clockText = () => {
+    eq(A.fmtClock(300), "5:00", "five minutes");
+    eq(A.fmtClock(59.99), "0:59", "seconds are cut, not rounded up");
+    eq(A.fmtClock(9.87), "0:09.8", "tenths under ten seconds");
+    eq(A.fmtClock(3725), "1:02:05", "hours");
+    eq(A.fmtClock(-3), "0:00.0", "never negative");
+    eq(A.fmtClock(null), "–:––", "no reading");
+  };
+  tests.parseClock = () => {
+    eq(A.parseClock("5:00"), 300, "m:ss");
+    eq(A.parseClock("1:02:05"), 3725, "h:mm:ss");
+    eq(A.parseClock("90"), 90, "seconds");
+    eq(Number.isNaN(A.parseClock("5:xx")), true, "unreadable");
+  };
+  tests.runningClockGoesDown = () => {
+    const clock = { t: 10, white: 100, black: 200, running: "white", paused: false };
+    eq(A.clockReading(clock, 15, { delay: 0 }, 10), { white: 95, black: 200 }, "5 s used");
+    eq(A.clockReading(clock, 500, { delay: 0 }, 10), { white: 0, black: 200 }, "not below 0");
+    eq(A.clockReading({ ...clock, paused: true }, 50, {}, 10), { white: 100, black: 200 }, "paused");
+  };
+  tests.usDelayAndHourglass = () => {
+    const clock = { t: 10, white: 100, black: 200, running: "black", paused: false };
+    eq(A.clockReading(clock, 13, { delay: 5 }, 10), { white: 100, black: 200 }, "within delay");
+    eq(A.clockReading(clock, 18, { delay: 5 }, 10), { white: 100, black: 197 }, "after delay");
+    eq(A.clockReading(clock, 14, { hourglass: true }, 10), { white: 104, black: 196 }, "sand");
+  };
+  tests.streamTime = () => {
+    eq(A.streamNow({ t: 10, at: 1000 }, 3000, 1), 12, "real time");
+    eq(A.streamNow({ t: 10, at: 1000 }, 3000, 60), 130, "the demo's speed");
+  };
+  const rulings = [
+    { type: "move", t: 1, ply: 1, san: "e4", uci: "e2e4", fen: "F1", side: "white" },
+    { type: "clock", t: 1, white: 301, black: 300, running: "black", paused: false },
+    { type: "move", t: 2, ply: 2, san: "e5", uci: "e7e5", fen: "F2", side: "black" },
+    { type: "clock", t: 2, white: 301, black: 299, running: "white", paused: false },
+    { type: "move", t: 3, ply: 3, san: "Qh5", uci: "d1h5", fen: "F3", side: "white" },
+    { type: "reinstate", t: 4, ply: 2, fen: "F2", reason: "strict" },
+    { type: "move", t: 5, ply: 3, san: "Nf3", uci: "g1f3", fen: "F3b", side: "white" },
+    { type: "clock", t: 6, white: 290, black: 299, running: null, paused: true },
+  ];
+  tests.movesAfterAReinstatement = () => {
+    eq(A.movesOf(rulings).map((m) => m.san), ["e4", "e5", "Nf3"], "Qh5 was taken back");
+    eq(A.movesOf(rulings).map((m) => m.clk), [301, 299, 290], "%clk of each move");
+  };
+  tests.historyAtAnyPly = () => {
+    eq(A.positionAt(rulings, 0, "START"), "START", "ply 0");
+    eq(A.positionAt(rulings, 2, "START"), "F2", "ply 2");
+    eq(A.positionAt(rulings, 3, "START"), "F3b", "the move that stands");
+  };
+  tests.placementIndexesSquaresFromA1 = () => {
+    const board = A.placement("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+    eq(board[A.squareIndex("e4")], "P", "e4");
+    eq(board[A.squareIndex("e2")], "", "e2 empty");
+    eq(board[A.squareIndex("h8")], "r", "h8");
+    eq(A.squareName(0) + A.squareName(63), "a1h8", "names");
+  };
+  tests.whatToPutBack = () => {
+    const position = A.placement("8/8/8/8/8/8/8/4K2k w - - 0 1");
+    const sensed = position.slice();
+    sensed[A.squareIndex("e1")] = "";
+    sensed[A.squareIndex("d4")] = "N";
+    eq(A.differences(sensed, position, ["e1", "d4"]), { e1: "missing", d4: "extra" }, "marks");
+  };
+  tests.teachingWords = () => {
+    const position = A.placement("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    const duty = { side: "white", kind: "move_piece", square: "g1", targets: ["f3", "h3"] };
+    eq(A.teachText(duty, position),
+      "White, you touched the knight on g1: you must move it. It may go to: f3, h3.", "words");
+  };
+  tests.claimsAndRefusals = () => {
+    const claim = { type: "claim", side: "black", kind: "threefold", valid: false };
+    eq(A.openClaim([claim]), claim, "open");
+    eq(A.openClaim([claim, rulings[0]]), null, "a move closes it");
+    const violation = { type: "violation", square: "g1", message: "why" };
+    const refused = [violation, { type: "reinstate", reason: "strict" }];
+    eq(A.lastRefusal(refused), violation, "the violation says why");
+    eq(A.lastRefusal([...refused, rulings[0]]), null, "until the next move");
+  };
+  tests.upholdAClaimTheRulesRefused = () => {
+    eq(A.upholdAction({ side: "white", kind: "fifty", valid: false }),
+      ["declare", { result: "1/2-1/2", reason: "fifty_moves" }], "a draw");
+    eq(A.upholdAction({ side: "black", kind: "touch_move", valid: false }),
+      ["takeback", { plies: 1 }], "the move taken back");
+    eq(A.upholdAction({ side: "black", kind: "threefold", valid: true }), null, "upheld already");
+  };
+  tests.aMismatchStandsUntilTheNextMove = () => {
+    const mismatch = { type: "mismatch", missing: [], extra: [] };
+    eq(A.openMismatch([rulings[0], mismatch]), mismatch, "open");
+    eq(A.openMismatch([mismatch, rulings[0]]), null, "closed by a move");
+  };
+  tests.theLogLeavesOutThePressesClocks = () => {
+    eq(A.logged(rulings).filter((r) => r.type === "clock").length, 1, "only the pause's");
+  };
+  const failed = [];
+  for (const [name, test] of Object.entries(tests)) {
+    try { test(); } catch (err) { failed.push(`${name}: ${err.message}`); }
+  }
+  return { ran: Object.keys(tests).length, failed };
+})();
