@@ -59,6 +59,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--results", metavar="FILE", help="write the round's results here at the end (.csv or"
         " TRF-16)",
     )  # fmt: skip
+    parser.add_argument(
+        "--web", metavar="[HOST:]PORT",
+        help="serve the hall's page (grid, alarms, each board's controls) on this port, on this"
+        " machine only unless a HOST is given; the address and the token are printed at start",
+    )  # fmt: skip
     parser.add_argument("--display", default="auto", help="auto, full or plain")
     parser.add_argument(
         "--duration", type=float, metavar="S", help="stop after S seconds (default: at the end"
@@ -111,6 +116,11 @@ def _station(args: argparse.Namespace, address: Any, rnd: Any) -> int:
     from arbiter.hall.station import Station
 
     station = Station(address, silent_s=args.silent).start()
+    try:
+        page = _page(args, station)  # a port in use stops the command before any board starts
+    except BaseException:
+        station.close()
+        raise
     boards: list[Any] = []
     if args.demo is not None:
         boards = _demo_boards(args, address)
@@ -118,6 +128,8 @@ def _station(args: argparse.Namespace, address: Any, rnd: Any) -> int:
             rnd = _demo_round(boards)
     boards += _local_boards(args, address, len(boards))
     names = {str(p.board): (p.white, p.black) for p in rnd.pairings} if rnd else None
+    if page is not None:
+        page.names = names
     stop = threading.Event()
     previous = signal.signal(signal.SIGTERM, lambda *a: stop.set())
     tty = sys.stdout.isatty() if args.display == "auto" else args.display == "full"
@@ -146,6 +158,8 @@ def _station(args: argparse.Namespace, address: Any, rnd: Any) -> int:
         _draw(station, names, tty, shown)
         _export(args, station, rnd)
         _results(args, station, rnd)
+        if page is not None:
+            page.stop()
         station.close()
     if tty:
         from arbiter.hall.view import render
@@ -166,6 +180,21 @@ def _demo_boards(args: argparse.Namespace, address: Any) -> list[Any]:
     _say(f"{len(boards)} simulated boards at {args.speed:g}x; journals in {folder}")
     start_all(boards)
     return boards
+
+
+def _page(args: argparse.Namespace, station: Any) -> Any:
+    """`--web`: the hall's page, served; its address and the controls' token printed."""
+    if not args.web:
+        return None
+    from arbiter.hall.web import HallPage
+    from arbiter.web.app import new_token
+    from arbiter.web.server import parse_address
+
+    host, port = parse_address(args.web)
+    token = new_token()
+    page = HallPage(station, token=token).start(host, port)
+    _say(f"the hall's page: {page.url}   (the arbiter's token: {token})")
+    return page
 
 
 def _local_boards(args: argparse.Namespace, address: Any, taken: int) -> list[Any]:
