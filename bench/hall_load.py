@@ -48,14 +48,17 @@ from rules.events import Event, parse_event  # noqa: E402
 from tests.hall.brokers import Mosquitto  # noqa: E402
 from tests.hall.games import corpus_streams  # noqa: E402
 
+#: boards a child process plays at most
+PER_PROCESS = 200
 GAMES = ROOT.parent / "shared" / "data" / "games" / "clocked-games.pgn"
 
 
-def streams(count: int, game_s: float) -> list[list[Event]]:
-    """`count` corpus games, each cut at `game_s` seconds of its time (a round's first part)."""
-    distinct = corpus_streams(GAMES, min(count, 150), max_s=1e9)
+def streams(first: int, count: int, game_s: float) -> list[list[Event]]:
+    """Board `first`'s and the next boards' games, `count` in all: corpus games (150 distinct
+    ones, then again), each cut at `game_s` seconds of its time (a round's first part)."""
+    distinct = corpus_streams(GAMES, min(first - 1 + count, 150), max_s=1e9)
     out = []
-    for n in range(count):
+    for n in range(first - 1, first - 1 + count):
         events = distinct[n % len(distinct)]
         out.append([e for e in events if e.t <= game_s])
     return out
@@ -64,14 +67,16 @@ def streams(count: int, game_s: float) -> list[list[Event]]:
 # ---------------------------------------------------------------------------- the boards' side
 
 
-def run_sessions(port: int, boards: int, speed: float, game_s: float, folder: Path) -> None:
+def run_sessions(
+    port: int, first: int, boards: int, speed: float, game_s: float, folder: Path
+) -> None:
     """The child process: `boards` real sessions; each writes its own PGN when done."""
     from arbiter.hall.demo import SimulatedBoard
 
     address = BrokerAddress("127.0.0.1", port)
     played = [
         SimulatedBoard(str(n), events, address, folder, speed=speed, fsync=False)
-        for n, events in enumerate(streams(boards, game_s), start=1)
+        for n, events in enumerate(streams(first, boards, game_s), start=first)
     ]
     for board in played:
         board.publisher.start()
@@ -115,12 +120,14 @@ class LightSession:
             sink([], event.t)
 
 
-def run_light(port: int, boards: int, speed: float, game_s: float, folder: Path) -> None:
+def run_light(
+    port: int, first: int, boards: int, speed: float, game_s: float, folder: Path
+) -> None:
     """The child process: `boards` light publishers, one scheduler thread."""
     address = BrokerAddress("127.0.0.1", port)
-    sessions = [LightSession(events) for events in streams(boards, game_s)]
+    sessions = [LightSession(events) for events in streams(first, boards, game_s)]
     publishers = []
-    for n, s in enumerate(sessions, start=1):
+    for n, s in enumerate(sessions, start=first):
         p = BoardPublisher(s, BrokerAddress(address.host, address.port, str(n)), with_rulings=False)
         publishers.append(p.start())
     for p in publishers:
@@ -137,7 +144,7 @@ def run_light(port: int, boards: int, speed: float, game_s: float, folder: Path)
         s.step()
         if len(s.events) < len(s.script):
             heapq.heappush(heap, (s.script[len(s.events)].t, n))
-    for n, s in enumerate(sessions, start=1):
+    for n, s in enumerate(sessions, start=first):
         (folder / f"board-{n}.json").write_text(
             json.dumps([e.to_dict() for e in s.events]), encoding="utf-8"
         )
@@ -157,13 +164,19 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     station = Station(BrokerAddress("127.0.0.1", broker.port), retry_s=2.0).start()
     station.connected.wait(10)
     cpu0, wall0 = time.process_time(), time.monotonic()
-    child = subprocess.Popen(
-        [sys.executable, __file__, "--role", "boards", "--kind", args.kind, "--port",
-         str(broker.port), "--boards", str(args.boards), "--speed", str(args.speed),
-         "--game-s", str(args.game_s), "--folder", str(folder)],
-        cwd=ROOT,
-    )  # fmt: skip
-    child.wait()
+    # paho's network loop uses select(), which takes file descriptors below 1024: about 300
+    # clients a process; the boards are spread over processes of at most PER_PROCESS
+    children = []
+    for first in range(1, args.boards + 1, PER_PROCESS):
+        count = min(PER_PROCESS, args.boards - first + 1)
+        children.append(subprocess.Popen(
+            [sys.executable, __file__, "--role", "boards", "--kind", args.kind, "--port",
+             str(broker.port), "--boards", str(count), "--first", str(first), "--speed",
+             str(args.speed), "--game-s", str(args.game_s), "--folder", str(folder)],
+            cwd=ROOT,
+        ))  # fmt: skip
+    for child in children:
+        child.wait()
     deadline = time.monotonic() + 60
     names = [str(n) for n in range(1, args.boards + 1)]
     while time.monotonic() < deadline and not all(station.synced(n) for n in names):
@@ -223,11 +236,12 @@ def main() -> None:
     parser.add_argument("--game-s", type=float, default=900.0, help="each game's first S seconds")
     parser.add_argument("--role", choices=("station", "boards"), default="station")
     parser.add_argument("--port", type=int)
+    parser.add_argument("--first", type=int, default=1, help="the first board's number")
     parser.add_argument("--folder")
     args = parser.parse_args()
     if args.role == "boards":
         run = run_sessions if args.kind == "sessions" else run_light
-        run(args.port, args.boards, args.speed, args.game_s, Path(args.folder))
+        run(args.port, args.first, args.boards, args.speed, args.game_s, Path(args.folder))
         return
     print(json.dumps(measure(args), indent=1))
 
