@@ -24,6 +24,10 @@ from typing import Any
 HELP = "the arbiter's station: every board of a hall over an MQTT broker (--demo N to try it)"
 #: seconds (real) between two redraws of the grid and two writes of the export folder
 REFRESH_S = 1.0
+#: boards one demo process plays at most: each board holds about five file descriptors (its
+#: MQTT client's socket and wake-up pair, the broker's side, its journal), and paho's network
+#: loop uses select(), which takes descriptors below 1024
+MAX_DEMO = 150
 #: the demo's default speed: its game (about 4 minutes) plays in about a minute
 DEMO_SPEED = 4.0
 
@@ -34,7 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the hall's broker (default mqtt://localhost; with --demo an embedded one)",
     )  # fmt: skip
     parser.add_argument("--prefix", default=None, help="the hall's topic prefix (arbiter/hall)")
-    parser.add_argument("--demo", type=int, metavar="N", help="play N simulated boards (1-200)")
+    parser.add_argument("--demo", type=int, metavar="N", help="play N simulated boards (1-150)")
     parser.add_argument(
         "--speed", type=float, default=DEMO_SPEED,
         help=f"--demo: how much faster than real time the boards play (default {DEMO_SPEED:g})",
@@ -80,8 +84,8 @@ def run(args: argparse.Namespace) -> int:
     from arbiter.hall.topics import DEFAULT_PREFIX, BrokerAddress, parse_address
 
     prefix = args.prefix or DEFAULT_PREFIX
-    if args.demo is not None and not 1 <= args.demo <= 200:
-        raise HallError(f"--demo {args.demo}: give 1 to 200 boards")
+    if args.demo is not None and not 1 <= args.demo <= MAX_DEMO:
+        raise HallError(f"--demo {args.demo}: give 1 to {MAX_DEMO} boards")
     if not args.speed > 0:
         raise HallError(f"--speed {args.speed}: must be above 0")
     rnd = None
