@@ -93,11 +93,19 @@ def run_sessions(
         board.session.stop()
         board.join(5)
         (folder / f"board-{board.name}.pgn").write_text(board.pgn(), encoding="utf-8")
+        (folder / f"board-{board.name}.count").write_text(str(len(board.session.events)))
     for board in played:
         board.publisher._publish_state()  # the station checks it holds everything
-    time.sleep(5)
+    wait_for_the_station(folder)
     for board in played:
         board.publisher.close()
+
+
+def wait_for_the_station(folder: Path, limit_s: float = 900.0) -> None:
+    """Keep answering resend requests until the station says it is done (its `done` file)."""
+    deadline = time.monotonic() + limit_s
+    while not (folder / "done").exists() and time.monotonic() < deadline:
+        time.sleep(0.2)
 
 
 class LightSession:
@@ -148,9 +156,10 @@ def run_light(
         (folder / f"board-{n}.json").write_text(
             json.dumps([e.to_dict() for e in s.events]), encoding="utf-8"
         )
+        (folder / f"board-{n}.count").write_text(str(len(s.events)))
     for p in publishers:
         p._publish_state()
-    time.sleep(5)
+    wait_for_the_station(folder)
     for p in publishers:
         p.close()
 
@@ -175,17 +184,30 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
              str(args.speed), "--game-s", str(args.game_s), "--folder", str(folder)],
             cwd=ROOT,
         ))  # fmt: skip
-    for child in children:
-        child.wait()
-    deadline = time.monotonic() + 60
     names = [str(n) for n in range(1, args.boards + 1)]
-    while time.monotonic() < deadline and not all(station.synced(n) for n in names):
+    counts = [folder / f"board-{n}.count" for n in names]
+    while any(c.poll() is None for c in children) and not all(f.exists() for f in counts):
+        time.sleep(0.2)
+    played_s = time.monotonic() - wall0  # every board has played its game (or a child died)
+    deadline = time.monotonic() + args.catch_up_s
+
+    def held(name: str, path: Path) -> bool:
+        link = station.boards.get(name)
+        with station.lock:
+            return link is not None and len(link.replay.events) >= int(path.read_text() or 0)
+
+    while time.monotonic() < deadline and not all(
+        f.exists() and held(n, f) for n, f in zip(names, counts, strict=True)
+    ):
         time.sleep(0.2)
     cpu, wall = time.process_time() - cpu0, time.monotonic() - wall0
+    (folder / "done").write_text("")
+    for child in children:
+        child.wait()
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     station.close()
     broker.stop()
-    held = sum(1 for n in names if station.synced(n))
+    synced = sum(1 for n in names if station.synced(n))
     events_total = sum(len(station.boards[n].replay.events) for n in names if n in station.boards)
     same = lost = 0
     histories: list[list[Event]] = []
@@ -194,6 +216,8 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         if args.kind == "sessions":
             own = (folder / f"board-{n}.pgn").read_text(encoding="utf-8")
             same += link is not None and link.replay.start is not None and station.pgn(n) == own
+            count = int((folder / f"board-{n}.count").read_text() or 0)
+            lost += count - (len(link.replay.events) if link is not None else 0)
             if link is not None:
                 histories.append(list(link.replay.events))
         else:
@@ -213,8 +237,10 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         "speed": args.speed,
         "game_s": args.game_s,
         "wall_s": round(wall, 1),
+        "played_s": round(played_s, 1),
+        "caught_up_s_after": round(wall - played_s, 1),
         "events": events_total,
-        "boards_synced": held,
+        "boards_synced": synced,
         "boards_identical": same,
         "events_lost": lost,
         "station_cpu_s": round(cpu, 2),
@@ -236,6 +262,12 @@ def main() -> None:
     parser.add_argument("--game-s", type=float, default=900.0, help="each game's first S seconds")
     parser.add_argument("--role", choices=("station", "boards"), default="station")
     parser.add_argument("--port", type=int)
+    parser.add_argument(
+        "--catch-up-s",
+        type=float,
+        default=300.0,
+        help="seconds the station is given, after the boards' games, to hold everything",
+    )
     parser.add_argument("--first", type=int, default=1, help="the first board's number")
     parser.add_argument("--folder")
     args = parser.parse_args()

@@ -64,7 +64,7 @@ def test_sixteen_boards_survive_a_broker_crash_and_a_cut_cable(
         broker.kill()  # mid-round: everything in flight and retained is lost
         time.sleep(1.0)
         broker.start()
-        time.sleep(1.0)
+        time.sleep(1.5)
         link.cut()  # one board's cable pulled: it plays on, its journal keeps everything
         time.sleep(CUT_S)
         link.mend()
