@@ -84,13 +84,13 @@ class BoardReplay:
         return [s for s in steps if s is not None]
 
     def missing(self) -> tuple[int, int] | None:
-        """The first gap to ask for: (from, to) `seq`, or None."""
+        """What to ask for: (from, to) `seq`, from the first event missing to the last the
+        board said it holds, or None. One request fills every gap (the board sends what the
+        station already holds beyond the first gap again: duplicates are ignored), so the
+        station converges in one round trip however many messages were lost."""
         if self.broken is not None or self.next_seq > self.known_last:
             return None
-        nxt = self.next_seq
-        ahead = [s for s in self.pending if s > nxt]
-        upto = (min(ahead) - 1) if ahead else self.known_last
-        return nxt, upto
+        return self.next_seq, self.known_last
 
     def _apply(self, seq: int, data: dict[str, Any], board_rulings: list[Any] | None) -> Any:
         ply_before = self.game.ply if self.game is not None else 0

@@ -49,6 +49,7 @@ class BoardLink:
     asked_at: float | None = None
     silent: bool = False
     have_sent: int = 0
+    told_broken: bool = False
 
 
 class Station:
@@ -232,6 +233,7 @@ class Station:
         link.replay = BoardReplay(link.name, game)
         link.asked_at = None
         link.have_sent = 0
+        link.told_broken = False
         return link.replay
 
     def _state(self, link: BoardLink, data: dict[str, Any], now: float) -> None:
@@ -255,7 +257,8 @@ class Station:
         sent = data.get("wall")
         if steps and isinstance(sent, int | float) and not data.get("resent"):
             self.latencies.append(arrived - float(sent))
-        if replay.broken is not None and not steps:
+        if replay.broken is not None and not link.told_broken:
+            link.told_broken = True  # once: every later event of the game stops there too
             self._raise(
                 link.name, "mismatch", f"the station cannot follow the game: {replay.broken}"
             )

@@ -35,15 +35,18 @@ def test_a_gap_is_named_until_it_is_filled() -> None:
     replay = BoardReplay("1", "g")
     for seq in (1, 2, 3, 7, 8, 12):
         replay.offer(seq, events[seq - 1], None)
-    assert replay.missing() == (4, 6)  # the first gap, up to what is held beyond it
+    assert replay.missing() == (4, 12)  # from the first missing to the last known
     for seq in (4, 5, 6):
         replay.offer(seq, events[seq - 1], None)
-    assert replay.missing() == (9, 11)
+    assert replay.next_seq == 9 and replay.missing() == (9, 12)
     replay.known_last = 30  # the board's `state` says it holds 30
     for seq in (9, 10, 11):
         replay.offer(seq, events[seq - 1], None)
     assert replay.missing() == (13, 30)
     assert not replay.complete
+    for seq in range(1, 31):  # the board's answer: all of it again
+        replay.offer(seq, events[seq - 1], None)
+    assert replay.complete and replay.missing() is None
 
 
 def test_the_boards_rulings_are_checked_against_the_stations() -> None:
