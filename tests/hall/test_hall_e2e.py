@@ -64,7 +64,11 @@ def test_sixteen_boards_survive_a_broker_crash_and_a_cut_cable(
         broker.kill()  # mid-round: everything in flight and retained is lost
         time.sleep(1.0)
         broker.start()
-        time.sleep(1.5)
+        time.sleep(1.0)
+        # the station and the board to be cut are back (else the cut goes unseen: the board's
+        # will fires on a connection, and the station hears it only while connected)
+        assert station.connected.wait(10)
+        assert boards[longest].publisher.connected.wait(10)
         link.cut()  # one board's cable pulled: it plays on, its journal keeps everything
         time.sleep(CUT_S)
         link.mend()
