@@ -58,9 +58,12 @@ def render(station: Station, names: dict[str, tuple[str, str]] | None = None) ->
     with station.lock:
         rows = [board_row(station.boards[n], names) for n in sorted(station.boards, key=natural)]
         alarms = list(station.alarms[-SHOWN_ALARMS:])
+    where = f"{station.address.host}:{station.address.port}"
+    link = "connected" if station.connected.is_set() else "NOT CONNECTED (retrying)"
     lines = [
+        f"broker {where}: {link}   boards: {len(rows)}   topic prefix: {station.prefix}",
         f"{'board':>5}  {'white':<18} {'black':<18} {'ply':>4}  {'move':<5} "
-        f"{'white':>8} {'black':>8}  {'result':<7} link"
+        f"{'white':>8} {'black':>8}  {'result':<7} link",
     ]
     for r in rows:
         wc = _clock(r["white_clock"]) if r["white_clock"] is not None else "-"

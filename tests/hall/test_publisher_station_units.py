@@ -133,3 +133,20 @@ def test_a_stranger_s_messages_are_ignored() -> None:
     )
     kinds = [a.kind for a in station.alarms]
     assert kinds == ["mismatch"]  # the broken game told once, not at every later message
+
+
+def test_the_terminal_grid_shows_boards_names_clocks_and_alarms() -> None:
+    from arbiter.hall.view import render
+
+    session, publisher, client = _board()
+    station = Station(BrokerAddress("broker", 1883), mono=lambda: 0.0)
+    station.client = FakeClient()
+    start = {"game": publisher.game, "seq": 1, "event": session.events[0].to_dict()}
+    for m in [start, *client.take("events")]:
+        station._on_message(None, None, _msg("arbiter/hall/5/events", m))
+    station._raise("5", "flag", "White's time ran out", 12.0)
+    text = render(station, {"5": ("Ann", "Bob")})
+    assert "NOT CONNECTED" in text.splitlines()[0]
+    row = next(line for line in text.splitlines() if line.strip().startswith("5 "))
+    assert "Ann" in row and "Bob" in row and f"{session.game.ply:>4}" in row
+    assert "board 5 t=12.0 flag: White's time ran out" in text
