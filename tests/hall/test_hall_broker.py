@@ -117,3 +117,26 @@ def test_a_position_set_up_wrong_is_an_alarm(broker: Mosquitto, tmp_path: Path) 
     finally:
         board.stop()
         station.close()
+
+
+def test_a_station_started_late_gets_every_game_from_the_boards_journals(
+    broker: Mosquitto, tmp_path: Path
+) -> None:
+    address = BrokerAddress("127.0.0.1", broker.port)
+    boards = [
+        SimulatedBoard(str(n), demo_events(seed=40 + n), address, tmp_path, speed=60, fsync=False)
+        for n in (1, 2)
+    ]
+    for board in boards:
+        board.start()
+    for board in boards:
+        board.join(30)
+        assert board.session.game.over
+    station = Station(address).start()  # nobody listened while the games were played
+    try:
+        assert _until(lambda: all(station.synced(b.name) for b in boards), 20)
+        for board in boards:
+            assert station.pgn(board.name) == board.pgn()
+        assert all(b.publisher.close(linger_s=10) for b in boards)
+    finally:
+        station.close()
