@@ -140,3 +140,44 @@ def test_a_station_started_late_gets_every_game_from_the_boards_journals(
         assert all(b.publisher.close(linger_s=10) for b in boards)
     finally:
         station.close()
+
+
+def test_a_board_that_crashed_and_resumed_its_journal_goes_on_as_the_same_game(
+    broker: Mosquitto, tmp_path: Path
+) -> None:
+    from arbiter.clock import FakeClock
+    from arbiter.hall.publisher import BoardPublisher
+    from arbiter.live.session import Session
+    from arbiter.records.journal import JournalWriter, read_journal
+    from arbiter.records.pgn import pgn_from_rulings
+
+    events = demo_events(seed=51)
+    half = len(events) // 2
+    address = BrokerAddress("127.0.0.1", broker.port, "7")
+    journal = tmp_path / "board-7.jsonl"
+    station = Station(BrokerAddress("127.0.0.1", broker.port)).start()
+    try:
+        assert station.connected.wait(10)
+        start = events[0]
+        assert isinstance(start, Start)
+        first = Session.new(start, JournalWriter(journal), FakeClock())
+        before = BoardPublisher(first, address, journal_path=journal).start()
+        assert before.connected.wait(10)
+        for event in events[1:half]:
+            first.submit(event)
+        key = before.game
+        before.client.socket().close()  # the power cut: no goodbye, the will fires
+        before.client.loop_stop()
+        history, _ = read_journal(journal)
+        resumed = Session.resume(history, JournalWriter(journal), lambda t: FakeClock(t))
+        after = BoardPublisher(resumed, address, journal_path=journal).start()
+        assert after.game == key  # the same game: its journal's path and file
+        for event in events[half:]:
+            resumed.submit(event)
+        assert _until(lambda: station.synced("7") and station.boards["7"].replay.over)
+        assert len(station.boards["7"].replay.events) == len(resumed.events)
+        assert station.pgn("7") == pgn_from_rulings(start, resumed.rulings)
+        assert any(e.type == "restart" for e in station.boards["7"].replay.events)
+        assert after.close(linger_s=10)
+    finally:
+        station.close()
