@@ -50,6 +50,7 @@ class BoardLink:
     silent: bool = False
     have_sent: int = 0
     told_broken: bool = False
+    told_twice: bool = False
 
 
 class Station:
@@ -219,15 +220,26 @@ class Station:
             self._raise(link.name, "disconnected", "the board's connection dropped")
         link.online = online
 
-    def _replay_for(self, link: BoardLink, game: object) -> BoardReplay | None:
-        """The replay of the game `game` names: the current one, a new one, or None for an
-        earlier game of the board (an old message)."""
+    def _replay_for(self, link: BoardLink, game: object, live: bool = False) -> BoardReplay | None:
+        """The replay of the game `game` names: the current one, an earlier one (its late
+        events still complete it), or a new one. `live`: the message is a live event, not
+        a resent one or a `state`."""
         if not isinstance(game, str) or not game:
             return None
         if link.replay.game_key == game:
             return link.replay
-        if any(r.game_key == game for r in link.earlier):
-            return None
+        earlier = next((r for r in link.earlier if r.game_key == game), None)
+        if earlier is not None:
+            if live and not earlier.over and not link.told_twice:
+                # an earlier game, not finished, is played on: two boards share the name
+                link.told_twice = True
+                self._raise(
+                    link.name,
+                    "mismatch",
+                    "two games publish under this board's name:"
+                    " two boards have the same name, or an old game was resumed",
+                )
+            return earlier
         if link.replay.game_key:
             link.earlier.append(link.replay)
         link.replay = BoardReplay(link.name, game)
@@ -244,11 +256,11 @@ class Station:
         replay.known_last = max(replay.known_last, seq)
         gap = replay.missing()
         if gap is not None:
-            self._ask(link, gap, now)
-        self._confirm(link, again=True)  # the board may have missed an earlier `have`
+            self._ask(link, gap, now, replay)
+        self._confirm(link, again=True, replay=replay)  # it may have missed an earlier `have`
 
     def _event(self, link: BoardLink, data: dict[str, Any], arrived: float, now: float) -> None:
-        replay = self._replay_for(link, data.get("game"))
+        replay = self._replay_for(link, data.get("game"), live=not data.get("resent"))
         seq, event = whole(data.get("seq")), data.get("event")
         if replay is None or seq is None or seq < 1 or not isinstance(event, dict):
             return
@@ -264,10 +276,10 @@ class Station:
             )
         gap = replay.missing()
         if gap is not None and (link.asked_at is None or now - link.asked_at >= self.retry_s):
-            self._ask(link, gap, now)
+            self._ask(link, gap, now, replay)
         if steps:
             self._ruled(link, steps)
-            self._confirm(link)
+            self._confirm(link, replay=replay)
 
     def _ruled(self, link: BoardLink, steps: list[Step]) -> None:
         for step in steps:
@@ -284,24 +296,32 @@ class Station:
         for listener in self.listeners:
             listener(link.name, steps)
 
-    def _confirm(self, link: BoardLink, *, again: bool = False) -> None:
+    def _confirm(
+        self, link: BoardLink, *, again: bool = False, replay: BoardReplay | None = None
+    ) -> None:
         """Tell a board whose game is over that the station holds all of it (it may stop);
         `again`: even if it was told so before (it asks by sending its `state`)."""
-        replay = link.replay
+        replay = replay or link.replay
+        if replay is not link.replay:
+            again = True  # an earlier game: its board is told whenever it asks
         if replay.over and replay.complete and (again or link.have_sent < replay.known_last):
-            link.have_sent = replay.known_last
+            if replay is link.replay:
+                link.have_sent = replay.known_last
             self.client.publish(
                 topic(self.prefix, link.name, "have"),
                 encode({"game": replay.game_key, "seq": replay.known_last}),
                 qos=1,
             )
 
-    def _ask(self, link: BoardLink, gap: tuple[int, int], now: float) -> None:
+    def _ask(
+        self, link: BoardLink, gap: tuple[int, int], now: float, replay: BoardReplay | None = None
+    ) -> None:
         link.asked_at = now
         self.asked += 1
+        game = (replay or link.replay).game_key
         self.client.publish(
             topic(self.prefix, link.name, "resend"),
-            encode({"game": link.replay.game_key, "from": gap[0], "to": gap[1]}),
+            encode({"game": game, "from": gap[0], "to": gap[1]}),
             qos=1,
         )
 

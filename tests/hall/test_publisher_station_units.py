@@ -150,3 +150,18 @@ def test_the_terminal_grid_shows_boards_names_clocks_and_alarms() -> None:
     row = next(line for line in text.splitlines() if line.strip().startswith("5 "))
     assert "Ann" in row and "Bob" in row and f"{session.game.ply:>4}" in row
     assert "board 5 t=12.0 flag: White's time ran out" in text
+
+
+def test_two_boards_with_one_name_are_an_alarm() -> None:
+    station = Station(BrokerAddress("broker", 1883), mono=lambda: 0.0)
+    station.client = FakeClient()
+    events = demo_events(seed=61)
+    for n in range(1, 4):  # two games, taking turns under the name 8
+        for key in ("game-a", "game-b"):
+            m = {"game": key, "seq": n, "event": events[n - 1].to_dict()}
+            station._on_message(None, None, _msg("arbiter/hall/8/events", m))
+    assert [a.kind for a in station.alarms] == ["mismatch"]
+    assert "two games" in station.alarms[0].text
+    link = station.boards["8"]
+    assert link.replay.game_key == "game-b" and len(link.replay.events) == 3
+    assert [len(r.events) for r in link.earlier] == [3]  # the other game is kept too
