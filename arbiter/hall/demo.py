@@ -105,8 +105,6 @@ class SimulatedBoard:
 def demo_streams(count: int) -> list[list[Event]]:
     """`count` games for a demo hall: the bundled game with a different seed each (its
     timing, hands and incidents differ), with names for the pairings."""
-    from dataclasses import replace
-
     from arbiter.demo.game import demo_events
 
     streams: list[list[Event]] = []
@@ -114,7 +112,7 @@ def demo_streams(count: int) -> list[list[Event]]:
         events = demo_events(seed=100 + n)
         start = events[0]
         assert isinstance(start, Start)
-        named = replace(
+        named = dataclasses.replace(
             start,
             white=f"White {n + 1}",
             black=f"Black {n + 1}",

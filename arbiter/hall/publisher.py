@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import os
+import socket
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -35,8 +37,6 @@ def game_key(start: Event, journal_path: object = None) -> str:
     same board gets a new journal file, hence a new key; a resumed one keeps it)."""
     ident = start.to_json()
     if journal_path is not None:
-        import os
-
         try:
             ident += f"|{os.path.abspath(str(journal_path))}|{os.stat(str(journal_path)).st_ino}"
         except OSError:
@@ -280,8 +280,6 @@ def publish_session(session: Any, url: str, journal_path: object = None) -> Boar
     Raises:
         HallError: a bad address or board name, or paho-mqtt missing.
     """
-    import socket
-
     from arbiter.hall.topics import check_board_name, parse_address
 
     address = parse_address(url)
