@@ -4,28 +4,42 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from pathlib import Path
+
+from tests.hall.relay import Relay
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_the_demo_hall_runs_with_no_setup(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "arbiter.cli", "hall", "--demo", "3", "--speed", "60",
-         "--display", "plain", "--journals", str(tmp_path / "j"), "--export",
-         str(tmp_path / "live"), "--results", str(tmp_path / "results.csv")],
-        capture_output=True, text=True, cwd=ROOT, timeout=120, stdin=subprocess.DEVNULL,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    assert "embedded broker (amqtt)" in done.stdout
-    assert "3 boards" in done.stdout
-    assert "Traceback" not in done.stderr
+def test_the_demo_hall_runs_with_no_setup_and_a_relay_follows_it(tmp_path: Path) -> None:
+    live = tmp_path / "live"
+    command = [
+        sys.executable, "-m", "arbiter.cli", "hall", "--demo", "3", "--speed", "40",
+        "--display", "plain", "--journals", str(tmp_path / "j"), "--export", str(live),
+        "--results", str(tmp_path / "results.csv"),
+    ]  # fmt: skip
+    relay = Relay(live, 1)
+    seen: list[int] = []
+    with subprocess.Popen(
+        command, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True,
+    ) as hall:  # fmt: skip
+        while hall.poll() is None:
+            if (live / "tournament.json").exists():  # written last
+                seen.append(sum(len(moves) for moves in relay.poll().values()))
+            time.sleep(0.2)
+        out, err = hall.communicate(timeout=60)
+    assert hall.returncode == 0, err
+    assert "embedded broker (amqtt)" in out and "3 boards" in out
+    assert "Traceback" not in err
+    seen.append(sum(len(moves) for moves in relay.poll().values()))
+    assert seen == sorted(seen) and len(set(seen)) >= 3, seen  # it followed the round live
     results = (tmp_path / "results.csv").read_text(encoding="utf-8").splitlines()
     assert len(results) == 4 and all(not r.endswith(",*") for r in results[1:])
-    assert sorted(p.name for p in (tmp_path / "live/round-1").iterdir()) == [
+    assert sorted(p.name for p in (live / "round-1").iterdir()) == [
         "game-1.pgn", "game-2.pgn", "game-3.pgn", "games.pgn", "index.json"
     ]  # fmt: skip
-    # the journals are the boards' own: each PGN in the export is its board's game
     assert len(list((tmp_path / "j").glob("board-*.jsonl"))) == 3
 
 

@@ -14,6 +14,7 @@ from arbiter.hall.errors import PairingsError
 from arbiter.hall.export import write_round
 from arbiter.hall.pairings import read_pairings, results_csv, results_trf
 from arbiter.hall.replay import BoardReplay
+from tests.hall.relay import Relay
 
 
 def _player(rank: int, name: str, fide: str, rounds: list[str], points: float) -> str:
@@ -84,34 +85,6 @@ def test_bad_pairings_are_told(tmp_path: Path, name: str, text: str, match: str)
     (tmp_path / name).write_text(text, encoding="utf-8")
     with pytest.raises(PairingsError, match=match):
         read_pairings(tmp_path / name)
-
-
-class Relay:
-    """What a relay does with the folder: poll it, and follow each game's moves."""
-
-    def __init__(self, folder: Path, round_number: int) -> None:
-        self.folder = folder
-        self.round = round_number
-        self.seen: dict[int, list[str]] = {}
-
-    def poll(self) -> dict[int, list[str]]:
-        tournament = json.loads((self.folder / "tournament.json").read_text(encoding="utf-8"))
-        count = tournament["rounds"][self.round - 1]["count"]
-        index = json.loads(
-            (self.folder / f"round-{self.round}/index.json").read_text(encoding="utf-8")
-        )
-        assert len(index["pairings"]) == count
-        for board in range(1, count + 1):
-            path = self.folder / f"round-{self.round}/game-{board}.pgn"
-            if not path.exists():
-                continue
-            game = chess.pgn.read_game(io.StringIO(path.read_text(encoding="utf-8")))
-            assert game is not None
-            sans = [n.san() for n in game.mainline()]
-            before = self.seen.get(board, [])
-            assert sans[: len(before)] == before, "a relay never sees moves taken back"
-            self.seen[board] = sans
-        return self.seen
 
 
 def test_a_relay_follows_a_round_live(tmp_path: Path) -> None:
