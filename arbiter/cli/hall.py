@@ -272,9 +272,12 @@ def _results(args: argparse.Namespace, station: Any, rnd: Any) -> None:
     with station.lock:
         results = {name: link.replay.result() for name, link in station.boards.items()}
     path = Path(args.results)
-    text = results_csv(rnd, results) if path.suffix.lower() == ".csv" else results_trf(rnd, results)
+    if path.suffix.lower() == ".csv":
+        text, encoding = results_csv(rnd, results), "utf-8"
+    else:
+        text, encoding = results_trf(rnd, results), rnd.encoding  # as the program wrote it
     try:
-        path.write_text(text, encoding="utf-8")
+        path.write_text(text, encoding=encoding, errors="replace")
     except OSError as exc:
         raise HallError(f"--results {path}: cannot be written ({exc.strerror})") from None
     _say(f"results: {path}")

@@ -9,7 +9,7 @@ numbers: boards are ordered as FIDE's C.04.2 orders them, by the higher score of
 players before the round, then the sum of their scores, then the better starting rank.
 
 CSV: a header line, then one board a line: `board,white,black` and optionally
-`white_fide_id,black_fide_id`.
+`white_fide_id,black_fide_id` (`;` or a tab may stand for the commas).
 """
 
 from __future__ import annotations
@@ -68,6 +68,8 @@ class Round:
     event: str = ""
     source: Path | None = None
     trf_lines: list[str] | None = None
+    #: the file's encoding, which the results written back keep (older programs: Latin-1)
+    encoding: str = "utf-8"
 
     def by_board(self) -> dict[str, Pairing]:
         return {str(p.board): p for p in self.pairings}
@@ -77,18 +79,27 @@ def read_pairings(path: Path, round_number: int | None = None) -> Round:
     """The pairings of `path`: a CSV (by its `.csv` name) or a TRF-16 file (round
     `round_number`, else the last round that has pairings)."""
     try:
-        text = path.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError:
-        text = path.read_text(encoding="latin-1")  # older pairing programs write Latin-1
+        raw = path.read_bytes()
     except OSError as exc:
         raise PairingsError(f"pairings {path}: cannot be read ({exc.strerror})") from None
+    try:
+        text, encoding = raw.decode("utf-8-sig"), "utf-8"
+    except UnicodeDecodeError:
+        text, encoding = raw.decode("latin-1"), "latin-1"  # older pairing programs
     if path.suffix.lower() == ".csv":
-        return read_csv(text, path, round_number or 1)
-    return read_trf(text, path, round_number)
+        rnd = read_csv(text, path, round_number or 1)
+    else:
+        rnd = read_trf(text, path, round_number)
+    rnd.encoding = encoding
+    return rnd
 
 
 def read_csv(text: str, path: Path, round_number: int) -> Round:
-    rows = csv.DictReader(io.StringIO(text))
+    """A CSV of pairings; `,`, `;` (a spreadsheet in a European locale) or a tab between
+    fields, as the header line shows."""
+    header = text.split("\n", 1)[0]
+    delimiter = max((",", ";", "\t"), key=header.count)
+    rows = csv.DictReader(io.StringIO(text), delimiter=delimiter)
     fields = {f.strip().lower() for f in rows.fieldnames or []}
     needed = {"board", "white", "black"}
     if not needed <= fields:

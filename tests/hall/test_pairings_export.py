@@ -73,6 +73,26 @@ def test_csv_pairings_and_results(tmp_path: Path) -> None:
         results_trf(rnd, {})
 
 
+def test_a_bye_gets_no_board_and_latin1_names_are_read(tmp_path: Path) -> None:
+    lines = [
+        "012 Open d'été",
+        _player(1, "Ångström, Åsa", "1", ["   2 w  "], 0.0),
+        _player(2, "Brûlé, Noël", "2", ["   1 b  "], 0.0),
+        _player(3, "Côté, Zoé", "3", ["0000 - U"], 0.0),
+    ]
+    path = tmp_path / "latin1.trf"
+    path.write_bytes(("\n".join(lines) + "\n").encode("latin-1"))
+    rnd = read_pairings(path)
+    assert [(p.white, p.black) for p in rnd.pairings] == [("Ångström, Åsa", "Brûlé, Noël")]
+    assert rnd.event == "Open d'été" and rnd.encoding == "latin-1"
+
+
+def test_csv_with_semicolons(tmp_path: Path) -> None:
+    path = tmp_path / "r.csv"
+    path.write_text("board;white;black\n1;Müller, Jan;Dupont, Léa\n", encoding="utf-8")
+    assert read_pairings(path).pairings[0].black == "Dupont, Léa"
+
+
 @pytest.mark.parametrize(
     ("name", "text", "match"),
     [
