@@ -32,6 +32,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from types import SimpleNamespace
@@ -172,6 +173,12 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     broker = Mosquitto(folder).start()
     station = Station(BrokerAddress("127.0.0.1", broker.port), retry_s=2.0).start()
     station.connected.wait(10)
+    page = reader = None
+    if args.page:
+        from arbiter.hall.web import HallPage
+
+        page = HallPage(station).start("127.0.0.1", 0)
+        reader = SseReader(*page.server.address)
     cpu0, wall0 = time.process_time(), time.monotonic()
     # paho's network loop uses select(), which takes file descriptors below 1024: about 300
     # clients a process; the boards are spread over processes of at most PER_PROCESS
@@ -205,6 +212,8 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     for child in children:
         child.wait()
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    if page is not None:
+        page.stop()
     station.close()
     broker.stop()
     synced = sum(1 for n in names if station.synced(n))
@@ -251,6 +260,43 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         "latency_ms_p50": round(1000 * statistics.median(lat), 1) if lat else None,
         "latency_ms_p99": round(1000 * lat[int(0.99 * (len(lat) - 1))], 1) if lat else None,
         "gaps_asked": station.asked,
+        **page_figures(page, reader),
+    }
+
+
+class SseReader:
+    """One browser's worth of the hall's page: reads `/events`, counts the `hall` messages."""
+
+    def __init__(self, host: str, port: int) -> None:
+        import http.client
+
+        self.messages = 0
+        self.conn = http.client.HTTPConnection(host, port, timeout=600)
+        self.conn.request("GET", "/events")
+        self.response = self.conn.getresponse()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        try:
+            for line in self.response:
+                if line.startswith(b"event: hall"):
+                    self.messages += 1
+        except (OSError, ValueError):
+            return
+
+
+def page_figures(page: Any, reader: SseReader | None) -> dict[str, Any]:
+    """The page's share of the latency: from a replayed step to the state that shows it."""
+    if page is None or reader is None:
+        return {}
+    delays = sorted(page.delays)
+    return {
+        "page_states_sent": len(delays),
+        "page_states_read_by_a_browser": reader.messages,
+        "page_delay_ms_p50": round(1000 * statistics.median(delays), 1) if delays else None,
+        "page_delay_ms_p99": round(1000 * delays[int(0.99 * (len(delays) - 1))], 1)
+        if delays
+        else None,
     }
 
 
@@ -268,6 +314,10 @@ def main() -> None:
         default=300.0,
         help="seconds the station is given, after the boards' games, to hold everything",
     )
+    parser.add_argument(
+        "--page", action="store_true",
+        help="serve the hall's page with one SSE reader, and measure the page's delay",
+    )  # fmt: skip
     parser.add_argument("--first", type=int, default=1, help="the first board's number")
     parser.add_argument("--folder")
     args = parser.parse_args()

@@ -1,9 +1,9 @@
 """The hall's web page, served by the station (`arbiter hall --web PORT`).
 
 Built on the game page's parts (`arbiter.web.server.WebServer`, `arbiter.web.hub.Hub`,
-`sse_response`; Starlette on uvicorn in a thread): a poller looks at the station twice a
-second and publishes the hall's state when it changed, so the station's MQTT thread never
-waits on a browser.
+`sse_response`; Starlette on uvicorn in a thread): a poller, woken by every step the
+station replays (at most every 0.1 s; else twice a second, for the link alarms), publishes
+the hall's state when it changed, so the station's MQTT thread never waits on a browser.
 
     GET  /                      the grid of every board and the alarms
     GET  /board/NAME            one board: position, clocks, record, the arbiter's controls
@@ -18,6 +18,7 @@ waits on a browser.
 
 from __future__ import annotations
 
+import collections
 import json
 import secrets
 import threading
@@ -28,8 +29,12 @@ from typing import Any
 from arbiter.hall.station import Station
 from arbiter.hall.view import board_row, natural
 
-#: seconds between two looks of the poller at the station
+#: seconds between two looks of the poller at the station when nothing wakes it (a link's
+#: alarms come from the station's timer)
 POLL_S = 0.5
+#: seconds at least between two states sent: a ruling wakes the poller at once, and a burst
+#: of rulings across the hall is sent as one state
+MIN_GAP_S = 0.1
 #: seconds a control request waits for the board's acknowledgement
 ACK_WAIT_S = 5.0
 TOKEN_HEADER = "X-Arbiter-Token"
@@ -95,11 +100,23 @@ class HallPage:
         self._state = hall_state(station, names)
         self.hub = Hub(greeting=lambda: [Message("hall", self._state)])
         self._stop = threading.Event()
+        self._wake = threading.Event()
         self._thread: threading.Thread | None = None
         self.server: Any = None
+        #: wall time of the first step replayed since the last state sent, and the seconds
+        #: from such a step to the state that shows it (the page's share of the latency)
+        self._woken_at: float | None = None
+        self.delays: collections.deque[float] = collections.deque(maxlen=100_000)
+        station.listeners.append(self._stepped)
+
+    def _stepped(self, board: str, steps: list[Any]) -> None:
+        if self._woken_at is None:
+            self._woken_at = time.time()
+        self._wake.set()
 
     def poll(self) -> bool:
         """Publish the hall's state if it changed since the last look; True if it did."""
+        woken, self._woken_at = self._woken_at, None
         state = hall_state(self.station, self.names)
         if state == self._state:
             return False
@@ -109,11 +126,16 @@ class HallPage:
             return [self._message("hall", state)]
 
         self.hub.transact(step)
+        if woken is not None:
+            self.delays.append(time.time() - woken)
         return True
 
     def _polling(self) -> None:
-        while not self._stop.wait(POLL_S):
+        while not self._stop.is_set():
+            self._wake.wait(POLL_S)
+            self._wake.clear()
             self.poll()
+            self._stop.wait(MIN_GAP_S)
 
     def app(self) -> Any:
         from starlette.applications import Starlette
@@ -233,5 +255,6 @@ class HallPage:
 
     def stop(self) -> None:
         self._stop.set()
+        self._wake.set()
         if self.server is not None:
             self.server.stop()
