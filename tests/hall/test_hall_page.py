@@ -107,7 +107,8 @@ def test_a_control_needs_the_token_and_is_acknowledged_by_the_board(hall) -> Non
 
 def test_the_pgn_and_the_eboards_list(hall) -> None:  # type: ignore[no-untyped-def]
     station, page, _boards = hall
-    status, data = call(page, "GET", "/api/board/2.pgn")
+    assert _until(lambda: station.synced("2") and station.boards["2"].replay.over)
+    status, data = call(page, "GET", "/api/board/2.pgn")  # a finished game: it holds still
     assert status == 200 and data.decode() == station.pgn("2")
     status, data = call(page, "GET", "/api/v1.0/eboards")
     listed = {b["serialnr"]: b for b in json.loads(data)}
