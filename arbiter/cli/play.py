@@ -145,6 +145,7 @@ def run(args: argparse.Namespace) -> int:
         args.tc = str(control)  # the journal keeps the contract's form, in seconds
         reading = f"time control: {describe(control)} ({args.tc})"
     settings = settings_of(args)
+    check_publish(settings.get("publish"))  # a bad --publish stops before anything is journaled
     path = Path(settings.get("journal") or default_journal())
     check_distinct(files_of(path, settings))
     say_repaired("arbiter play", path)
@@ -199,6 +200,14 @@ def report_with_page(session: Any, settings: Settings, path: Path, web: Any) -> 
     finally:
         if page is not None:
             page.stop()
+
+
+def check_publish(url: str | None) -> None:
+    """`--publish`: the broker's address checked (a HallError saying what is wrong)."""
+    if url:
+        from arbiter.hall.topics import parse_address
+
+        parse_address(url)
 
 
 def files_of(journal: Path, settings: Settings) -> dict[str, str | Path | None]:

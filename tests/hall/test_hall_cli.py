@@ -76,3 +76,15 @@ def test_a_board_attached_to_the_station_is_in_the_hall(tmp_path: Path) -> None:
     assert '[White "Ann"]' in pgn and "1. e4 e5 2. Nf3" in pgn
     journal = (tmp_path / "j/board-1.jsonl").read_text(encoding="utf-8")
     assert '"type": "start"' in journal.splitlines()[0]
+
+
+def test_a_bad_publish_address_stops_play_before_anything_is_journaled(tmp_path: Path) -> None:
+    journal = tmp_path / "j.jsonl"
+    done = subprocess.run(
+        [sys.executable, "-m", "arbiter.cli", "play", "--events", "-", "--journal",
+         str(journal), "--display", "plain", "--publish", "mqtt://host/a+b"],
+        capture_output=True, text=True, cwd=ROOT, timeout=60, input="",
+    )  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    assert "arbiter play: " in done.stderr and "Traceback" not in done.stderr
+    assert not journal.exists()
