@@ -93,6 +93,7 @@ def run(args: argparse.Namespace) -> int:
         from arbiter.hall.pairings import read_pairings
 
         rnd = read_pairings(Path(args.pairings), args.round)
+    _check_results(args, rnd)
     broker = None
     if args.broker:
         address = parse_address(args.broker, prefix=prefix)
@@ -259,6 +260,20 @@ def _export(args: argparse.Namespace, station: Any, rnd: Any) -> None:
     with station.lock:
         replays = {name: link.replay for name, link in station.boards.items()}
         write_round(Path(args.export), rnd, replays)
+
+
+def _check_results(args: argparse.Namespace, rnd: Any) -> None:
+    """`--results` checked before the round begins, not found wrong at its end."""
+    from arbiter.hall.errors import HallError
+
+    if not args.results:
+        return
+    if rnd is None and args.demo is None:
+        raise HallError("--results needs the round's pairings (--pairings FILE)")
+    if not args.results.lower().endswith(".csv") and (rnd is None or rnd.trf_lines is None):
+        raise HallError(
+            f"--results {args.results}: TRF results need TRF pairings; name a .csv file instead"
+        )
 
 
 def _results(args: argparse.Namespace, station: Any, rnd: Any) -> None:

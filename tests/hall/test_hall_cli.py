@@ -88,3 +88,13 @@ def test_a_bad_publish_address_stops_play_before_anything_is_journaled(tmp_path:
     assert done.returncode == 2, done.stderr
     assert "arbiter play: " in done.stderr and "Traceback" not in done.stderr
     assert not journal.exists()
+
+
+def test_trf_results_without_trf_pairings_are_refused_at_once(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "arbiter.cli", "hall", "--demo", "2", "--results",
+         str(tmp_path / "out.trf")],
+        capture_output=True, text=True, cwd=ROOT, timeout=60, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    assert done.returncode == 2 and "TRF results need TRF pairings" in done.stderr
+    assert "embedded broker" not in done.stdout  # refused before anything started
