@@ -19,6 +19,7 @@ the hall's state when it changed, so the station's MQTT thread never waits on a 
 from __future__ import annotations
 
 import collections
+import dataclasses
 import json
 import secrets
 import threading
@@ -169,11 +170,9 @@ class HallPage:
             return sse_response(self.hub)
 
         def pgn(request: Request) -> Response:
-            name = request.path_params["name"]
-            try:
-                text = station.pgn(name)
-            except KeyError:
-                return refused(404, f"no game of board {name!r} here")
+            text = self.board_pgn(request.path_params["name"])
+            if text is None:
+                return refused(404, f"no game of board {request.path_params['name']!r} here")
             return PlainTextResponse(text, media_type="application/x-chess-pgn")
 
         async def control(request: Request) -> Response:
@@ -229,6 +228,22 @@ class HallPage:
             Mount("/static", app=StaticFiles(directory=str(static)), name="static"),
         ]
         return Starlette(routes=routes)
+
+    def board_pgn(self, name: str) -> str | None:
+        """The board's PGN as the station holds it, with the pairing's names; None if the
+        station holds no game of that board."""
+        from arbiter.records.pgn import pgn_from_rulings
+
+        with self.station.lock:
+            link = self.station.boards.get(name)
+            start = link.replay.start if link is not None else None
+            if link is None or start is None:
+                return None
+            rulings = list(link.replay.rulings)
+        if self.names and name in self.names:
+            white, black = self.names[name]
+            start = dataclasses.replace(start, white=white, black=black)
+        return pgn_from_rulings(start, rulings)
 
     def _wait_ack(self, ident: str) -> dict[str, Any] | None:
         deadline = time.monotonic() + ACK_WAIT_S

@@ -109,7 +109,10 @@ def test_the_pgn_and_the_eboards_list(hall) -> None:  # type: ignore[no-untyped-
     station, page, _boards = hall
     assert _until(lambda: station.synced("2") and station.boards["2"].replay.over)
     status, data = call(page, "GET", "/api/board/2.pgn")  # a finished game: it holds still
-    assert status == 200 and data.decode() == station.pgn("2")
+    assert status == 200 and data.decode() == station.pgn("2")  # no pairing: the board's own
+    status, data = call(page, "GET", "/api/board/1.pgn")
+    assert status == 200 and '[White "Ann"]' in data.decode()  # the pairing's names
+    assert call(page, "GET", "/api/board/9.pgn")[0] == 404
     status, data = call(page, "GET", "/api/v1.0/eboards")
     listed = {b["serialnr"]: b for b in json.loads(data)}
     assert set(listed) == {"1", "2", "3"} and listed["1"]["state"] == "ACTIVE"
