@@ -365,7 +365,7 @@ def main() -> None:
         p50 = quantile(lags, 0.5) * 1e3
         print(
             f"latency   {n:3d} client(s), {len(lags)} deliveries: p50 {p50:.1f} ms,"
-            f" p99 {quantile(lags, .99) * 1e3:.1f} ms, max {max(lags) * 1e3:.1f} ms"
+            f" p99 {quantile(lags, 0.99) * 1e3:.1f} ms, max {max(lags) * 1e3:.1f} ms"
             " (press on the queue -> move ruling at the client)"
         )
     print(f"machine   load average {os.getloadavg()[0]:.1f} (1 min) at the end")

@@ -40,7 +40,6 @@ HELP = "decode a board capture (timestamped JSON Lines or raw bytes) into contra
 _RAW_BLOCK = 65536
 
 
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--protocol",

@@ -114,6 +114,10 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
     )  # fmt: skip
     o.add_argument("--display", help="auto (default), full or plain (lines, for logs)")
     o.add_argument(
+        "--publish", metavar="mqtt://HOST[:PORT]/BOARD",
+        help="publish the game to the hall's broker as board BOARD (docs/hall.md)",
+    )  # fmt: skip
+    o.add_argument(
         "--web", metavar="[HOST:]PORT",
         help="serve the game's web page (arbiter's view, players' clock, teaching view) on"
         " this port, on this machine only unless a HOST is given (e.g. 0.0.0.0:8080); the"
@@ -141,6 +145,7 @@ def run(args: argparse.Namespace) -> int:
         args.tc = str(control)  # the journal keeps the contract's form, in seconds
         reading = f"time control: {describe(control)} ({args.tc})"
     settings = settings_of(args)
+    check_publish(settings.get("publish"))  # a bad --publish stops before anything is journaled
     path = Path(settings.get("journal") or default_journal())
     check_distinct(files_of(path, settings))
     say_repaired("arbiter play", path)
@@ -191,10 +196,18 @@ def report_with_page(session: Any, settings: Settings, path: Path, web: Any) -> 
             say=_say, sock=web,
         )  # fmt: skip
     try:
-        return report(session, settings.get("pgn"), path)
+        return report(session, settings.get("pgn"), path, publish=settings.get("publish"))
     finally:
         if page is not None:
             page.stop()
+
+
+def check_publish(url: str | None) -> None:
+    """`--publish`: the broker's address checked (a HallError saying what is wrong)."""
+    if url:
+        from arbiter.hall.topics import parse_address
+
+        parse_address(url)
 
 
 def files_of(journal: Path, settings: Settings) -> dict[str, str | Path | None]:

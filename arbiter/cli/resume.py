@@ -18,6 +18,7 @@ from pathlib import Path
 
 from arbiter.cli.play import (
     add_common_arguments,
+    check_publish,
     files_of,
     report_with_page,
     reserve_page,
@@ -56,6 +57,7 @@ def run(args: argparse.Namespace) -> int:
         raise SessionError(f"--gap must be 0 or more seconds, not {args.gap}")
     path = Path(args.journal_file)
     settings = settings_of(args)
+    check_publish(settings.get("publish"))  # a bad --publish stops before anything is journaled
     check_distinct(files_of(path, settings))
     say_repaired("arbiter resume", path)
     history, warnings = read_journal(path)

@@ -42,7 +42,6 @@ FIRST_INCIDENT_PLY = 5
 TARGET_S = 20.0
 
 
-
 @dataclass(slots=True)
 class _Ply:
     """One ply of the stream: the events from the previous press to this one's press."""

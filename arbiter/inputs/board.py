@@ -1,5 +1,4 @@
-"""An e-board (`firmware_bridge.source.BoardSource`) as a live source, and its feedback.
-"""
+"""An e-board (`firmware_bridge.source.BoardSource`) as a live source, and its feedback."""
 
 from __future__ import annotations
 

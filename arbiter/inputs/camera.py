@@ -1,5 +1,4 @@
-"""A camera or a video file (vision.sources, vision.tracker) as a live source of snapshots.
-"""
+"""A camera or a video file (vision.sources, vision.tracker) as a live source of snapshots."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""The clock panel on the Pi's GPIO (buttons, LEDs, buzzer, a reed-switch board) as a source.
-"""
+"""The clock panel on the Pi's GPIO (buttons, LEDs, buzzer, a reed-switch board) as a source."""
 
 from __future__ import annotations
 

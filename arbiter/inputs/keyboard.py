@@ -1,5 +1,4 @@
-"""Single keys from a terminal as a live source (they stand in for the clock's buttons).
-"""
+"""Single keys from a terminal as a live source (they stand in for the clock's buttons)."""
 
 from __future__ import annotations
 

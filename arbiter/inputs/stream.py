@@ -1,5 +1,4 @@
-"""A scripted stream of contract events (a file or standard input) as a live source.
-"""
+"""A scripted stream of contract events (a file or standard input) as a live source."""
 
 from __future__ import annotations
 

@@ -45,6 +45,7 @@ PLAY_KEYS: dict[str, tuple[type | tuple[type, ...], str]] = {
     "gpio": (str, "GPIO back-end"),
     "journal": (str, "journal path"),
     "pgn": (str, "PGN path"),
+    "publish": (str, "the hall's broker, mqtt://HOST[:PORT]/BOARD (docs/hall.md)"),
     "board": (str, "e-board PROTOCOL:DEVICE"),
     "camera": (int, "camera number"),
     "video": (str, "video file"),

@@ -48,7 +48,6 @@ MAX_BLOCK_S = 0.5
 TICK_EPSILON = 1e-6
 
 
-
 RulingSink = Callable[[list[Ruling], float], None]
 
 

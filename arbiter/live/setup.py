@@ -34,6 +34,8 @@ from arbiter.outputs.display import Display
 from arbiter.records.journal import JournalWriter, read_journal
 from rules.events import Event, Start
 
+#: seconds a finished game waits for the hall's station to confirm it holds the whole game
+PUBLISH_LINGER_S = 10.0
 #: the settings that name an input source
 SOURCE_KEYS = ("events", "gpio", "board", "camera", "video")
 #: `--board gpio-matrix`: a reed-switch board on the Pi's GPIO instead of a serial e-board
@@ -385,9 +387,25 @@ def default_journal() -> Path:
     return Path("arbiter-games") / f"game-{datetime.now():%Y%m%d-%H%M%S}.jsonl"
 
 
-def report(session: Session, pgn: str | None, path: Path) -> int:
-    """Run the session, then say how it ended and where the files are."""
-    ended, written = run_session(session, pgn)
+def report(session: Session, pgn: str | None, path: Path, publish: str | None = None) -> int:
+    """Run the session, then say how it ended and where the files are; with `publish`, the
+    game goes to the hall's broker as it is played (`arbiter.hall.publisher`)."""
+    publisher = None
+    if publish:
+        from arbiter.hall.publisher import publish_session
+
+        publisher = publish_session(session, publish, path)
+    try:
+        ended, written = run_session(session, pgn)
+    finally:
+        if publisher is not None:
+            over = session.game.over
+            held = publisher.close(linger_s=PUBLISH_LINGER_S if over else 0.0)
+            if over and not held:
+                sys.stderr.write(
+                    "arbiter: the hall's station did not confirm that it holds the whole game;"
+                    f" the journal {path} holds it all (`arbiter pgn {path}` writes its PGN)\n"
+                )
     sys.stdout.write(f"{ended}\njournal: {path}\n")
     if written is not None:
         sys.stdout.write(f"PGN: {written}\n")

@@ -1,5 +1,4 @@
-"""What a board shows the players: the LEDs of squares and a DGT 3000's times, as bytes.
-"""
+"""What a board shows the players: the LEDs of squares and a DGT 3000's times, as bytes."""
 
 from __future__ import annotations
 

@@ -87,9 +87,7 @@ def read_journal(path: str | os.PathLike[str]) -> tuple[list[Event], list[str]]:
         raise JournalError(f"journal {p}: cannot be read ({exc.strerror})") from None
     with handle:
         try:
-            events = list(
-                read_events(handle, f"journal {p}", torn="any", warn=warnings.append)
-            )
+            events = list(read_events(handle, f"journal {p}", torn="any", warn=warnings.append))
         except EventError as exc:
             raise JournalError(str(exc)) from None
     if not events:

@@ -1,8 +1,8 @@
 """The web page's errors: what stops the page from being served, in words a user understands.
 
-    ArbiterError (rules.errors)
-    └── WebError    the page cannot be served (a port in use, an address not known), or a
-                    request to it cannot be honoured
+ArbiterError (rules.errors)
+└── WebError    the page cannot be served (a port in use, an address not known), or a
+                request to it cannot be honoured
 """
 
 from __future__ import annotations

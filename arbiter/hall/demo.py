@@ -1,0 +1,135 @@
+"""Simulated boards of a hall: each a real `Session` (journal, rules, publisher) fed by a
+scripted stream (a game as a board would report it, `arbiter.simulate`), on a sped-up clock.
+
+`arbiter hall --demo N` plays N of them against its embedded broker; the tests and the
+benches play them against a real Mosquitto.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+from arbiter.clock import MonotonicClock
+from arbiter.hall.publisher import HEARTBEAT_S, BoardPublisher
+from arbiter.hall.topics import BrokerAddress
+from arbiter.inputs.stream import StreamSource
+from arbiter.live.session import Session
+from arbiter.records.journal import JournalWriter
+from rules.events import Event, Start
+
+
+class SimulatedBoard:
+    """One board of the hall: a scripted game played by a `Session` on its own thread.
+
+    Args:
+        name: the board's name in the hall (its topic level).
+        events: the game's stream (`start` first).
+        address: the broker.
+        folder: where its journal goes (`board-NAME.jsonl`).
+        speed: how much faster than real time it plays.
+        fsync: whether the journal is fsynced per event (a demo on a laptop need not).
+    """
+
+    def __init__(
+        self,
+        name: str,
+        events: Sequence[Event],
+        address: BrokerAddress,
+        folder: Path,
+        *,
+        speed: float = 1.0,
+        fsync: bool = True,
+        heartbeat_s: float = HEARTBEAT_S,
+        keepalive: int = 15,
+    ) -> None:
+        start = events[0]
+        if not isinstance(start, Start):
+            raise ValueError("a board's stream begins with 'start'")
+        self.name = name
+        self.journal_path = folder / f"board-{name}.jsonl"
+        self.clock = MonotonicClock(speed=speed)
+        self.session = Session.new(
+            start,
+            JournalWriter(self.journal_path, fsync=fsync),
+            self.clock,
+            sources=[StreamSource(list(events[1:]), name=f"events:hall-{name}")],
+        )
+        self.publisher = BoardPublisher(
+            self.session,
+            dataclasses.replace(address, board=name),
+            journal_path=self.journal_path,
+            heartbeat_s=heartbeat_s,
+            keepalive=keepalive,
+        )
+        self.error: BaseException | None = None
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> SimulatedBoard:
+        """Start playing (and publishing, if `publisher.start` was not called yet)."""
+        if not self.publisher.started:
+            self.publisher.start()
+        self._thread = threading.Thread(target=self._run, name=f"board-{self.name}", daemon=True)
+        self._thread.start()
+        return self
+
+    def _run(self) -> None:
+        try:
+            self.session.run()
+        except BaseException as exc:  # kept for the caller: a board must not die silently
+            self.error = exc
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def join(self, timeout: float | None = None) -> None:
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    def stop(self, linger_s: float = 0.0) -> bool:
+        """Stop the game (if it goes on) and the publisher; see `BoardPublisher.close`."""
+        self.session.stop()
+        self.join(5)
+        return self.publisher.close(linger_s)
+
+    def pgn(self) -> str:
+        """The board's own record (what `arbiter play --pgn` writes), dated `????.??.??`."""
+        from arbiter.records.pgn import pgn_from_rulings
+
+        return pgn_from_rulings(self.session.game.start, self.session.rulings)
+
+
+def demo_streams(count: int) -> list[list[Event]]:
+    """`count` games for a demo hall: the bundled game with a different seed each (its
+    timing, hands and incidents differ), with names for the pairings."""
+    from arbiter.demo.game import demo_events
+
+    streams: list[list[Event]] = []
+    for n in range(count):
+        events = demo_events(seed=100 + n)
+        start = events[0]
+        assert isinstance(start, Start)
+        named = dataclasses.replace(
+            start,
+            white=f"White {n + 1}",
+            black=f"Black {n + 1}",
+            event="Demo hall",
+            round="1",
+            sources=None,
+        )
+        streams.append([named, *events[1:]])
+    return streams
+
+
+def start_all(boards: Sequence[SimulatedBoard], connect_s: float = 2.0) -> None:
+    """Start the boards one after another, each given up to `connect_s` to connect first
+    (as a hall's boards are switched on; amqtt 0.12 can fail connections that come at
+    once, and a board that failed reconnects anyway)."""
+    for board in boards:
+        board.publisher.start()
+        board.publisher.connected.wait(connect_s)
+    for board in boards:
+        board.start()

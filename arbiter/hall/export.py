@@ -1,0 +1,176 @@
+"""The broadcast folder: DGT LiveChess's local export layout, which relays (Lichess
+Broadcaster, pgn4web-style viewers) read while a round is played (docs/hall.md says what
+was matched and what could not be confirmed).
+
+    FOLDER/tournament.json          {"name", "timecontrol", "rounds": [{"count", "live"}]}
+    FOLDER/round-N/index.json       {"date", "pairings": [{"white", "black", "result", "live"}]}
+    FOLDER/round-N/game-M.pgn       board M's game: tags from the pairings, [%clk] and [%emt]
+    FOLDER/round-N/games.pgn        every game of the round, board order
+
+Files are replaced atomically (written beside, then renamed), so a relay polling the folder
+never reads half a file.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import chess.pgn
+
+from arbiter.hall.errors import HallError
+from arbiter.hall.pairings import Pairing, Round
+from arbiter.hall.replay import BoardReplay
+from arbiter.records.pgn import pgn_from_rulings
+from rules.rulings import ClockState, MoveStands
+
+
+def _hms(seconds: float) -> str:
+    whole = max(0, round(seconds))
+    h, rest = divmod(whole, 3600)
+    m, s = divmod(rest, 60)
+    return f"{h}:{m:02d}:{s:02d}"
+
+
+def think_times(replay: BoardReplay) -> dict[int, float]:
+    """Seconds each standing ply took its player: from the moment their clock began to run
+    to their press (the `[%emt]` of the ply), by ply number."""
+    since: dict[str, float] = {}
+    running: str | None = None
+    pending: dict[str, int] = {}
+    emt: dict[int, float] = {}
+    start = replay.start
+    if start is not None:  # the clock of the side to move starts at `start` (events.md)
+        running = "white" if " w " in f" {start.fen or chess.STARTING_FEN} " else "black"
+        since[running] = start.t
+    for r in replay.rulings:
+        if isinstance(r, MoveStands) and r.side is not None:
+            pending[r.side] = r.ply
+        elif isinstance(r, ClockState):
+            now = None if r.paused else r.running
+            if now != running:
+                if running is not None and running in pending and running in since:
+                    emt[pending.pop(running)] = r.t - since[running]
+                if now is not None:
+                    since[now] = r.t
+                running = now
+    return emt
+
+
+def game_pgn(replay: BoardReplay, pairing: Pairing | None, rnd: Round | None) -> str:
+    """The board's PGN for a broadcast: the station's record (the board's own), with the
+    pairing's tags and `[%emt]` beside each `[%clk]`."""
+    start = replay.start
+    if start is None:
+        raise HallError(f"board {replay.board}: no game yet")
+    if pairing is not None:
+        start = replace(start, white=pairing.white, black=pairing.black)
+    if rnd is not None:
+        start = replace(start, round=str(rnd.number), event=rnd.event or start.event)
+    text = pgn_from_rulings(start, list(replay.rulings))
+    game = chess.pgn.read_game(io.StringIO(text))
+    if game is None:
+        return text
+    if pairing is not None:
+        game.headers["Board"] = str(pairing.board)
+        if pairing.white_id:
+            game.headers["WhiteFideId"] = pairing.white_id
+        if pairing.black_id:
+            game.headers["BlackFideId"] = pairing.black_id
+    emt = think_times(replay)
+    for ply, node in enumerate(game.mainline(), start=1):
+        if ply in emt:
+            node.comment = f"{node.comment} [%emt {_hms(emt[ply])}]".strip()
+    exporter = chess.pgn.StringExporter(headers=True, variations=True, comments=True)
+    return game.accept(exporter) + "\n"
+
+
+def _player(name: str, fide_id: str) -> dict[str, Any]:
+    last, _, first = name.partition(",")
+    return {
+        "fname": first.strip() or None,
+        "mname": None,
+        "lname": last.strip() or name,
+        "title": None,
+        "federation": None,
+        "gender": None,
+        "fideid": fide_id or None,
+    }
+
+
+def _write(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise HallError(f"export {path}: cannot be written ({exc.strerror})") from None
+
+
+def write_round(
+    folder: Path,
+    rnd: Round,
+    replays: dict[str, BoardReplay],
+    *,
+    name: str = "",
+    date: str | None = None,
+) -> None:
+    """Write (or rewrite) the round's files and `tournament.json` from the boards' games.
+
+    `replays` maps a board's number (as text) to its game; boards without a game yet are
+    listed in the index with result `*` and no game file.
+    """
+    pairings: list[dict[str, Any]] = []
+    texts: list[str] = []
+    live_any = False
+    round_dir = folder / f"round-{rnd.number}"
+    for p in rnd.pairings:
+        replay = replays.get(str(p.board))
+        has_game = replay is not None and replay.start is not None
+        result = replay.result() if has_game and replay is not None else "*"
+        live = has_game and result == "*"
+        live_any = live_any or live
+        pairings.append(
+            {
+                "white": _player(p.white, p.white_id),
+                "black": _player(p.black, p.black_id),
+                "result": result,
+                "live": live,
+            }
+        )
+        if has_game and replay is not None:
+            text = game_pgn(replay, p, rnd)
+            _write(round_dir / f"game-{p.board}.pgn", text)
+            texts.append(text)
+    _write(round_dir / "index.json", json.dumps({"date": date, "pairings": pairings}, indent=1))
+    _write(round_dir / "games.pgn", "\n".join(texts))
+    tournament_path = folder / "tournament.json"
+    rounds: list[dict[str, Any]] = []
+    if tournament_path.exists():
+        try:
+            rounds = list(json.loads(tournament_path.read_text(encoding="utf-8"))["rounds"])
+        except (OSError, ValueError, KeyError, TypeError):
+            rounds = []
+    while len(rounds) < rnd.number:
+        rounds.append({"count": 0, "live": 0})
+    rounds[rnd.number - 1] = {"count": len(rnd.pairings), "live": 1 if live_any else 0}
+    first = next((r for r in replays.values() if r.start is not None), None)
+    control = first.start.time_control if first is not None and first.start else None
+    tournament = {
+        "id": name or rnd.event or "hall",
+        "name": name or rnd.event or "hall",
+        "location": None,
+        "country": None,
+        "website": None,
+        "rules": "STANDARD",
+        "chess960": "STANDARD",
+        "timecontrol": control or "",
+        "rounds": rounds,
+        "eboards": sorted(replays, key=lambda b: (len(b), b)),
+    }
+    _write(tournament_path, json.dumps(tournament, indent=1))

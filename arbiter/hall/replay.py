@@ -1,0 +1,128 @@
+"""One board's game at the station: its journal's events, in `seq` order, replayed through
+the rules core, so that the station holds the same game (and PGN) as the board.
+
+Events may arrive twice, late or out of order (QoS 1, resends after a broker went away):
+each is taken once, in `seq` order; those ahead of a gap wait in `pending` until the gap is
+filled. `missing()` says which `seq` the station should ask the board for.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules.errors import ArbiterError
+from rules.events import Event, Start, parse_event
+from rules.game import Game
+from rules.rulings import ClockState, GameOver, Ruling
+
+#: events held ahead of a gap, at most (a board far ahead is asked again later)
+MAX_PENDING = 20000
+
+
+@dataclass
+class Step:
+    """What one event did: its `seq`, the rulings the station's replay gave, and whether the
+    board's own rulings (sent with a live event) were the same."""
+
+    seq: int
+    event: Event
+    rulings: list[Ruling]
+    ply_before: int = 0
+    agrees: bool | None = None
+
+
+@dataclass
+class BoardReplay:
+    """One game of one board, as the station rebuilds it."""
+
+    board: str
+    game_key: str
+    events: list[Event] = field(default_factory=list)
+    rulings: list[Ruling] = field(default_factory=list)
+    pending: dict[int, tuple[dict[str, Any], list[Any] | None]] = field(default_factory=dict)
+    #: the highest `seq` the board said it holds (its `state`, or any event seen)
+    known_last: int = 0
+    game: Game | None = None
+    broken: str | None = None
+    last_clock: ClockState | None = None
+    disagreements: int = 0
+
+    @property
+    def start(self) -> Start | None:
+        first = self.events[0] if self.events else None
+        return first if isinstance(first, Start) else None
+
+    @property
+    def next_seq(self) -> int:
+        return len(self.events) + 1
+
+    @property
+    def over(self) -> bool:
+        return self.game is not None and self.game.over
+
+    @property
+    def complete(self) -> bool:
+        """The station holds every event the board said it has."""
+        return self.broken is None and self.next_seq > self.known_last
+
+    def offer(self, seq: int, event: dict[str, Any], board_rulings: list[Any] | None) -> list[Step]:
+        """Take the event `seq` (a JSON object) if it is new; the steps it made possible, in
+        order (none while a gap before it is open)."""
+        self.known_last = max(self.known_last, seq)
+        if seq < self.next_seq or self.broken is not None:
+            return []
+        if seq > self.next_seq:
+            if len(self.pending) < MAX_PENDING:
+                self.pending[seq] = (event, board_rulings)
+            return []
+        steps = [self._apply(seq, event, board_rulings)]
+        while self.broken is None and self.next_seq in self.pending:
+            seq = self.next_seq
+            event, board_rulings = self.pending.pop(seq)
+            steps.append(self._apply(seq, event, board_rulings))
+        return [s for s in steps if s is not None]
+
+    def missing(self) -> tuple[int, int] | None:
+        """What to ask for: (from, to) `seq`, from the first event missing to the last the
+        board said it holds, or None. One request fills every gap (the board sends what the
+        station already holds beyond the first gap again: duplicates are ignored), so the
+        station converges in one round trip however many messages were lost."""
+        if self.broken is not None or self.next_seq > self.known_last:
+            return None
+        return self.next_seq, self.known_last
+
+    def _apply(self, seq: int, data: dict[str, Any], board_rulings: list[Any] | None) -> Any:
+        ply_before = self.game.ply if self.game is not None else 0
+        try:
+            event = parse_event(data)
+            if seq == 1:
+                if not isinstance(event, Start):
+                    raise ArbiterError("the first event of the game is not 'start'")
+                self.game = Game(event)
+                rulings: list[Ruling] = []
+            else:
+                if self.game is None:
+                    raise ArbiterError("an event came before the game's 'start'")
+                rulings = self.game.handle(event)
+        except ArbiterError as exc:
+            self.broken = f"event {seq} cannot be replayed: {exc}"
+            return None
+        self.events.append(event)
+        self.rulings.extend(rulings)
+        for r in rulings:
+            if isinstance(r, ClockState):
+                self.last_clock = r
+        agrees = None
+        if board_rulings is not None:
+            agrees = [r.to_dict() for r in rulings] == board_rulings
+            if not agrees:
+                self.disagreements += 1
+        return Step(seq, event, rulings, ply_before, agrees)
+
+    def result(self) -> str:
+        """The game's result as PGN writes it (`*` while it goes on)."""
+        for r in reversed(self.rulings):
+            if isinstance(r, GameOver):
+                return r.result
+        return "*"

@@ -1,0 +1,167 @@
+"""The publisher and the station without a broker: their messages are caught from a fake
+client and handed to each other by hand (no threads, no network)."""
+
+from __future__ import annotations
+
+import json
+from types import SimpleNamespace
+from typing import Any
+
+from arbiter.clock import FakeClock
+from arbiter.demo.game import demo_events
+from arbiter.hall.publisher import RESEND_BATCH, BoardPublisher
+from arbiter.hall.station import Station
+from arbiter.hall.topics import BrokerAddress, decode, encode
+from arbiter.live.session import Session
+from rules.events import Start
+
+
+class FakeClient:
+    """What the publisher and the station send, kept instead of sent."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, dict[str, Any]]] = []
+
+    def publish(self, topic: str, payload: bytes, qos: int = 0, retain: bool = False) -> Any:
+        data = decode(payload)
+        assert data is not None
+        self.sent.append((topic, data))
+        return SimpleNamespace(wait_for_publish=lambda timeout=None: None)
+
+    def take(self, kind: str) -> list[dict[str, Any]]:
+        found = [d for t, d in self.sent if t.endswith("/" + kind)]
+        self.sent = [(t, d) for t, d in self.sent if not t.endswith("/" + kind)]
+        return found
+
+
+def _msg(topic: str, data: dict[str, Any]) -> Any:
+    return SimpleNamespace(topic=topic, payload=encode(data))
+
+
+def _board(name: str = "5", upto: int = 60) -> tuple[Session, BoardPublisher, FakeClient]:
+    """A board whose game has gone `upto` events (the demo's game, still going on)."""
+    events = demo_events(seed=31)[:upto]
+    start = events[0]
+    assert isinstance(start, Start)
+    session = Session.new(start, None, FakeClock())
+    publisher = BoardPublisher(session, BrokerAddress("broker", 1883, name))
+    client = FakeClient()
+    publisher.client = client
+    session.sinks.append(publisher)
+    for event in events[1:]:
+        session.submit(event)
+    return session, publisher, client
+
+
+def test_every_journaled_event_is_published_with_its_seq_and_rulings() -> None:
+    session, _, client = _board()
+    sent = client.take("events")
+    assert [m["seq"] for m in sent] == list(range(2, len(session.events) + 1))
+    assert all(m["event"] == session.events[m["seq"] - 1].to_dict() for m in sent)
+    assert all("rulings" in m and "wall" in m for m in sent)
+
+
+def test_a_resend_answers_from_the_journal_in_batches() -> None:
+    session, publisher, client = _board()
+    client.take("events")
+    publisher._resend({"game": publisher.game, "from": 3, "to": 7})
+    again = client.take("events")
+    assert [m["seq"] for m in again] == [3, 4, 5, 6, 7] and all(m["resent"] for m in again)
+    publisher._resend({"game": "another-game", "from": 1, "to": 3})
+    publisher._resend({"from": "x"})
+    assert client.take("events") == []
+    publisher._resend({"from": 1})  # to the end, at most a batch
+    assert len(client.take("events")) == min(len(session.events), RESEND_BATCH)
+
+
+def test_controls_are_checked_then_queued_then_acknowledged_with_their_seq() -> None:
+    session, publisher, client = _board()
+    publisher._control({"id": "a", "action": {"action": "add_time", "side": "x", "seconds": 1}})
+    publisher._control({"id": "b"})
+    publisher._control({"id": "c", "action": {"action": "pause"}})
+    acks = client.take("ack")
+    assert [a["id"] for a in acks] == ["a", "b"] and all("error" in a for a in acks)
+    assert not session.game.over
+    item = session.queue.get_nowait()
+    session.take(item)
+    (ack,) = client.take("ack")
+    assert ack["id"] == "c" and session.events[ack["seq"] - 1].type == "arbiter"
+
+
+def test_the_station_converges_through_lost_and_repeated_messages() -> None:
+    session, publisher, client = _board()
+    station = Station(BrokerAddress("broker", 1883), mono=lambda: 0.0)
+    station.client = FakeClient()
+    start = {"game": publisher.game, "seq": 1, "event": session.events[0].to_dict()}
+    live = client.take("events")
+    delivered = [start] + [m for i, m in enumerate(live) if i % 3]  # every third one lost
+    for m in delivered + delivered[:5]:  # and some twice
+        station._on_message(None, None, _msg("arbiter/hall/5/events", m))
+    assert not station.synced("5")
+    for _ in range(10):  # the station asks; the board answers from its journal
+        for ask in station.client.take("resend"):
+            publisher._resend(ask)
+        for m in client.take("events"):
+            station._on_message(None, None, _msg("arbiter/hall/5/events", m))
+        station.tick(100.0)
+    assert station.synced("5")
+    from arbiter.records.pgn import pgn_from_rulings
+
+    assert station.pgn("5") == pgn_from_rulings(session.game.start, session.rulings)
+    assert station.boards["5"].replay.disagreements == 0
+
+
+def test_a_stranger_s_messages_are_ignored() -> None:
+    station = Station(BrokerAddress("broker", 1883), mono=lambda: 0.0)
+    station.client = FakeClient()
+    for topic, payload in [
+        ("arbiter/hall/5/events", b"\xff not json"),
+        ("arbiter/hall/5/events", json.dumps([1, 2]).encode()),
+        ("arbiter/hall/5/events", encode({"game": "g", "seq": "1", "event": {}})),
+        ("elsewhere/5/events", encode({"game": "g", "seq": 1, "event": {}})),
+    ]:
+        station._on_message(None, None, SimpleNamespace(topic=topic, payload=payload))
+    station._on_message(
+        None,
+        None,
+        _msg("arbiter/hall/5/events", {"game": "g", "seq": 1, "event": {"type": "nothing"}}),
+    )
+    station._on_message(
+        None,
+        None,
+        _msg("arbiter/hall/5/events", {"game": "g", "seq": 2, "event": {"type": "nothing"}}),
+    )
+    kinds = [a.kind for a in station.alarms]
+    assert kinds == ["mismatch"]  # the broken game told once, not at every later message
+
+
+def test_the_terminal_grid_shows_boards_names_clocks_and_alarms() -> None:
+    from arbiter.hall.view import render
+
+    session, publisher, client = _board()
+    station = Station(BrokerAddress("broker", 1883), mono=lambda: 0.0)
+    station.client = FakeClient()
+    start = {"game": publisher.game, "seq": 1, "event": session.events[0].to_dict()}
+    for m in [start, *client.take("events")]:
+        station._on_message(None, None, _msg("arbiter/hall/5/events", m))
+    station._raise("5", "flag", "White's time ran out", 12.0)
+    text = render(station, {"5": ("Ann", "Bob")})
+    assert "NOT CONNECTED" in text.splitlines()[0]
+    row = next(line for line in text.splitlines() if line.strip().startswith("5 "))
+    assert "Ann" in row and "Bob" in row and f"{session.game.ply:>4}" in row
+    assert "board 5 t=12.0 flag: White's time ran out" in text
+
+
+def test_two_boards_with_one_name_are_an_alarm() -> None:
+    station = Station(BrokerAddress("broker", 1883), mono=lambda: 0.0)
+    station.client = FakeClient()
+    events = demo_events(seed=61)
+    for n in range(1, 4):  # two games, taking turns under the name 8
+        for key in ("game-a", "game-b"):
+            m = {"game": key, "seq": n, "event": events[n - 1].to_dict()}
+            station._on_message(None, None, _msg("arbiter/hall/8/events", m))
+    assert [a.kind for a in station.alarms] == ["mismatch"]
+    assert "two games" in station.alarms[0].text
+    link = station.boards["8"]
+    assert link.replay.game_key == "game-b" and len(link.replay.events) == 3
+    assert [len(r.events) for r in link.earlier] == [3]  # the other game is kept too
