@@ -49,6 +49,7 @@ __all__ = [
     "BACKOFF_S",
     "DetectionError",
     "LinkPolicy",
+    "LinkTransport",
     "SerialTransport",
     "TransportError",
     "detect_protocol",
@@ -131,18 +132,15 @@ def open_port(url: str, settings: dict[str, Any], *, clear_dtr: bool = False) ->
     return port
 
 
-class SerialTransport:
-    """A board's serial port and codec; see the module docstring.
+class LinkTransport:
+    """A board's link (a serial port, a Bluetooth LE connection) and codec; the loop, the
+    watch for silence and the reconnection are the same whatever carries the bytes.
 
-    Args:
-        url: device path or pyserial URL.
-        codec: the protocol's codec (`registry.codec_for`).
-        clock: the time source, in seconds (events and capture lines carry its values).
-        capture: where every rx/tx chunk is recorded, if anywhere.
-        policy: how silence is judged (default: `POLICIES` for the codec's protocol).
-        backoff_s: waits between reopening attempts (clock seconds); the last one repeats.
+    Subclasses say how the link is opened (`_connect`, raising `TransportError`), read
+    (`_receive`, raising `OSError` when the link is lost), written (`_transmit`, likewise) and
+    dropped (`_release`). See the module docstring for the rest.
 
-    Not thread-safe except `send`, which may be called from any thread.
+    Not thread-safe except `send` and `send_encoded`, which may be called from any thread.
     """
 
     def __init__(
@@ -161,8 +159,7 @@ class SerialTransport:
         self.capture = capture
         self.policy = policy or POLICIES.get(codec.name, LinkPolicy(silence_s=None))
         self.backoff_s = backoff_s or BACKOFF_S
-        self._settings = _serial_settings(codec)
-        self._port: serial.Serial | None = None
+        self._linked = False
         self._outbox = bytearray()
         self._outbox_lock = threading.Lock()
         #: commands to encode in the reading thread, in order (see `send_encoded`)
@@ -179,25 +176,44 @@ class SerialTransport:
         #: why the link was last lost, if it was
         self.last_error: str | None = None
 
+    # -- what a kind of link does -------------------------------------------------------
+
+    def _connect(self) -> None:
+        """Open the link. Raises `TransportError` naming the device and why not."""
+        raise NotImplementedError
+
+    def _receive(self, timeout: float) -> bytes:
+        """The bytes that came within `timeout` s (b"" if none). Raises `OSError` if lost."""
+        raise NotImplementedError
+
+    def _transmit(self, data: bytes) -> None:
+        """Write `data`. Raises `OSError` if the link is lost."""
+        raise NotImplementedError
+
+    def _release(self) -> None:
+        """Close the link; never raises (a dead link may fail to close: it is gone)."""
+        raise NotImplementedError
+
     # -- opening and closing ------------------------------------------------------------
 
     @property
     def connected(self) -> bool:
-        return self._port is not None
+        return self._linked
 
     def open(self) -> None:
-        """Open the port and write the start-up; a port that cannot be opened is an error."""
+        """Open the link and write the start-up; a link that cannot be opened is an error."""
         self._startup(self._open())
 
     def open_later(self, reason: str) -> list[Event]:
-        """Start as though the cable had just been pulled: later steps try to open the port
+        """Start as though the cable had just been pulled: later steps try to open the link
         with back-off. For a game that goes on (`arbiter resume`) while its board is not
         plugged in yet. Returns the `disconnected` event to pass on."""
         return self._disconnect(reason)
 
     def _open(self) -> float:
-        """Open the port; return the time it opened."""
-        self._port = open_port(self.url, self._settings, clear_dtr=self.codec.name == "millennium")
+        """Open the link; return the time it opened."""
+        self._connect()
+        self._linked = True
         now = self.clock()
         self._last_rx = self._last_probe = now
         return now
@@ -209,18 +225,17 @@ class SerialTransport:
         self._write(self.codec.encode_startup(), now)
 
     def close(self) -> None:
-        """Close the port for good (a later `step` does not reopen it)."""
+        """Close the link for good (a later `step` does not reopen it)."""
         self._closed = True
         self._drop_port()
 
     def _drop_port(self) -> None:
-        port, self._port = self._port, None
-        if port is not None:
-            with contextlib.suppress(OSError):  # a dead port may fail to close: it is gone
-                port.close()
+        if self._linked:
+            self._linked = False
+            self._release()
 
-    def __enter__(self) -> SerialTransport:
-        if self._port is None:
+    def __enter__(self) -> LinkTransport:
+        if not self._linked:
             self.open()
         return self
 
@@ -251,16 +266,16 @@ class SerialTransport:
     def step(self, timeout: float = 0.05) -> list[Event]:
         """Wait up to `timeout` real seconds for bytes; return the events of this step.
 
-        Never raises on a failing port: the failure becomes a `disconnected` event and
+        Never raises on a failing link: the failure becomes a `disconnected` event and
         reconnection attempts in later steps.
         """
         if self._closed:
             raise TransportError(f"the transport of {self.url} was closed")
-        if self._port is None:
+        if not self._linked:
             return self._try_reopen(timeout)
         events: list[Event] = []
         try:
-            data = self._read(timeout)
+            data = self._receive(timeout)
         except OSError as exc:  # pyserial's SerialException is an OSError
             return self._disconnect(f"read failed: {exc}")
         now = self.clock()
@@ -286,18 +301,6 @@ class SerialTransport:
             events = self.step(max(0.0, min(remaining, 0.05)))
             if events or remaining <= 0:
                 return events
-
-    def _read(self, timeout: float) -> bytes:
-        port = self._port
-        assert port is not None  # step checked it
-        if port.timeout != timeout:
-            port.timeout = timeout  # pyserial reconfigures the port on every assignment
-        data: bytes = port.read(1)
-        if data:
-            waiting = port.in_waiting
-            if waiting:
-                data += port.read(waiting)
-        return data
 
     def _due(self, now: float) -> bytes:
         out = bytearray(self.codec.poll(now))
@@ -330,9 +333,9 @@ class SerialTransport:
         return bytes(out)
 
     def _write(self, data: bytes, now: float) -> None:
-        if not data or self._port is None:
+        if not data or not self._linked:
             return
-        self._port.write(data)
+        self._transmit(data)
         if self.capture is not None:
             self.capture.write(now, "tx", data)
 
@@ -365,7 +368,7 @@ class SerialTransport:
             self.capture.write_link(now, "reconnected", detail)
         try:
             self._startup(now)
-        except OSError as exc:  # the start-up write failed on a half-open port
+        except OSError as exc:  # the start-up write failed on a half-open link
             self._drop_port()
             self._retry_later(f"start-up write failed: {exc}")
             disconnected = f"{self.url}: start-up write failed: {exc}"
@@ -383,6 +386,61 @@ class SerialTransport:
         wait = self.backoff_s[min(self._attempts, len(self.backoff_s) - 1)]
         self._next_attempt = self.clock() + wait
         self.last_error = reason
+
+
+class SerialTransport(LinkTransport):
+    """A board's serial port (device path or pyserial URL) and codec; see the module
+    docstring and `LinkTransport`.
+
+    Args:
+        url: device path or pyserial URL.
+        codec: the protocol's codec (`registry.codec_for`).
+        clock: the time source, in seconds (events and capture lines carry its values).
+        capture: where every rx/tx chunk is recorded, if anywhere.
+        policy: how silence is judged (default: `POLICIES` for the codec's protocol).
+        backoff_s: waits between reopening attempts (clock seconds); the last one repeats.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        codec: Codec,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        capture: CaptureWriter | None = None,
+        policy: LinkPolicy | None = None,
+        backoff_s: tuple[float, ...] = BACKOFF_S,
+    ) -> None:
+        self._settings = _serial_settings(codec)
+        super().__init__(
+            url, codec, clock=clock, capture=capture, policy=policy, backoff_s=backoff_s
+        )
+        self._port: serial.Serial | None = None
+
+    def _connect(self) -> None:
+        self._port = open_port(self.url, self._settings, clear_dtr=self.codec.name == "millennium")
+
+    def _receive(self, timeout: float) -> bytes:
+        port = self._port
+        assert port is not None  # step checked the link
+        if port.timeout != timeout:
+            port.timeout = timeout  # pyserial reconfigures the port on every assignment
+        data: bytes = port.read(1)
+        if data:
+            waiting = port.in_waiting
+            if waiting:
+                data += port.read(waiting)
+        return data
+
+    def _transmit(self, data: bytes) -> None:
+        assert self._port is not None
+        self._port.write(data)
+
+    def _release(self) -> None:
+        port, self._port = self._port, None
+        if port is not None:
+            with contextlib.suppress(OSError):  # a dead port may fail to close: it is gone
+                port.close()
 
 
 def detect_protocol(
