@@ -6,6 +6,10 @@ so that a command that never touches a board never loads one. `parse_board_spec`
 `dgt:/dev/ttyUSB0` (also `auto:/dev/ttyACM0` and pyserial URLs such as `millennium:loop://` or
 `certabo:socket://host:port`).
 
+`chessnut-ble`, `millennium-ble` (an eONE) and `pegasus` (a DGT Pegasus, occupancy only) are
+boards reached over Bluetooth LE: their DEVICE is an address (`pegasus:F0:0D:..`), opened by
+`firmware_bridge.ble.transport.BleTransport` (`BLE_PROTOCOLS`, `link_kind`).
+
 `revelation` is a DGT Revelation II: the DGT protocol with its LEDs (`eboard-protocols.md`
 1.9). Nothing it sends tells it from other DGT boards, and its LED command stalls those, so it
 is named: `--board revelation:/dev/rfcomm0`, or `dgt:` with a device path (or a symlink it
@@ -32,6 +36,7 @@ from rules.errors import ArbiterError
 from rules.events import Event, Snapshot
 
 __all__ = [
+    "BLE_PROTOCOLS",
     "PROBES",
     "PROTOCOLS",
     "BoardSpecError",
@@ -39,6 +44,7 @@ __all__ = [
     "UnknownProtocolError",
     "codec_class",
     "codec_for",
+    "link_kind",
     "parse_board_spec",
 ]
 
@@ -50,7 +56,13 @@ PROTOCOLS: dict[str, str] = {
     "sentio": "firmware_bridge.codecs.certabo:SentioCodec",
     "chessnut": "firmware_bridge.codecs.chessnut:ChessnutCodec",
     "revelation": "firmware_bridge.codecs.dgt:RevelationCodec",
+    # Bluetooth LE (firmware_bridge.ble): the same codecs over GATT notifications
+    "chessnut-ble": "firmware_bridge.codecs.chessnut:ChessnutCodec",
+    "millennium-ble": "firmware_bridge.codecs.millennium:MillenniumCodec",
+    "pegasus": "firmware_bridge.codecs.pegasus:PegasusCodec",
 }
+#: protocols whose DEVICE is a Bluetooth LE address (the rest are serial ports)
+BLE_PROTOCOLS = frozenset({"chessnut-ble", "millennium-ble", "pegasus"})
 AUTO = "auto"
 
 
@@ -106,6 +118,11 @@ def codec_for(name: str, *, calibration: str | Path | None = None, **options: An
         return cls(**options)
     except TypeError as exc:
         raise BoardSpecError(f"bad option for a {cls.name} board: {exc}") from None
+
+
+def link_kind(protocol: str) -> str:
+    """`ble` for a board reached over Bluetooth LE, `serial` for the rest."""
+    return "ble" if protocol in BLE_PROTOCOLS else "serial"
 
 
 def parse_board_spec(spec: str) -> tuple[str, str]:

@@ -1,7 +1,8 @@
 """`BoardSource`: an e-board as a source of contract events for a live session.
 
 It owns the transport and the codec of a `--board PROTOCOL:DEVICE` (`auto:` detects the
-protocol first), runs the transport in a background thread, and hands the session's main loop
+protocol first; a Bluetooth LE protocol's DEVICE is an address, opened by `BleTransport`),
+runs the transport in a background thread, and hands the session's main loop
 the events it decoded (`poll_events(max_wait)`), stamped in the session's time: the transport's
 clock is `clock() - zero`, where `zero` is the session's t = 0 on the same monotonic clock.
 The stream includes `sensor` events: `dropped` (garbage), `disconnected` and `reconnected`
@@ -23,8 +24,13 @@ from typing import Any
 
 from firmware_bridge.capture import CaptureWriter
 from firmware_bridge.codecs.base import Codec
-from firmware_bridge.registry import AUTO, codec_for, parse_board_spec
-from firmware_bridge.transport import SerialTransport, TransportError, detect_protocol
+from firmware_bridge.registry import AUTO, codec_for, link_kind, parse_board_spec
+from firmware_bridge.transport import (
+    LinkTransport,
+    SerialTransport,
+    TransportError,
+    detect_protocol,
+)
 from rules.events import Event
 
 __all__ = ["BoardSource"]
@@ -74,9 +80,21 @@ class BoardSource:
             self.codec: Codec = codec_for(
                 self.protocol, calibration=calibration, **(codec_options or {})
             )
-            self.transport = SerialTransport(
-                self.device, self.codec, clock=self.session_time, capture=self._capture
-            )
+            self.transport: LinkTransport
+            if link_kind(self.protocol) == "ble":
+                from firmware_bridge.ble.transport import BleTransport
+
+                self.transport = BleTransport(
+                    self.device,
+                    self.codec,
+                    protocol=self.protocol,
+                    clock=self.session_time,
+                    capture=self._capture,
+                )
+            else:
+                self.transport = SerialTransport(
+                    self.device, self.codec, clock=self.session_time, capture=self._capture
+                )
         except BaseException:
             self._close_capture()
             raise

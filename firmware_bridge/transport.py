@@ -95,6 +95,9 @@ POLICIES: dict[str, LinkPolicy] = {
     "millennium": LinkPolicy(silence_s=2.5, probe_after_s=1.0),
     "certabo": LinkPolicy(silence_s=2.0),  # streams records unasked (3.1)
     "sentio": LinkPolicy(silence_s=2.0),
+    # over Bluetooth LE: the keep-alive 45 answered by 91 every second; a notification may
+    # wait for the next connection event, so a little more slack than over USB
+    "pegasus": LinkPolicy(silence_s=3.0),
 }
 
 

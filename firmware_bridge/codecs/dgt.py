@@ -120,6 +120,8 @@ class DgtCodec(Codec):
         "slide_s": 0.3,
         "latency_s": 0.3,
     }
+    #: the board's start-up (a clock's VERSION request follows where `has_clock`)
+    startup: ClassVar[bytes] = STARTUP
 
     def __init__(
         self,
@@ -435,7 +437,9 @@ class DgtCodec(Codec):
         self._dump_due = None
         self._started = True
         self._last_keepalive = None
-        return STARTUP + self._clock_queue.restart(clock_version())
+        if not self.has_clock:
+            return self.startup
+        return self.startup + self._clock_queue.restart(clock_version())
 
     def encode_version(self) -> bytes:
         """`4D`: ask for the firmware version (answered by `93`, 1.6)."""
