@@ -122,6 +122,8 @@ class DgtCodec(Codec):
     }
     #: the board's start-up (a clock's VERSION request follows where `has_clock`)
     startup: ClassVar[bytes] = STARTUP
+    #: the request `poll` sends every `keepalive_s` to keep the board talking
+    keepalive: ClassVar[bytes] = RETURN_SERIALNR
 
     def __init__(
         self,
@@ -414,7 +416,7 @@ class DgtCodec(Codec):
             if self._last_keepalive is None:
                 self._last_keepalive = now
             elif now - self._last_keepalive >= self.keepalive_s:
-                out += RETURN_SERIALNR
+                out += self.keepalive
                 self._last_keepalive = now
         out += self._clock_queue.poll(now)
         return bytes(out)

@@ -20,8 +20,9 @@ Facts and sources (the bytes are facts; the code is ours):
   named); replies `93` to `4D`, `91` to `45`, `92` to `47`, `A0` to the battery request.
 
 Start-up: `40` (reset: the board does not answer it), `4D` (version: its `93` proves the
-link), `42` (a dump), `44` (field updates, what DGT's app asks for). The keep-alive `45` of
-every DGT board goes on every second, so ~3 s of silence means the board is gone. Occupancy
+link), `42` (a dump), `44` (field updates, what DGT's app asks for). The keep-alive is `4D`
+every second (not the `45` of other DGT boards, see `keepalive`), so ~3 s of silence means the
+board is gone. Occupancy
 cannot show which way the board lies: the orientation is configured (`rotated`).
 """
 
@@ -62,6 +63,10 @@ class PegasusCodec(DgtCodec):
     baudrate = 0
     bits_per_byte = 8
     startup: ClassVar[bytes] = PEGASUS_STARTUP
+    #: the version request: its `93 00 05 major minor` is the one reply both sources agree on
+    #: (DGTCentaurMods' emulator answers `45` with a 10-character `91`, not the 5 digits of
+    #: other DGT boards' `91`)
+    keepalive: ClassVar[bytes] = bytes([0x4D])
 
     def __init__(
         self, *, rotated: bool = False, quiet_s: float = 0.5, keepalive_s: float = 1.0
