@@ -72,9 +72,9 @@ __all__ = [
 VIRTUAL_KINDS: dict[str, tuple[str, str]] = {
     "dgt": ("dgt", "pty"),
     "millennium": ("millennium", "pty"),
-    "eone": ("millennium", "pty"),  # a Millennium eONE: 7-bit ASCII, no parity bit
     "certabo": ("certabo", "pty"),
     "sentio": ("sentio", "pty"),
+    "eone": ("millennium", "pty"),  # a Millennium eONE: 7-bit ASCII, no parity bit
     "pegasus": ("pegasus", "ble"),
     "chessnut-ble": ("chessnut-ble", "ble"),
     "millennium-ble": ("millennium-ble", "ble"),  # an eONE over Bluetooth LE

@@ -62,7 +62,8 @@ class BleTransport(LinkTransport):
         codec: the protocol's codec.
         profile: the board's GATT layout (default: `PROFILES[protocol]`).
         protocol: the registry's name (`chessnut-ble`, `pegasus`, `millennium-ble`), used
-            to find the profile when none is given.
+            to find the profile when none is given (default: the codec's name, `-ble` added
+            where the board also has a wire).
         central: the central to use (default `central_for(address)` at each connection).
         clock, capture, policy, backoff_s: as for `SerialTransport`.
     """
@@ -83,9 +84,10 @@ class BleTransport(LinkTransport):
     ) -> None:
         if profile is None:
             key = protocol or codec.name
-            if key not in PROFILES:
+            found = PROFILES.get(key) or PROFILES.get(f"{key}-ble")
+            if found is None:
                 raise TransportError(f"a {key} board is not reached over Bluetooth LE")
-            profile = PROFILES[key]
+            profile = found
         self.profile = profile
         self.central = central
         self.connect_timeout_s = connect_timeout_s
