@@ -129,12 +129,15 @@ def parse_board_spec(spec: str) -> tuple[str, str]:
     """Split `PROTOCOL:DEVICE` (the CLI's `--board`) into (protocol, device path or URL).
 
     `dgt:/dev/ttyUSB0` -> ('dgt', '/dev/ttyUSB0'); `auto:/dev/ttyACM0` -> ('auto', ...);
-    `millennium:loop://` -> ('millennium', 'loop://'). The protocol is checked here.
+    `millennium:loop://` -> ('millennium', 'loop://'); `auto` alone -> ('auto', ''): the one
+    board that `firmware_bridge.discovery` finds. The protocol is checked here.
 
     Raises:
         BoardSpecError: no `:`, or nothing after it.
         UnknownProtocolError: the part before `:` is neither a protocol nor `auto`.
     """
+    if isinstance(spec, str) and spec.strip().lower() == AUTO:
+        return AUTO, ""  # the one board found (firmware_bridge.discovery, BoardSource)
     if not isinstance(spec, str) or ":" not in spec:
         raise BoardSpecError(
             f"--board {spec!r}: expected PROTOCOL:DEVICE, e.g. dgt:/dev/ttyUSB0 "

@@ -26,6 +26,7 @@ from firmware_bridge.capture import CaptureWriter
 from firmware_bridge.codecs.base import Codec
 from firmware_bridge.registry import AUTO, codec_for, link_kind, parse_board_spec
 from firmware_bridge.transport import (
+    DetectionError,
     LinkTransport,
     SerialTransport,
     TransportError,
@@ -33,7 +34,33 @@ from firmware_bridge.transport import (
 )
 from rules.events import Event
 
-__all__ = ["BoardSource"]
+__all__ = ["BoardSource", "choose_board"]
+
+
+def choose_board() -> tuple[str, str]:
+    """The protocol and device of the one board found on USB, serial and Bluetooth LE
+    (`--board auto`); unknown serial ports are asked what they are.
+
+    Raises:
+        DetectionError: none found, or more than one (the message lists them and says what
+            could not be searched).
+    """
+    from firmware_bridge.discovery import discover
+    from firmware_bridge.registry import parse_board_spec
+
+    found = discover(probe=True)
+    specs = [board.spec for board in found.boards if board.spec is not None]
+    notes = "".join(f"; {note}" for note in found.notes)
+    if not specs:
+        raise DetectionError(f"--board auto: no board found{notes}")
+    if len(specs) > 1:
+        raise DetectionError(
+            f"--board auto: {len(specs)} boards found ({', '.join(specs)}): name one with --board"
+        )
+    protocol, device = parse_board_spec(specs[0])
+    if protocol == AUTO:
+        protocol = detect_protocol(device)
+    return protocol, device
 
 
 class BoardSource:
@@ -42,7 +69,8 @@ class BoardSource:
     Args:
         spec: `PROTOCOL:DEVICE`, e.g. `dgt:/dev/ttyACM0`, `auto:/dev/ttyUSB0`, `dgt:loop://`.
             `auto:` runs the detection here, in the constructor (up to about 5 s on a port
-            where no board answers, then `DetectionError`).
+            where no board answers, then `DetectionError`); `auto` alone takes the one board
+            found on USB, serial and Bluetooth LE (`choose_board`).
         calibration: Certabo: the calibration file (with `auto:`, used only if the board
             found is a Certabo).
         capture_path: where to record every byte read and written (JSON Lines, 0.1).
@@ -71,6 +99,8 @@ class BoardSource:
         self._capture = CaptureWriter(capture_path) if capture_path is not None else None
         self.step_s = step_s
         try:
+            if self.protocol == AUTO and not self.device:
+                self.protocol, self.device = choose_board()
             if self.protocol == AUTO:
                 self.protocol = detect_protocol(
                     self.device, clock=self.session_time, capture=self._capture

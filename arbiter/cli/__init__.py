@@ -27,6 +27,7 @@ COMMANDS: dict[str, str] = {
     "decode": "arbiter.cli.decode",
     "calibrate": "arbiter.cli.calibrate",
     "snapshot": "arbiter.cli.snapshot",
+    "boards": "arbiter.cli.boards",
 }
 
 

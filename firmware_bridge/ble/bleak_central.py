@@ -90,7 +90,9 @@ class BleakCentral(BleCentral):
 
 def _why(exc: BaseException) -> str:
     text = str(exc) or type(exc).__name__
-    if isinstance(exc, TimeoutError):
+    if isinstance(exc, FileNotFoundError | ConnectionRefusedError):  # D-Bus's socket
+        text = "no Bluetooth service on this system (is BlueZ running? is there an adapter?)"
+    elif isinstance(exc, TimeoutError):
         text = "no answer in time (is the board on, near, and not connected to a phone?)"
     return text
 
@@ -116,6 +118,11 @@ class BleakConnection(BleConnection):
 
         self.client = bleak.BleakClient(self.address, disconnected_callback=gone, timeout=timeout)
         await self.client.connect()
+        backend = getattr(self.client, "_backend", None)
+        acquire = getattr(backend, "_acquire_mtu", None)
+        if acquire is not None:  # BlueZ: bleak's documented way to learn the agreed MTU
+            with contextlib.suppress(Exception):
+                await acquire()
         self.mtu = int(getattr(self.client, "mtu_size", 23) or 23)
         self.write_uuid = profile.write
         for uuid in profile.notify:
