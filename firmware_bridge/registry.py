@@ -8,7 +8,8 @@ so that a command that never touches a board never loads one. `parse_board_spec`
 
 `chessnut-ble`, `millennium-ble` (an eONE) and `pegasus` (a DGT Pegasus, occupancy only) are
 boards reached over Bluetooth LE: their DEVICE is an address (`pegasus:F0:0D:..`), opened by
-`firmware_bridge.ble.transport.BleTransport` (`BLE_PROTOCOLS`, `link_kind`).
+`firmware_bridge.ble.transport.BleTransport` (`BLE_PROTOCOLS`, `link_kind`). `chessnut` is a
+Chessnut on its USB cable, a HID device (`chessnut:/dev/hidraw3`, `HidTransport`).
 
 `revelation` is a DGT Revelation II: the DGT protocol with its LEDs (`eboard-protocols.md`
 1.9). Nothing it sends tells it from other DGT boards, and its LED command stalls those, so it
@@ -37,6 +38,7 @@ from rules.events import Event, Snapshot
 
 __all__ = [
     "BLE_PROTOCOLS",
+    "HID_PROTOCOLS",
     "PROBES",
     "PROTOCOLS",
     "BoardSpecError",
@@ -61,8 +63,10 @@ PROTOCOLS: dict[str, str] = {
     "millennium-ble": "firmware_bridge.codecs.millennium:MillenniumCodec",
     "pegasus": "firmware_bridge.codecs.pegasus:PegasusCodec",
 }
-#: protocols whose DEVICE is a Bluetooth LE address (the rest are serial ports)
+#: protocols whose DEVICE is a Bluetooth LE address (the rest are serial ports but HID ones)
 BLE_PROTOCOLS = frozenset({"chessnut-ble", "millennium-ble", "pegasus"})
+#: protocols whose DEVICE is a USB HID device (`/dev/hidrawN`): a Chessnut on its cable
+HID_PROTOCOLS = frozenset({"chessnut"})
 AUTO = "auto"
 
 
@@ -121,8 +125,10 @@ def codec_for(name: str, *, calibration: str | Path | None = None, **options: An
 
 
 def link_kind(protocol: str) -> str:
-    """`ble` for a board reached over Bluetooth LE, `serial` for the rest."""
-    return "ble" if protocol in BLE_PROTOCOLS else "serial"
+    """`ble` for a board reached over Bluetooth LE, `hid` over USB HID, `serial` the rest."""
+    if protocol in BLE_PROTOCOLS:
+        return "ble"
+    return "hid" if protocol in HID_PROTOCOLS else "serial"
 
 
 def parse_board_spec(spec: str) -> tuple[str, str]:

@@ -121,6 +121,12 @@ class BoardSource:
                     clock=self.session_time,
                     capture=self._capture,
                 )
+            elif link_kind(self.protocol) == "hid":
+                from firmware_bridge.hid_transport import HidTransport
+
+                self.transport = HidTransport(
+                    self.device, self.codec, clock=self.session_time, capture=self._capture
+                )
             else:
                 self.transport = SerialTransport(
                     self.device, self.codec, clock=self.session_time, capture=self._capture

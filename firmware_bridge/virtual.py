@@ -18,7 +18,9 @@ stand behind a fake peripheral (`firmware_bridge.ble.fake`) registered at `path`
 pty: `--board pegasus:PATH` opens it with the real `BleTransport`, which gets the fake radio's
 connection there (notifications cut to the MTU as on air); the board answers what the host
 writes, and `disconnect()`/`reconnect()` switch it off and on. `eone` is a Millennium eONE on
-its USB cable: the `millennium` protocol in 7-bit ASCII without the parity bit.
+its USB cable: the `millennium` protocol in 7-bit ASCII without the parity bit. `chessnut` is
+a Chessnut on its USB cable, a HID device: a `FakeHidBoard` at `path` (one message a report),
+read by the real `HidTransport`.
 
 The stream keeps its gaps rather than its clock: when the thread is held up, the rest of the
 stream waits (`lag`), so a busy machine makes the game longer, never the hands faster.
@@ -76,6 +78,7 @@ VIRTUAL_KINDS: dict[str, tuple[str, str]] = {
     "sentio": ("sentio", "pty"),
     "eone": ("millennium", "pty"),  # a Millennium eONE: 7-bit ASCII, no parity bit
     "pegasus": ("pegasus", "ble"),
+    "chessnut": ("chessnut", "hid"),  # a Chessnut on its USB cable
     "chessnut-ble": ("chessnut-ble", "ble"),
     "millennium-ble": ("millennium-ble", "ble"),  # an eONE over Bluetooth LE
 }
@@ -152,10 +155,10 @@ def _make_model(protocol: str, placement: str, rotated: bool) -> Any:
         from firmware_bridge.sim.pegasus_board import PegasusBoard
 
         return PegasusBoard(placement, rotated=rotated)
-    if protocol == "chessnut-ble":
+    if protocol in ("chessnut", "chessnut-ble"):
         from firmware_bridge.sim.chessnut_board import ChessnutBoard
 
-        return ChessnutBoard(placement, rotated=rotated)
+        return ChessnutBoard(placement, rotated=rotated, usb=protocol == "chessnut")
     if protocol in ("eone", "millennium-ble"):
         from firmware_bridge.sim.millennium_board import MillenniumBoard
 
@@ -251,6 +254,11 @@ class VirtualBoard:
         self.connects = 0
         if self.medium == "ble":
             self._open_peripheral(mtu)
+        elif self.medium == "hid":
+            from firmware_bridge.hid_transport import FakeHidBoard
+
+            self.peripheral = FakeHidBoard(self.path).register()
+            self.connects += 1
         else:
             self._open_pty()
 

@@ -7,6 +7,7 @@ SIM_BOARDS = (
     "eone-sim",
     "certabo-sim",
     "pegasus-sim",
+    "chessnut-sim",
     "chessnut-ble-sim",
     "millennium-ble-sim",
 )
