@@ -5,8 +5,8 @@ The bytes are the Chessnut protocol the codec reads over Bluetooth LE too; only 
 differs. Facts from the maker's chessnutech/EasyLinkSDK (`sdk/EasyLink.cpp`):
 
 - a command is one `hid_write` of its own bytes (`21 01 00`, `0A 08 ...`), and writes are at
-  least 200 ms apart (`WRITE_INTERVAL`): the transport splits what it is asked to write into
-  commands (`[type, length, payload]`) and paces them;
+  least 200 ms apart (`WRITE_INTERVAL`): the link is paced (`LinkPolicy.pace_s`), the codec
+  cutting what is to be written into commands (`[type, length, payload]`);
 - a read returns one report holding one message (`readBuf[0]` its type, `readBuf[1]` its
   length); the transport hands the codec each report cut to its message
   (`chessnut.report_message`), so a report's padding is never taken for the next message.
@@ -140,45 +140,30 @@ class HidTransport(LinkTransport):
         backoff_s: tuple[float, ...] = BACKOFF_S,
         write_interval_s: float = WRITE_INTERVAL_S,
     ) -> None:
+        policy = policy or LinkPolicy(silence_s=None, pace_s=write_interval_s)
         super().__init__(
             path, codec, clock=clock, capture=capture, policy=policy, backoff_s=backoff_s
         )
         self.opener = opener
-        self.write_interval_s = write_interval_s
         self._device: HidDevice | None = None
-        self._commands: deque[bytes] = deque()
-        self._last_write: float | None = None
 
     def _connect(self) -> None:
         self._device = self.opener(self.url)
-        self._commands.clear()
-        self._last_write = None
 
     def _receive(self, timeout: float) -> bytes:
         device = self._device
         assert device is not None  # step checked the link
-        self._write_due()
         out = bytearray()
         report = device.read(REPORT_SIZE, max(0, int(timeout * 1000)))
         while report:
             out += report_message(bytes(report))
             report = device.read(REPORT_SIZE, 0)
-        self._write_due()
         return bytes(out)
 
     def _transmit(self, data: bytes) -> None:
-        self._commands.extend(split_messages(data))
-        self._write_due()
-
-    def _write_due(self) -> None:
-        """Write the next commands whose turn has come (one every `write_interval_s`)."""
-        device = self._device
-        while device is not None and self._commands:
-            now = time.monotonic()
-            if self._last_write is not None and now - self._last_write < self.write_interval_s:
-                return
-            device.write(self._commands.popleft())
-            self._last_write = now
+        assert self._device is not None
+        for command in split_messages(data):  # one command a write, paced or not
+            self._device.write(command)
 
     def _release(self) -> None:
         device, self._device = self._device, None

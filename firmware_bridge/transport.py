@@ -32,6 +32,7 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -80,18 +81,24 @@ class LinkPolicy:
     itself, or the board streams).
     `refresh`: a harmless command that keeps the board in its reporting mode, written every
     `refresh_s` (b"": none).
+    `pace_s`: commands are written one at a time, at least this many seconds apart (the
+    codec's `split_commands` tells them apart; a one-byte request already waiting is not
+    queued twice); 0 writes what is due at once.
     """
 
     silence_s: float | None
     probe_after_s: float | None = None
     refresh: bytes = b""
     refresh_s: float = 5.0
+    pace_s: float = 0.0
 
 
 POLICIES: dict[str, LinkPolicy] = {
     # the codec sends 45 every second (1.6); 4B again every 5 s keeps a board whose power
-    # blinked (back in IDLE, answering 45 but sending no updates) in UPDATE_NICE mode
-    "dgt": LinkPolicy(silence_s=2.0, refresh=bytes([0x4B])),
+    # blinked (back in IDLE, answering 45 but sending no updates) in UPDATE_NICE mode; the
+    # board buffers ~10 command bytes, so commands go 0.1 s apart, as picochess writes them
+    # (1.1: it waits 0.1 s after each board command; the start-up 4B 4D 42 included)
+    "dgt": LinkPolicy(silence_s=2.0, refresh=bytes([0x4B]), pace_s=0.1),
     "millennium": LinkPolicy(silence_s=2.5, probe_after_s=1.0),
     "certabo": LinkPolicy(silence_s=2.0),  # streams records unasked (3.1)
     "sentio": LinkPolicy(silence_s=2.0),
@@ -167,6 +174,9 @@ class LinkTransport:
         self._outbox_lock = threading.Lock()
         #: commands to encode in the reading thread, in order (see `send_encoded`)
         self._deferred: list[Callable[[Codec], bytes]] = []
+        #: commands waiting their turn on a paced link (`LinkPolicy.pace_s`)
+        self._paced: deque[bytes] = deque()
+        self._last_paced: float | None = None
         self._last_rx = 0.0
         self._last_probe = 0.0
         self._last_refresh = 0.0
@@ -233,6 +243,8 @@ class LinkTransport:
         self._drop_port()
 
     def _drop_port(self) -> None:
+        self._paced.clear()  # meant for the link that is gone: a reconnect starts again
+        self._last_paced = None
         if self._linked:
             self._linked = False
             self._release()
@@ -288,6 +300,7 @@ class LinkTransport:
                 self.capture.write(now, "rx", data)
             events += self.codec.feed(data, now)
         try:
+            self._write_paced(now)
             self._write(self._due(now), now)
         except OSError as exc:
             return events + self._disconnect(f"write failed: {exc}")
@@ -338,9 +351,28 @@ class LinkTransport:
     def _write(self, data: bytes, now: float) -> None:
         if not data or not self._linked:
             return
+        if self.policy.pace_s > 0:
+            for command in self.codec.split_commands(data):
+                if len(command) == 1 and command in self._paced:
+                    continue  # a request already waiting (45, 42, 4B) needs no twin
+                self._paced.append(command)
+            self._write_paced(now)
+            return
         self._transmit(data)
         if self.capture is not None:
             self.capture.write(now, "tx", data)
+
+    def _write_paced(self, now: float) -> None:
+        """Write the waiting commands whose turn has come, one `pace_s` after the other (on
+        the transport's clock, which is real time in a game)."""
+        while self._paced and self._linked:
+            if self._last_paced is not None and now - self._last_paced < self.policy.pace_s:
+                return
+            command = self._paced.popleft()
+            self._transmit(command)
+            self._last_paced = now
+            if self.capture is not None:
+                self.capture.write(now, "tx", command)
 
     # -- losing and finding the board ---------------------------------------------------
 

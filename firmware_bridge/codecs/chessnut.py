@@ -293,6 +293,10 @@ class ChessnutCodec(Codec):
 
     # ---- encoding -------------------------------------------------------------------------
 
+    def split_commands(self, data: bytes) -> list[bytes]:
+        """Commands are `[type, length, payload]` (4.2): cut apart by their length bytes."""
+        return split_messages(data)
+
     def encode_startup(self) -> bytes:
         """Start-up (8): real-time position reports. Send it again after every reconnect."""
         return self.encode_start_reports()
