@@ -8,12 +8,15 @@ Byte vectors are built from the facts of jromang/picochess and JohanSjoblom/pico
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from firmware_bridge.codecs.dgt import DgtCodec
 from firmware_bridge.codecs.dgt_clock import buttons_pressed, clock_end, clock_setnrun
 from firmware_bridge.codecs.pegasus import PegasusCodec
 from firmware_bridge.sim.dgt_board import DgtBoardModel, clock_ack
+from firmware_bridge.transport import LinkPolicy, LinkTransport
 
 
 def test_end_follows_setnrun_once_it_is_acknowledged() -> None:
@@ -91,3 +94,42 @@ def test_commands_are_cut_apart_for_pacing() -> None:
     ]
     pegasus = PegasusCodec()
     assert pegasus.split_commands(pegasus.encode_startup()) == [b"\x40", b"\x4d", b"\x42", b"\x44"]
+
+
+class MemoryLink(LinkTransport):
+    """A link that keeps what is written (each `_transmit` one write) and reads nothing."""
+
+    def __init__(self, codec: DgtCodec, clock: Callable[[], float], policy: LinkPolicy) -> None:
+        super().__init__("memory", codec, clock=clock, policy=policy)
+        self.sent: list[bytes] = []
+
+    def _connect(self) -> None:
+        pass
+
+    def _receive(self, timeout: float) -> bytes:
+        return b""
+
+    def _transmit(self, data: bytes) -> None:
+        self.sent.append(bytes(data))
+
+    def _release(self) -> None:
+        pass
+
+
+def test_a_paced_link_writes_one_command_at_a_time_and_no_twin_requests() -> None:
+    now = [0.0]
+    link = MemoryLink(DgtCodec(), lambda: now[0], LinkPolicy(silence_s=None, pace_s=0.1))
+    link.open()
+    assert link.sent == [b"\x4b"]
+    link.send(b"\x42\x42\x45")  # a dump already waits in the start-up: no twin
+    for step in range(1, 12):
+        now[0] = step * 0.05
+        link.step(0.0)
+    assert link.sent == [
+        b"\x4b",
+        b"\x4d",
+        b"\x42",
+        bytes([0x2B, 0x03, 0x03, 0x09, 0x00]),
+        b"\x45",
+    ]
+    link.close()
