@@ -176,7 +176,8 @@ class LinkTransport:
         self._deferred: list[Callable[[Codec], bytes]] = []
         #: commands waiting their turn on a paced link (`LinkPolicy.pace_s`)
         self._paced: deque[bytes] = deque()
-        self._last_paced: float | None = None
+        #: (transport clock, real time) of the last paced write
+        self._last_paced: tuple[float, float] | None = None
         self._last_rx = 0.0
         self._last_probe = 0.0
         self._last_refresh = 0.0
@@ -363,14 +364,22 @@ class LinkTransport:
             self.capture.write(now, "tx", data)
 
     def _write_paced(self, now: float) -> None:
-        """Write the waiting commands whose turn has come, one `pace_s` after the other (on
-        the transport's clock, which is real time in a game)."""
+        """Write the waiting commands whose turn has come, one `pace_s` after the other.
+
+        The turn comes when `pace_s` passed on the transport's clock or in real time,
+        whichever first: in a game both are real time; a sped-up simulation (whose boards
+        have no buffer to overrun) goes at its own speed, and a clock that stands still (a
+        test's) does not hold the commands back for ever."""
         while self._paced and self._linked:
-            if self._last_paced is not None and now - self._last_paced < self.policy.pace_s:
-                return
+            real = time.monotonic()
+            if self._last_paced is not None:
+                last_now, last_real = self._last_paced
+                pace = self.policy.pace_s
+                if now - last_now < pace and real - last_real < pace:
+                    return
             command = self._paced.popleft()
             self._transmit(command)
-            self._last_paced = now
+            self._last_paced = (now, real)
             if self.capture is not None:
                 self.capture.write(now, "tx", command)
 
