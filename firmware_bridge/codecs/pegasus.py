@@ -23,7 +23,9 @@ Start-up: `40` (reset: the board does not answer it), `4D` (version: its `93` pr
 link), `42` (a dump), `44` (field updates, what DGT's app asks for). The keep-alive is `4D`
 every second (not the `45` of other DGT boards, see `keepalive`), so ~3 s of silence means the
 board is gone. Occupancy
-cannot show which way the board lies: the orientation is configured (`rotated`).
+cannot show which way the board lies: the orientation is configured (`rotated`). The sensor
+settings are the DGT boards' (`noise_s`, `slide_s`, `latency_s` 0.3: a scanned board); no
+source gives the Pegasus's own scan rate.
 """
 
 from __future__ import annotations
