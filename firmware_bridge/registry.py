@@ -6,6 +6,11 @@ so that a command that never touches a board never loads one. `parse_board_spec`
 `dgt:/dev/ttyUSB0` (also `auto:/dev/ttyACM0` and pyserial URLs such as `millennium:loop://` or
 `certabo:socket://host:port`).
 
+`chessnut-ble`, `millennium-ble` (an eONE) and `pegasus` (a DGT Pegasus, occupancy only) are
+boards reached over Bluetooth LE: their DEVICE is an address (`pegasus:F0:0D:..`), opened by
+`firmware_bridge.ble.transport.BleTransport` (`BLE_PROTOCOLS`, `link_kind`). `chessnut` is a
+Chessnut on its USB cable, a HID device (`chessnut:/dev/hidraw3`, `HidTransport`).
+
 `revelation` is a DGT Revelation II: the DGT protocol with its LEDs (`eboard-protocols.md`
 1.9). Nothing it sends tells it from other DGT boards, and its LED command stalls those, so it
 is named: `--board revelation:/dev/rfcomm0`, or `dgt:` with a device path (or a symlink it
@@ -32,6 +37,8 @@ from rules.errors import ArbiterError
 from rules.events import Event, Snapshot
 
 __all__ = [
+    "BLE_PROTOCOLS",
+    "HID_PROTOCOLS",
     "PROBES",
     "PROTOCOLS",
     "BoardSpecError",
@@ -39,6 +46,7 @@ __all__ = [
     "UnknownProtocolError",
     "codec_class",
     "codec_for",
+    "link_kind",
     "parse_board_spec",
 ]
 
@@ -50,7 +58,15 @@ PROTOCOLS: dict[str, str] = {
     "sentio": "firmware_bridge.codecs.certabo:SentioCodec",
     "chessnut": "firmware_bridge.codecs.chessnut:ChessnutCodec",
     "revelation": "firmware_bridge.codecs.dgt:RevelationCodec",
+    # Bluetooth LE (firmware_bridge.ble): the same codecs over GATT notifications
+    "chessnut-ble": "firmware_bridge.codecs.chessnut:ChessnutCodec",
+    "millennium-ble": "firmware_bridge.codecs.millennium:MillenniumCodec",
+    "pegasus": "firmware_bridge.codecs.pegasus:PegasusCodec",
 }
+#: protocols whose DEVICE is a Bluetooth LE address (the rest are serial ports but HID ones)
+BLE_PROTOCOLS = frozenset({"chessnut-ble", "millennium-ble", "pegasus"})
+#: protocols whose DEVICE is a USB HID device (`/dev/hidrawN`): a Chessnut on its cable
+HID_PROTOCOLS = frozenset({"chessnut"})
 AUTO = "auto"
 
 
@@ -108,16 +124,26 @@ def codec_for(name: str, *, calibration: str | Path | None = None, **options: An
         raise BoardSpecError(f"bad option for a {cls.name} board: {exc}") from None
 
 
+def link_kind(protocol: str) -> str:
+    """`ble` for a board reached over Bluetooth LE, `hid` over USB HID, `serial` the rest."""
+    if protocol in BLE_PROTOCOLS:
+        return "ble"
+    return "hid" if protocol in HID_PROTOCOLS else "serial"
+
+
 def parse_board_spec(spec: str) -> tuple[str, str]:
     """Split `PROTOCOL:DEVICE` (the CLI's `--board`) into (protocol, device path or URL).
 
     `dgt:/dev/ttyUSB0` -> ('dgt', '/dev/ttyUSB0'); `auto:/dev/ttyACM0` -> ('auto', ...);
-    `millennium:loop://` -> ('millennium', 'loop://'). The protocol is checked here.
+    `millennium:loop://` -> ('millennium', 'loop://'); `auto` alone -> ('auto', ''): the one
+    board that `firmware_bridge.discovery` finds. The protocol is checked here.
 
     Raises:
         BoardSpecError: no `:`, or nothing after it.
         UnknownProtocolError: the part before `:` is neither a protocol nor `auto`.
     """
+    if isinstance(spec, str) and spec.strip().lower() == AUTO:
+        return AUTO, ""  # the one board found (firmware_bridge.discovery, BoardSource)
     if not isinstance(spec, str) or ":" not in spec:
         raise BoardSpecError(
             f"--board {spec!r}: expected PROTOCOL:DEVICE, e.g. dgt:/dev/ttyUSB0 "

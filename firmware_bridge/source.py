@@ -1,7 +1,8 @@
 """`BoardSource`: an e-board as a source of contract events for a live session.
 
 It owns the transport and the codec of a `--board PROTOCOL:DEVICE` (`auto:` detects the
-protocol first), runs the transport in a background thread, and hands the session's main loop
+protocol first; a Bluetooth LE protocol's DEVICE is an address, opened by `BleTransport`),
+runs the transport in a background thread, and hands the session's main loop
 the events it decoded (`poll_events(max_wait)`), stamped in the session's time: the transport's
 clock is `clock() - zero`, where `zero` is the session's t = 0 on the same monotonic clock.
 The stream includes `sensor` events: `dropped` (garbage), `disconnected` and `reconnected`
@@ -23,11 +24,43 @@ from typing import Any
 
 from firmware_bridge.capture import CaptureWriter
 from firmware_bridge.codecs.base import Codec
-from firmware_bridge.registry import AUTO, codec_for, parse_board_spec
-from firmware_bridge.transport import SerialTransport, TransportError, detect_protocol
+from firmware_bridge.registry import AUTO, codec_for, link_kind, parse_board_spec
+from firmware_bridge.transport import (
+    DetectionError,
+    LinkTransport,
+    SerialTransport,
+    TransportError,
+    detect_protocol,
+)
 from rules.events import Event
 
-__all__ = ["BoardSource"]
+__all__ = ["BoardSource", "choose_board"]
+
+
+def choose_board() -> tuple[str, str]:
+    """The protocol and device of the one board found on USB, serial and Bluetooth LE
+    (`--board auto`); unknown serial ports are asked what they are.
+
+    Raises:
+        DetectionError: none found, or more than one (the message lists them and says what
+            could not be searched).
+    """
+    from firmware_bridge.discovery import discover
+    from firmware_bridge.registry import parse_board_spec
+
+    found = discover(probe=True)
+    specs = [board.spec for board in found.boards if board.spec is not None]
+    notes = "".join(f"; {note}" for note in found.notes)
+    if not specs:
+        raise DetectionError(f"--board auto: no board found{notes}")
+    if len(specs) > 1:
+        raise DetectionError(
+            f"--board auto: {len(specs)} boards found ({', '.join(specs)}): name one with --board"
+        )
+    protocol, device = parse_board_spec(specs[0])
+    if protocol == AUTO:
+        protocol = detect_protocol(device)
+    return protocol, device
 
 
 class BoardSource:
@@ -36,7 +69,8 @@ class BoardSource:
     Args:
         spec: `PROTOCOL:DEVICE`, e.g. `dgt:/dev/ttyACM0`, `auto:/dev/ttyUSB0`, `dgt:loop://`.
             `auto:` runs the detection here, in the constructor (up to about 5 s on a port
-            where no board answers, then `DetectionError`).
+            where no board answers, then `DetectionError`); `auto` alone takes the one board
+            found on USB, serial and Bluetooth LE (`choose_board`).
         calibration: Certabo: the calibration file (with `auto:`, used only if the board
             found is a Certabo).
         capture_path: where to record every byte read and written (JSON Lines, 0.1).
@@ -65,6 +99,8 @@ class BoardSource:
         self._capture = CaptureWriter(capture_path) if capture_path is not None else None
         self.step_s = step_s
         try:
+            if self.protocol == AUTO and not self.device:
+                self.protocol, self.device = choose_board()
             if self.protocol == AUTO:
                 self.protocol = detect_protocol(
                     self.device, clock=self.session_time, capture=self._capture
@@ -74,9 +110,27 @@ class BoardSource:
             self.codec: Codec = codec_for(
                 self.protocol, calibration=calibration, **(codec_options or {})
             )
-            self.transport = SerialTransport(
-                self.device, self.codec, clock=self.session_time, capture=self._capture
-            )
+            self.transport: LinkTransport
+            if link_kind(self.protocol) == "ble":
+                from firmware_bridge.ble.transport import BleTransport
+
+                self.transport = BleTransport(
+                    self.device,
+                    self.codec,
+                    protocol=self.protocol,
+                    clock=self.session_time,
+                    capture=self._capture,
+                )
+            elif link_kind(self.protocol) == "hid":
+                from firmware_bridge.hid_transport import HidTransport
+
+                self.transport = HidTransport(
+                    self.device, self.codec, clock=self.session_time, capture=self._capture
+                )
+            else:
+                self.transport = SerialTransport(
+                    self.device, self.codec, clock=self.session_time, capture=self._capture
+                )
         except BaseException:
             self._close_capture()
             raise

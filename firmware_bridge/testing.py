@@ -117,6 +117,27 @@ def _chessnut() -> tuple[Any, Codec]:
     return ChessnutBoard(), ChessnutCodec()
 
 
+def _chessnut_ble() -> tuple[Any, Codec]:
+    from firmware_bridge.codecs.chessnut import ChessnutCodec
+    from firmware_bridge.sim.chessnut_board import ChessnutBoard
+
+    return ChessnutBoard(), ChessnutCodec()
+
+
+def _millennium_ble() -> tuple[Any, Codec]:
+    from firmware_bridge.codecs.millennium import MillenniumCodec
+    from firmware_bridge.sim.millennium_board import MillenniumBoard
+
+    return MillenniumBoard(plain_ascii=True), MillenniumCodec()  # an eONE: 7-bit ASCII
+
+
+def _pegasus() -> tuple[Any, Codec]:
+    from firmware_bridge.codecs.pegasus import PegasusCodec
+    from firmware_bridge.sim.pegasus_board import PegasusBoard
+
+    return PegasusBoard(), PegasusCodec()
+
+
 #: protocol (as the registry names it) -> (board simulator, codec) that speak to each other;
 #: the simulator has `receive(bytes) -> bytes`, `lift(square)` and `place(square, piece)`
 SIMULATED: dict[str, Callable[[], tuple[Any, Codec]]] = {
@@ -126,6 +147,9 @@ SIMULATED: dict[str, Callable[[], tuple[Any, Codec]]] = {
     "certabo": _certabo,
     "sentio": _sentio,
     "chessnut": _chessnut,
+    "chessnut-ble": _chessnut_ble,
+    "millennium-ble": _millennium_ble,
+    "pegasus": _pegasus,
 }
 
 

@@ -32,6 +32,7 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -49,6 +50,7 @@ __all__ = [
     "BACKOFF_S",
     "DetectionError",
     "LinkPolicy",
+    "LinkTransport",
     "SerialTransport",
     "TransportError",
     "detect_protocol",
@@ -79,21 +81,30 @@ class LinkPolicy:
     itself, or the board streams).
     `refresh`: a harmless command that keeps the board in its reporting mode, written every
     `refresh_s` (b"": none).
+    `pace_s`: commands are written one at a time, at least this many seconds apart (the
+    codec's `split_commands` tells them apart; a one-byte request already waiting is not
+    queued twice); 0 writes what is due at once.
     """
 
     silence_s: float | None
     probe_after_s: float | None = None
     refresh: bytes = b""
     refresh_s: float = 5.0
+    pace_s: float = 0.0
 
 
 POLICIES: dict[str, LinkPolicy] = {
     # the codec sends 45 every second (1.6); 4B again every 5 s keeps a board whose power
-    # blinked (back in IDLE, answering 45 but sending no updates) in UPDATE_NICE mode
-    "dgt": LinkPolicy(silence_s=2.0, refresh=bytes([0x4B])),
+    # blinked (back in IDLE, answering 45 but sending no updates) in UPDATE_NICE mode; the
+    # board buffers ~10 command bytes, so commands go 0.1 s apart, as picochess writes them
+    # (1.1: it waits 0.1 s after each board command; the start-up 4B 4D 42 included)
+    "dgt": LinkPolicy(silence_s=2.0, refresh=bytes([0x4B]), pace_s=0.1),
     "millennium": LinkPolicy(silence_s=2.5, probe_after_s=1.0),
     "certabo": LinkPolicy(silence_s=2.0),  # streams records unasked (3.1)
     "sentio": LinkPolicy(silence_s=2.0),
+    # over Bluetooth LE: the keep-alive 45 answered by 91 every second; a notification may
+    # wait for the next connection event, so a little more slack than over USB
+    "pegasus": LinkPolicy(silence_s=3.0),
 }
 
 
@@ -131,18 +142,15 @@ def open_port(url: str, settings: dict[str, Any], *, clear_dtr: bool = False) ->
     return port
 
 
-class SerialTransport:
-    """A board's serial port and codec; see the module docstring.
+class LinkTransport:
+    """A board's link (a serial port, a Bluetooth LE connection) and codec; the loop, the
+    watch for silence and the reconnection are the same whatever carries the bytes.
 
-    Args:
-        url: device path or pyserial URL.
-        codec: the protocol's codec (`registry.codec_for`).
-        clock: the time source, in seconds (events and capture lines carry its values).
-        capture: where every rx/tx chunk is recorded, if anywhere.
-        policy: how silence is judged (default: `POLICIES` for the codec's protocol).
-        backoff_s: waits between reopening attempts (clock seconds); the last one repeats.
+    Subclasses say how the link is opened (`_connect`, raising `TransportError`), read
+    (`_receive`, raising `OSError` when the link is lost), written (`_transmit`, likewise) and
+    dropped (`_release`). See the module docstring for the rest.
 
-    Not thread-safe except `send`, which may be called from any thread.
+    Not thread-safe except `send` and `send_encoded`, which may be called from any thread.
     """
 
     def __init__(
@@ -161,12 +169,15 @@ class SerialTransport:
         self.capture = capture
         self.policy = policy or POLICIES.get(codec.name, LinkPolicy(silence_s=None))
         self.backoff_s = backoff_s or BACKOFF_S
-        self._settings = _serial_settings(codec)
-        self._port: serial.Serial | None = None
+        self._linked = False
         self._outbox = bytearray()
         self._outbox_lock = threading.Lock()
         #: commands to encode in the reading thread, in order (see `send_encoded`)
         self._deferred: list[Callable[[Codec], bytes]] = []
+        #: commands waiting their turn on a paced link (`LinkPolicy.pace_s`)
+        self._paced: deque[bytes] = deque()
+        #: (transport clock, real time) of the last paced write
+        self._last_paced: tuple[float, float] | None = None
         self._last_rx = 0.0
         self._last_probe = 0.0
         self._last_refresh = 0.0
@@ -179,25 +190,44 @@ class SerialTransport:
         #: why the link was last lost, if it was
         self.last_error: str | None = None
 
+    # -- what a kind of link does -------------------------------------------------------
+
+    def _connect(self) -> None:
+        """Open the link. Raises `TransportError` naming the device and why not."""
+        raise NotImplementedError
+
+    def _receive(self, timeout: float) -> bytes:
+        """The bytes that came within `timeout` s (b"" if none). Raises `OSError` if lost."""
+        raise NotImplementedError
+
+    def _transmit(self, data: bytes) -> None:
+        """Write `data`. Raises `OSError` if the link is lost."""
+        raise NotImplementedError
+
+    def _release(self) -> None:
+        """Close the link; never raises (a dead link may fail to close: it is gone)."""
+        raise NotImplementedError
+
     # -- opening and closing ------------------------------------------------------------
 
     @property
     def connected(self) -> bool:
-        return self._port is not None
+        return self._linked
 
     def open(self) -> None:
-        """Open the port and write the start-up; a port that cannot be opened is an error."""
+        """Open the link and write the start-up; a link that cannot be opened is an error."""
         self._startup(self._open())
 
     def open_later(self, reason: str) -> list[Event]:
-        """Start as though the cable had just been pulled: later steps try to open the port
+        """Start as though the cable had just been pulled: later steps try to open the link
         with back-off. For a game that goes on (`arbiter resume`) while its board is not
         plugged in yet. Returns the `disconnected` event to pass on."""
         return self._disconnect(reason)
 
     def _open(self) -> float:
-        """Open the port; return the time it opened."""
-        self._port = open_port(self.url, self._settings, clear_dtr=self.codec.name == "millennium")
+        """Open the link; return the time it opened."""
+        self._connect()
+        self._linked = True
         now = self.clock()
         self._last_rx = self._last_probe = now
         return now
@@ -209,18 +239,19 @@ class SerialTransport:
         self._write(self.codec.encode_startup(), now)
 
     def close(self) -> None:
-        """Close the port for good (a later `step` does not reopen it)."""
+        """Close the link for good (a later `step` does not reopen it)."""
         self._closed = True
         self._drop_port()
 
     def _drop_port(self) -> None:
-        port, self._port = self._port, None
-        if port is not None:
-            with contextlib.suppress(OSError):  # a dead port may fail to close: it is gone
-                port.close()
+        self._paced.clear()  # meant for the link that is gone: a reconnect starts again
+        self._last_paced = None
+        if self._linked:
+            self._linked = False
+            self._release()
 
-    def __enter__(self) -> SerialTransport:
-        if self._port is None:
+    def __enter__(self) -> LinkTransport:
+        if not self._linked:
             self.open()
         return self
 
@@ -251,16 +282,16 @@ class SerialTransport:
     def step(self, timeout: float = 0.05) -> list[Event]:
         """Wait up to `timeout` real seconds for bytes; return the events of this step.
 
-        Never raises on a failing port: the failure becomes a `disconnected` event and
+        Never raises on a failing link: the failure becomes a `disconnected` event and
         reconnection attempts in later steps.
         """
         if self._closed:
             raise TransportError(f"the transport of {self.url} was closed")
-        if self._port is None:
+        if not self._linked:
             return self._try_reopen(timeout)
         events: list[Event] = []
         try:
-            data = self._read(timeout)
+            data = self._receive(timeout)
         except OSError as exc:  # pyserial's SerialException is an OSError
             return self._disconnect(f"read failed: {exc}")
         now = self.clock()
@@ -270,6 +301,7 @@ class SerialTransport:
                 self.capture.write(now, "rx", data)
             events += self.codec.feed(data, now)
         try:
+            self._write_paced(now)
             self._write(self._due(now), now)
         except OSError as exc:
             return events + self._disconnect(f"write failed: {exc}")
@@ -286,18 +318,6 @@ class SerialTransport:
             events = self.step(max(0.0, min(remaining, 0.05)))
             if events or remaining <= 0:
                 return events
-
-    def _read(self, timeout: float) -> bytes:
-        port = self._port
-        assert port is not None  # step checked it
-        if port.timeout != timeout:
-            port.timeout = timeout  # pyserial reconfigures the port on every assignment
-        data: bytes = port.read(1)
-        if data:
-            waiting = port.in_waiting
-            if waiting:
-                data += port.read(waiting)
-        return data
 
     def _due(self, now: float) -> bytes:
         out = bytearray(self.codec.poll(now))
@@ -330,11 +350,38 @@ class SerialTransport:
         return bytes(out)
 
     def _write(self, data: bytes, now: float) -> None:
-        if not data or self._port is None:
+        if not data or not self._linked:
             return
-        self._port.write(data)
+        if self.policy.pace_s > 0:
+            for command in self.codec.split_commands(data):
+                if len(command) == 1 and command in self._paced:
+                    continue  # a request already waiting (45, 42, 4B) needs no twin
+                self._paced.append(command)
+            self._write_paced(now)
+            return
+        self._transmit(data)
         if self.capture is not None:
             self.capture.write(now, "tx", data)
+
+    def _write_paced(self, now: float) -> None:
+        """Write the waiting commands whose turn has come, one `pace_s` after the other.
+
+        The turn comes when `pace_s` passed on the transport's clock or in real time,
+        whichever first: in a game both are real time; a sped-up simulation (whose boards
+        have no buffer to overrun) goes at its own speed, and a clock that stands still (a
+        test's) does not hold the commands back for ever."""
+        while self._paced and self._linked:
+            real = time.monotonic()
+            if self._last_paced is not None:
+                last_now, last_real = self._last_paced
+                pace = self.policy.pace_s
+                if now - last_now < pace and real - last_real < pace:
+                    return
+            command = self._paced.popleft()
+            self._transmit(command)
+            self._last_paced = (now, real)
+            if self.capture is not None:
+                self.capture.write(now, "tx", command)
 
     # -- losing and finding the board ---------------------------------------------------
 
@@ -365,7 +412,7 @@ class SerialTransport:
             self.capture.write_link(now, "reconnected", detail)
         try:
             self._startup(now)
-        except OSError as exc:  # the start-up write failed on a half-open port
+        except OSError as exc:  # the start-up write failed on a half-open link
             self._drop_port()
             self._retry_later(f"start-up write failed: {exc}")
             disconnected = f"{self.url}: start-up write failed: {exc}"
@@ -383,6 +430,61 @@ class SerialTransport:
         wait = self.backoff_s[min(self._attempts, len(self.backoff_s) - 1)]
         self._next_attempt = self.clock() + wait
         self.last_error = reason
+
+
+class SerialTransport(LinkTransport):
+    """A board's serial port (device path or pyserial URL) and codec; see the module
+    docstring and `LinkTransport`.
+
+    Args:
+        url: device path or pyserial URL.
+        codec: the protocol's codec (`registry.codec_for`).
+        clock: the time source, in seconds (events and capture lines carry its values).
+        capture: where every rx/tx chunk is recorded, if anywhere.
+        policy: how silence is judged (default: `POLICIES` for the codec's protocol).
+        backoff_s: waits between reopening attempts (clock seconds); the last one repeats.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        codec: Codec,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        capture: CaptureWriter | None = None,
+        policy: LinkPolicy | None = None,
+        backoff_s: tuple[float, ...] = BACKOFF_S,
+    ) -> None:
+        self._settings = _serial_settings(codec)
+        super().__init__(
+            url, codec, clock=clock, capture=capture, policy=policy, backoff_s=backoff_s
+        )
+        self._port: serial.Serial | None = None
+
+    def _connect(self) -> None:
+        self._port = open_port(self.url, self._settings, clear_dtr=self.codec.name == "millennium")
+
+    def _receive(self, timeout: float) -> bytes:
+        port = self._port
+        assert port is not None  # step checked the link
+        if port.timeout != timeout:
+            port.timeout = timeout  # pyserial reconfigures the port on every assignment
+        data: bytes = port.read(1)
+        if data:
+            waiting = port.in_waiting
+            if waiting:
+                data += port.read(waiting)
+        return data
+
+    def _transmit(self, data: bytes) -> None:
+        assert self._port is not None
+        self._port.write(data)
+
+    def _release(self) -> None:
+        port, self._port = self._port, None
+        if port is not None:
+            with contextlib.suppress(OSError):  # a dead port may fail to close: it is gone
+                port.close()
 
 
 def detect_protocol(

@@ -13,6 +13,15 @@ stream into board messages at the stream's times divided by `speed`:
 - other events (presses, claims, ...) are not the board's business: each is kept in `others`
   with the real time it fell due, for the caller to pass on as a clock beside the board would.
 
+**Bluetooth LE boards** (`pegasus`, `chessnut-ble`, `millennium-ble`, see `VIRTUAL_KINDS`)
+stand behind a fake peripheral (`firmware_bridge.ble.fake`) registered at `path` instead of a
+pty: `--board pegasus:PATH` opens it with the real `BleTransport`, which gets the fake radio's
+connection there (notifications cut to the MTU as on air); the board answers what the host
+writes, and `disconnect()`/`reconnect()` switch it off and on. `eone` is a Millennium eONE on
+its USB cable: the `millennium` protocol in 7-bit ASCII without the parity bit. `chessnut` is
+a Chessnut on its USB cable, a HID device: a `FakeHidBoard` at `path` (one message a report),
+read by the real `HidTransport`.
+
 The stream keeps its gaps rather than its clock: when the thread is held up, the rest of the
 stream waits (`lag`), so a busy machine makes the game longer, never the hands faster.
 
@@ -61,7 +70,19 @@ __all__ = [
     "start_virtual",
 ]
 
-VIRTUAL_PROTOCOLS = ("dgt", "millennium", "certabo", "sentio")
+#: virtual board -> (the protocol `--board PROTOCOL:PATH` names, how it is reached)
+VIRTUAL_KINDS: dict[str, tuple[str, str]] = {
+    "dgt": ("dgt", "pty"),
+    "millennium": ("millennium", "pty"),
+    "certabo": ("certabo", "pty"),
+    "sentio": ("sentio", "pty"),
+    "eone": ("millennium", "pty"),  # a Millennium eONE: 7-bit ASCII, no parity bit
+    "pegasus": ("pegasus", "ble"),
+    "chessnut": ("chessnut", "hid"),  # a Chessnut on its USB cable
+    "chessnut-ble": ("chessnut-ble", "ble"),
+    "millennium-ble": ("millennium-ble", "ble"),  # an eONE over Bluetooth LE
+}
+VIRTUAL_PROTOCOLS = tuple(VIRTUAL_KINDS)
 #: the name prefix of the private temporary folder that holds a virtual board's `path`
 FOLDER_PREFIX = "otb-virtual-"
 
@@ -130,6 +151,18 @@ def moves_to_events(
 
 
 def _make_model(protocol: str, placement: str, rotated: bool) -> Any:
+    if protocol == "pegasus":
+        from firmware_bridge.sim.pegasus_board import PegasusBoard
+
+        return PegasusBoard(placement, rotated=rotated)
+    if protocol in ("chessnut", "chessnut-ble"):
+        from firmware_bridge.sim.chessnut_board import ChessnutBoard
+
+        return ChessnutBoard(placement, rotated=rotated, usb=protocol == "chessnut")
+    if protocol in ("eone", "millennium-ble"):
+        from firmware_bridge.sim.millennium_board import MillenniumBoard
+
+        return MillenniumBoard(placement, rotated=rotated, plain_ascii=True)
     if protocol == "dgt":
         from firmware_bridge.sim.dgt_board import DgtBoardModel
 
@@ -155,7 +188,8 @@ class VirtualBoard:
     """A board model behind a pty, driven by a contract stream; see the module docstring.
 
     Args:
-        protocol: one of `VIRTUAL_PROTOCOLS`.
+        protocol: one of `VIRTUAL_PROTOCOLS` (`VIRTUAL_KINDS` says which `--board`
+            protocol reads it: `board_protocol`).
         events_or_game: contract events, a `chess.pgn.Game` or a list of moves.
         speed: stream seconds per real second (10 plays a 60 s game in 6 s).
         outages: (off, on) pairs of stream times: the cable is pulled at `off`, plugged at `on`.
@@ -178,11 +212,15 @@ class VirtualBoard:
         placement: str = chess.STARTING_BOARD_FEN,
         rotated: bool = False,
         max_late_s: float = 0.05,
+        mtu: int = 247,
     ) -> None:
         if not speed > 0:
             raise VirtualBoardError(f"speed must be more than 0, not {speed!r}")
         self.protocol = protocol
         self.model = _make_model(protocol, placement, rotated)
+        #: what `--board PROTOCOL:PATH` names to read it, and whether it is behind a pty or
+        #: a fake Bluetooth LE peripheral
+        self.board_protocol, self.medium = VIRTUAL_KINDS[protocol]
         self.speed = float(speed)
         self.record_s = record_s
         self.events = self._stream(events_or_game)
@@ -192,6 +230,7 @@ class VirtualBoard:
         self._lock = threading.RLock()
         self._master: int | None = None
         self._slave: int | None = None
+        self.peripheral: Any = None
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
         self._done = threading.Event()
@@ -213,7 +252,15 @@ class VirtualBoard:
         self.others: list[tuple[float, Event]] = []
         #: connects so far (1 after `start`, 2 after one reconnect, ...)
         self.connects = 0
-        self._open_pty()
+        if self.medium == "ble":
+            self._open_peripheral(mtu)
+        elif self.medium == "hid":
+            from firmware_bridge.hid_transport import FakeHidBoard
+
+            self.peripheral = FakeHidBoard(self.path).register()
+            self.connects += 1
+        else:
+            self._open_pty()
 
     @staticmethod
     def _stream(source: Any) -> list[Event]:
@@ -228,7 +275,20 @@ class VirtualBoard:
 
     @property
     def connected(self) -> bool:
+        if self.peripheral is not None:
+            return bool(self.peripheral.powered)
         return self._master is not None
+
+    def _open_peripheral(self, mtu: int) -> None:
+        """A fake Bluetooth LE peripheral at `path` (firmware_bridge.ble.fake), answering as
+        the model does; it is found by the real `BleTransport` as a radio would find it."""
+        from firmware_bridge.ble.fake import FakePeripheral
+        from firmware_bridge.ble.profiles import PROFILES
+
+        self.peripheral = FakePeripheral(
+            self.path, PROFILES[self.board_protocol], mtu=mtu
+        ).register()
+        self.connects += 1
 
     def _open_pty(self) -> None:
         master, slave = os.openpty()
@@ -246,8 +306,13 @@ class VirtualBoard:
             self.model.mode = "bus"  # powers up in bus mode, silent until 4B (1.6)
 
     def disconnect(self) -> None:
-        """Pull the cable: close the pty (reads fail) and remove the device path."""
+        """Pull the cable (switch a Bluetooth board off): close the pty (reads fail) and remove
+        the device path, or drop the link and refuse connections."""
         with self._lock:
+            if self.peripheral is not None:
+                if self.peripheral.powered:
+                    self.peripheral.power_off()
+                return
             if self._master is None:
                 return
             with contextlib.suppress(FileNotFoundError):
@@ -259,8 +324,15 @@ class VirtualBoard:
             self._master = self._slave = None
 
     def reconnect(self) -> None:
-        """Plug the cable back: a new pty at the same `path`."""
+        """Plug the cable back (switch the board on): a new pty at the same `path`."""
         with self._lock:
+            if self.peripheral is not None:
+                if not self.peripheral.powered:
+                    self.peripheral.power_on()
+                    self.connects += 1
+                    if self.protocol == "pegasus":
+                        self.model.mode = "bus"  # silent until the host asks again
+                return
             if self._master is None:
                 self._open_pty()
 
@@ -286,6 +358,8 @@ class VirtualBoard:
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout=5)
         self.disconnect()
+        if self.peripheral is not None:
+            self.peripheral.unregister()
         shutil.rmtree(self._dir, ignore_errors=True)
 
     def __enter__(self) -> VirtualBoard:
@@ -337,6 +411,12 @@ class VirtualBoard:
 
     def _serve(self, wait: float) -> None:
         """Wait up to `wait` s for host bytes; answer them as the model does."""
+        if self.peripheral is not None:
+            data = self.peripheral.take_written(wait)
+            if data:
+                with self._lock:
+                    self._write(self.model.receive(data))
+            return
         master = self._master
         if master is None:
             time.sleep(wait)
@@ -361,6 +441,11 @@ class VirtualBoard:
         if not data:
             return
         with self._lock:
+            if self.peripheral is not None:
+                began = time.monotonic()
+                self.lost_bytes += len(data) - self.peripheral.notify(data)
+                self.last_write = (began, data)
+                return
             if self._master is None:
                 self.lost_bytes += len(data)
                 return
@@ -395,7 +480,12 @@ class VirtualBoard:
                 piece = event.piece or (self._hand.pop() if self._hand else "P")
                 if event.piece and piece in self._hand:
                     self._hand.remove(piece)
-                out = model.place(event.square, piece)
+                out = b""
+                if self.protocol == "pegasus" and self._piece_on(event.square):
+                    # a place on a piece is a capture whose victim the stream never lifted;
+                    # a hand takes it off first, and a board sensing occupancy sees that
+                    out = model.lift(event.square)
+                out += model.place(event.square, piece)
             elif isinstance(event, Snapshot):
                 out = self._set_placement(event.board)
             else:
@@ -404,7 +494,7 @@ class VirtualBoard:
         except (ArbiterError, ValueError):
             self.skipped.append(event)
             return
-        if self.protocol in ("dgt", "millennium"):
+        if self.protocol not in ("certabo", "sentio"):  # these stream records unasked
             self._write(out)
 
     def _piece_on(self, square: str) -> str | None:
@@ -414,6 +504,8 @@ class VirtualBoard:
     def placement(self) -> str:
         """The FEN placement on the board now."""
         model = self.model
+        if self.protocol == "pegasus":
+            return str(model.board.board_fen())
         if self.protocol == "dgt":
             return str(model.placement)
         if self.protocol == "certabo":

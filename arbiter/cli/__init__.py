@@ -28,6 +28,7 @@ COMMANDS: dict[str, str] = {
     "calibrate": "arbiter.cli.calibrate",
     "snapshot": "arbiter.cli.snapshot",
     "hall": "arbiter.cli.hall",
+    "boards": "arbiter.cli.boards",
 }
 
 

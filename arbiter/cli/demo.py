@@ -5,10 +5,11 @@ the live session (`arbiter.live.session`) journals every event, rules on it, let
 and shows the terminal display; at the end it writes the PGN and the journal and says where
 they are. By default the game (about 4 minutes of play) takes about 20 seconds.
 
-With `--board dgt-sim|millennium-sim|certabo-sim` the pieces are moved on a virtual e-board of
-that protocol behind a pseudo-terminal and read back through the real serial path, as
-`arbiter play --board PROTOCOL:PATH` reads a real board; the presses and claims come in beside
-the board (`arbiter.demo.board`).
+With `--board NAME-sim` (`arbiter.demo.SIM_BOARDS`) the pieces are moved on a virtual e-board
+of that protocol behind a pseudo-terminal, or a fake Bluetooth LE peripheral for `pegasus-sim`,
+`chessnut-ble-sim` and `millennium-ble-sim`, and read back through the real serial or
+Bluetooth LE transport, as `arbiter play --board PROTOCOL:DEVICE` reads a real board; the
+presses and claims come in beside the board (`arbiter.demo.board`).
 """
 
 from __future__ import annotations
@@ -46,8 +47,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--board",
         choices=SIM_BOARDS,
-        help="play it on a virtual e-board of that protocol over a pseudo-terminal, read "
-        "back through the real serial path (as `arbiter play --board PROTOCOL:PATH`)",
+        help="play it on a virtual e-board of that protocol (over a pseudo-terminal, or a fake "
+        "Bluetooth LE radio), read back through the real transport (as `arbiter play --board "
+        "PROTOCOL:DEVICE`)",
     )
     parser.add_argument(
         "--web",

@@ -80,8 +80,10 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
     s.add_argument(
         "--board",
         metavar="PROTOCOL:DEVICE",
-        help="an e-board, e.g. dgt:/dev/ttyUSB0 (auto:DEVICE detects the protocol), or"
-        " gpio-matrix for a reed-switch board on the Pi's GPIO (with --gpio rpi|fake)",
+        help="an e-board, e.g. dgt:/dev/ttyUSB0, chessnut:/dev/hidraw0, pegasus:ADDRESS"
+        " (Bluetooth LE; `arbiter boards` lists them; auto:DEVICE detects the protocol, auto"
+        " alone takes the one board found), or gpio-matrix for a reed-switch board on the"
+        " Pi's GPIO (with --gpio rpi|fake)",
     )
     s.add_argument(
         "--camera",

@@ -1,8 +1,10 @@
-"""`arbiter demo --board dgt-sim|millennium-sim|certabo-sim`: the demo on a virtual e-board.
+"""`arbiter demo --board NAME-sim` (`SIM_BOARDS`): the demo on a virtual e-board.
 
 The demo's stream (`arbiter.demo`) is played by a virtual board of that protocol behind a
-pseudo-terminal (`firmware_bridge.virtual`); the session reads it back through the real
-pyserial path, the same `BoardAdapter` as `arbiter play --board PROTOCOL:PATH`. The stream's
+pseudo-terminal, or for a Bluetooth LE board (`pegasus-sim`, `chessnut-ble-sim`,
+`millennium-ble-sim`) behind a fake peripheral (`firmware_bridge.virtual`); the session reads
+it back through the real pyserial or Bluetooth LE transport, the same `BoardAdapter` as
+`arbiter play --board PROTOCOL:DEVICE`. The stream's
 presses and claims are not the board's business: the virtual board hands them over when they
 fall due (`VirtualBoard.others`), and `BesideTheBoard` passes them on as a clock beside the
 board would, stamped at the moment they fell due.
@@ -96,7 +98,7 @@ def open_virtual_sources(
             # in the virtual board's own folder, removed with it
             calibration = str(Path(virtual.path).parent / "certabo-calibration.json")
             virtual.save_calibration(calibration)
-        board = BoardAdapter(f"{protocol}:{virtual.path}", clock, calibration)
+        board = BoardAdapter(f"{virtual.board_protocol}:{virtual.path}", clock, calibration)
     except BaseException:
         virtual.close()
         raise

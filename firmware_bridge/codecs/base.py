@@ -78,6 +78,11 @@ class Codec(ABC):
     def encode_startup(self) -> bytes:
         """The bytes that put a freshly opened (or reconnected) board into reporting mode."""
 
+    def split_commands(self, data: bytes) -> list[bytes]:
+        """The commands in `data` (bytes this codec encoded), one by one, for a link that
+        writes them apart (`transport.LinkPolicy.pace_s`). Default: all as one."""
+        return [bytes(data)] if data else []
+
     def encode_version(self) -> bytes:
         """The version request (only where `reports_version`).
 

@@ -87,6 +87,44 @@ _PAIRS = [
 ]
 
 
+def message_size(data: bytes) -> int:
+    """The length of the message that starts `data`: by its header where the codec knows it
+    (`01 3D` is 65 bytes though its length byte says 61), else 2 + its length byte (how
+    chessnutech/EasyLinkSDK `sdk/EasyLink.cpp` sizes a report: `readBuf[1] + 2`)."""
+    if len(data) < 2:
+        return len(data)
+    body = BODIES.get(bytes(data[:2]))
+    return 2 + (body if body is not None else data[1])
+
+
+def split_messages(data: bytes) -> list[bytes]:
+    """Messages or commands written one after another, cut apart (a short tail stays whole).
+
+    Over USB HID each goes in a report of its own (EasyLinkSDK writes one command a write)."""
+    out = []
+    pos = 0
+    while pos < len(data):
+        size = max(1, message_size(data[pos:]))
+        out.append(bytes(data[pos : pos + size]))
+        pos += size
+    return out
+
+
+def report_message(report: bytes) -> bytes:
+    """The message a USB HID report holds (one a report, EasyLinkSDK), without the report's
+    padding. A report cut shorter than a known message (a 65-byte `01 3D` in a 64-byte
+    report) is filled with zeros to its size: the missing bytes are the tail no one reads,
+    and the next report then starts a message, as it does on the wire."""
+    if not report:
+        return b""
+    size = message_size(report)
+    if len(report) >= size:
+        return bytes(report[:size])
+    if bytes(report[:2]) in BODIES:
+        return bytes(report) + bytes(size - len(report))
+    return bytes(report)
+
+
 def position_cells(board_bytes: bytes) -> str:
     """The 32 board bytes of a position message -> 64 cells in a8 ... h1 order.
 
@@ -255,6 +293,10 @@ class ChessnutCodec(Codec):
 
     # ---- encoding -------------------------------------------------------------------------
 
+    def split_commands(self, data: bytes) -> list[bytes]:
+        """Commands are `[type, length, payload]` (4.2): cut apart by their length bytes."""
+        return split_messages(data)
+
     def encode_startup(self) -> bytes:
         """Start-up (8): real-time position reports. Send it again after every reconnect."""
         return self.encode_start_reports()
@@ -298,4 +340,13 @@ class ChessnutCodec(Codec):
         )
 
 
-__all__ = ["CODES", "LENGTHS", "ChessnutCodec", "cells_to_placement", "position_cells"]
+__all__ = [
+    "CODES",
+    "LENGTHS",
+    "ChessnutCodec",
+    "cells_to_placement",
+    "message_size",
+    "position_cells",
+    "report_message",
+    "split_messages",
+]

@@ -34,11 +34,11 @@ import chess
 
 from firmware_bridge.codecs.base import Codec, CodecUsageError
 from firmware_bridge.codecs.dgt_clock import (
-    BUTTONS,
     ClockAck,
     ClockSide,
     ClockStatus,
     NoClock,
+    buttons_pressed,
     clock_beep,
     clock_end,
     clock_setnrun,
@@ -120,6 +120,10 @@ class DgtCodec(Codec):
         "slide_s": 0.3,
         "latency_s": 0.3,
     }
+    #: the board's start-up (a clock's VERSION request follows where `has_clock`)
+    startup: ClassVar[bytes] = STARTUP
+    #: the request `poll` sends every `keepalive_s` to keep the board talking
+    keepalive: ClassVar[bytes] = RETURN_SERIALNR
 
     def __init__(
         self,
@@ -169,7 +173,8 @@ class DgtCodec(Codec):
         self.clock_ready = False
         #: True after "mode 23" (8A), False after "not in mode 23" (90), None unknown
         self.clock_mode23: bool | None = None
-        #: (time, button) for each button the clock reported (`back`, `plus`, `run`, ...)
+        #: (time, button) for each button the clock reported (`back`, `plus`, `run`, ...;
+        #: two held at once as `back+minus`)
         self.clock_buttons: list[tuple[float, str]] = []
 
     # -- orientation ---------------------------------------------------------------------
@@ -383,8 +388,10 @@ class DgtCodec(Codec):
         if ack.unasked:
             if ack.ack1 == 0x81:
                 self.clock_ready = True
-            elif ack.ack1 == 0x88 and ack.ack3 in BUTTONS:
-                self.clock_buttons.append((now, BUTTONS[ack.ack3]))
+            elif ack.ack1 == 0x88:
+                pressed = buttons_pressed(ack.ack2, ack.ack3)
+                if pressed is not None:
+                    self.clock_buttons.append((now, pressed))
             elif ack.ack1 == 0x8A:
                 self.clock_mode23 = True
             elif ack.ack1 == 0x90:
@@ -412,7 +419,7 @@ class DgtCodec(Codec):
             if self._last_keepalive is None:
                 self._last_keepalive = now
             elif now - self._last_keepalive >= self.keepalive_s:
-                out += RETURN_SERIALNR
+                out += self.keepalive
                 self._last_keepalive = now
         out += self._clock_queue.poll(now)
         return bytes(out)
@@ -435,7 +442,23 @@ class DgtCodec(Codec):
         self._dump_due = None
         self._started = True
         self._last_keepalive = None
-        return STARTUP + self._clock_queue.restart(clock_version())
+        if not self.has_clock:
+            return self.startup
+        return self.startup + self._clock_queue.restart(clock_version())
+
+    def split_commands(self, data: bytes) -> list[bytes]:
+        """Board commands are single bytes (1.2) but for those with a length byte: a clock
+        command `2B <n> ...` and the Revelation II's LEDs `60 <n> ...` (`n` bytes follow);
+        the Pegasus's developer key `63 <n> ...` likewise."""
+        out = []
+        pos = 0
+        while pos < len(data):
+            size = 1
+            if data[pos] in (0x2B, 0x60, 0x63) and pos + 1 < len(data):
+                size = 2 + data[pos + 1]
+            out.append(bytes(data[pos : pos + size]))
+            pos += size
+        return out
 
     def encode_version(self) -> bytes:
         """`4D`: ask for the firmware version (answered by `93`, 1.6)."""
@@ -488,8 +511,12 @@ class DgtCodec(Codec):
     def encode_clock_setnrun(
         self, left_s: float, right_s: float, running: ClockSide | None
     ) -> bytes:
-        """SETNRUN: set left/right times (whole seconds) and which side runs; None pauses."""
-        return self._clock_queue.submit(clock_setnrun(left_s, right_s, running))
+        """SETNRUN: set left/right times (whole seconds) and which side runs; None pauses.
+
+        END follows it (queued behind its ACK), as picochess's `setnrun` and `start_clock`
+        write it: a clock left showing a text shows the times it was just given."""
+        out = self._clock_queue.submit(clock_setnrun(left_s, right_s, running))
+        return out + self._clock_queue.submit(clock_end())
 
     def encode_clock_times(self, white_s: float, black_s: float, running: Side | None) -> bytes:
         """SETNRUN by colour: White's and Black's times, mapped to sides by `clock_white`."""

@@ -40,6 +40,16 @@ COMMAND_NAMES = {
 }
 #: ack3 of an unasked "button" ACK (ack1 = 88) → the button (1.7)
 BUTTONS = {0x31: "back", 0x32: "plus", 0x33: "run", 0x34: "minus", 0x35: "ok"}
+#: a button ACK's ack2: the buttons held, one bit each (bit 0 is always set), so two held at
+#: once read as both (picochess `dgt/board.py`: ack2-ack3 05-49 back alone, 37-52 back and
+#: minus, 49-51 minus and run, ... 73-53 plus and ok), in the order they sit on the clock
+BUTTON_BITS: tuple[tuple[int, str], ...] = (
+    (0x04, "back"),
+    (0x20, "minus"),
+    (0x10, "run"),
+    (0x08, "plus"),
+    (0x40, "ok"),
+)
 ACK_OK = 0x10
 ACK_ERROR = 0x40
 #: longest time SETNRUN can set: the DGT clocks show one hour digit
@@ -191,6 +201,15 @@ def clock_text(text: str, beep: int = 0) -> bytes:
     if isinstance(beep, bool) or not isinstance(beep, int) or not 0 <= beep <= 15:
         raise CodecUsageError(f"beep must be a whole number 0–15, not {beep!r}")
     return _command(CMD_ASCII, text.ljust(8).encode("ascii") + bytes([beep]))
+
+
+def buttons_pressed(ack2: int, ack3: int) -> str | None:
+    """What a button ACK (`88`) says was pressed: one button's name (`ok`), two held at once
+    joined by `+` (`back+minus`, from ack2's bits), or None if it names no button."""
+    held = [name for bit, name in BUTTON_BITS if ack2 & bit]
+    if len(held) >= 2:
+        return "+".join(held)
+    return BUTTONS.get(ack3) or (held[0] if held else None)
 
 
 def clock_end() -> bytes:

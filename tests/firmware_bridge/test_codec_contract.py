@@ -59,7 +59,8 @@ def test_round_trip_through_the_simulator(protocol: str) -> None:
     events += codec.flush(3.0)
     places = [e for e in events if isinstance(e, Place)]
     if places:  # a board that reports squares (DGT): the place is the last word
-        assert places[-1] == Place(t=2.0, square="e4", piece="P")
+        piece = "?" if codec.occupancy_only else "P"  # a Pegasus senses occupancy only
+        assert places[-1] == Place(t=2.0, square="e4", piece=piece)
     else:  # a board that reports whole positions
         assert snapshots(events)[-1] == expected_placement(codec, chess.BaseBoard(AFTER_E4))
     assert dropped(events) == 0

@@ -59,6 +59,8 @@ def test_clock_commands_wait_for_the_ack() -> None:
     assert codec.poll(0.0) == b""  # stamps SETNRUN, releases nothing
     assert codec.poll(1.0) == b""
     codec.feed(clock_ack(0x10, 0x0A), 1.5)  # SETNRUN acknowledged
+    assert codec.poll(1.55) == END  # END follows SETNRUN, as picochess writes them
+    codec.feed(clock_ack(0x10, 0x03), 1.58)
     assert codec.poll(1.6) == TEXT
     codec.feed(clock_ack(0x10, 0x0C), 2.0)
     assert codec.poll(2.1) == END

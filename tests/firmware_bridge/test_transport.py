@@ -7,6 +7,7 @@ pty that never answers plays the board; pyserial opens the pty's slave as it wou
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import os
 import time
@@ -23,6 +24,7 @@ from firmware_bridge.registry import codec_for
 from firmware_bridge.source import BoardSource
 from firmware_bridge.transport import (
     DetectionError,
+    LinkPolicy,
     SerialTransport,
     TransportError,
     detect_protocol,
@@ -119,12 +121,18 @@ def test_loop_url_writes_the_start_up_and_records_both_directions(tmp_path: Path
     codec = codec_for("dgt")
     ticks = iter(range(100, 100000))
     with CaptureWriter(path) as capture:
+        # a clock that jumps a second a call: no silence judged, the commands still paced
         transport = SerialTransport(
-            "loop://", codec, clock=lambda: float(next(ticks)), capture=capture
+            "loop://",
+            codec,
+            clock=lambda: float(next(ticks)),
+            capture=capture,
+            policy=LinkPolicy(silence_s=None, pace_s=0.1),
         )
         transport.open()
         transport.send(bytes([0x42]))
-        for _ in range(3):
+        deadline = time.monotonic() + 0.8  # the commands go 0.1 s apart (paced)
+        while time.monotonic() < deadline:
             transport.step(0.01)
         transport.close()
     lines = [json.loads(line) for line in path.read_text().splitlines()]
@@ -135,6 +143,25 @@ def test_loop_url_writes_the_start_up_and_records_both_directions(tmp_path: Path
     assert rx == tx[: len(rx)] and len(rx) >= 8  # loop:// echoes what was written
     times = [line["t"] for line in lines]
     assert times == sorted(times) and times[0] >= 100
+
+
+def test_dgt_commands_are_written_a_tenth_of_a_second_apart(tmp_path: Path) -> None:
+    """The DGT board buffers about 10 command bytes; picochess waits 0.1 s after each board
+    command (eboard-protocols.md 1.1), so the start-up 4B 4D 42 and the clock's VERSION
+    request go one by one, 0.1 s apart."""
+    path = tmp_path / "paced.jsonl"
+    with CaptureWriter(path) as capture:
+        transport = SerialTransport("loop://", codec_for("dgt"), capture=capture)
+        transport.open()
+        deadline = time.monotonic() + 0.6
+        while time.monotonic() < deadline:
+            transport.step(0.01)
+        transport.close()
+    sent = [json.loads(line) for line in path.read_text().splitlines()]
+    sent = [line for line in sent if "tx" in line]
+    assert [line["tx"] for line in sent[:4]] == ["4b", "4d", "42", "2b03030900"]
+    gaps = [b["t"] - a["t"] for a, b in itertools.pairwise(sent)]
+    assert min(gaps) >= 0.095
 
 
 def test_silence_is_a_disconnect_and_the_start_up_is_repeated(bare_pty: tuple[int, str]) -> None:
@@ -154,6 +181,8 @@ def test_silence_is_a_disconnect_and_the_start_up_is_repeated(bare_pty: tuple[in
     down = next(e for e in events if isinstance(e, Sensor))
     assert 2.0 <= down.t <= 2.8
     assert "no byte for" in (down.detail or "")
+    for _ in range(5):  # the start-up's commands go 0.1 s apart (1.1): let them all out
+        transport.step(0.01)
     written = drain(master)
     startup = bytes([0x4B, 0x4D, 0x42])
     assert written.count(startup) == 2  # once at open, once after reopening

@@ -224,7 +224,7 @@ def test_disconnect_removes_the_path_and_reconnect_brings_it_back(tmp_path: Path
 
 def test_unknown_virtual_protocol_is_refused() -> None:
     with pytest.raises(VirtualBoardError, match="dgt, millennium, certabo"):
-        VirtualBoard("chessnut")
+        VirtualBoard("ichessone")
     with pytest.raises(VirtualBoardError, match="speed"):
         VirtualBoard("dgt", speed=0)
 

@@ -1,0 +1,81 @@
+"""`arbiter boards`: the e-boards found on USB, serial ports and Bluetooth LE, each with the
+`--board` value that opens it.
+
+The search is `firmware_bridge.discovery` (imported only when the command runs; bleak only
+when Bluetooth is searched). What could not be searched (no bleak, no adapter, no hidraw) is
+said in a line of its own, not as an error: a machine without a radio still lists its USB
+boards. `--probe` also asks unknown serial ports what they are (DGT `4D`, Millennium `V`, and
+listening for Certabo and Sentio; never `4E` or `T`), about 5 s each when nothing answers.
+Exit status 0 when at least one board was found, 1 when none.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TextIO
+
+HELP = "list the e-boards found on USB, serial ports and Bluetooth LE, with their --board value"
+
+_LINKS = {"serial": "serial", "hid": "USB HID", "ble": "Bluetooth LE"}
+
+
+def _scan_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 <= value <= 120:
+        raise argparse.ArgumentTypeError(f"between 0 and 120 seconds, not {text}")
+    return value
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--scan-s",
+        type=_scan_seconds,
+        default=5.0,
+        metavar="S",
+        help="how long to listen for Bluetooth LE boards (default 5 s)",
+    )
+    parser.add_argument(
+        "--no-bluetooth", action="store_true", help="do not search for Bluetooth LE boards"
+    )
+    parser.add_argument(
+        "--probe",
+        action="store_true",
+        help="ask unknown serial ports what they are (about 5 s a port that does not answer)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from firmware_bridge.discovery import discover
+
+    found = discover(ble_timeout=args.scan_s, probe=args.probe, bluetooth=not args.no_bluetooth)
+    return report(found, sys.stdout)
+
+
+def report(found: object, out: TextIO) -> int:
+    """Write the devices found and the notes; 0 if a board was found, else 1."""
+    from firmware_bridge.discovery import Discovery
+
+    assert isinstance(found, Discovery)
+    rows = [
+        (
+            _LINKS.get(f.link, f.link),
+            f.device,
+            f.what + (f" ({f.detail})" if f.detail else ""),
+            f"--board {f.spec}" if f.spec else "unknown: try --board auto:" + f.device,
+        )
+        for f in found.found
+    ]
+    if rows:
+        widths = [max(len(row[i]) for row in rows) for i in range(3)]
+        for row in rows:
+            cells = [row[i].ljust(widths[i]) for i in range(3)]
+            out.write("  ".join([*cells, row[3]]) + "\n")
+    else:
+        out.write("no board found\n")
+    for note in found.notes:
+        out.write(f"note: {note}\n")
+    return 0 if found.boards else 1
