@@ -12,7 +12,8 @@ The tree (builtin mixins let callers that know only `ValueError` catch them too)
     │   └── EventOrderError              time runs backwards; no `start` first; a second one
     ├── TimeControlError (ValueError)    a time-control string or a clock call
     ├── PositionError (ValueError)       a FEN or piece placement cannot be read
-    └── ProfileError (ValueError)        an unknown rule profile
+    ├── ProfileError (ValueError)        an unknown rule profile
+    └── LanguageError (ValueError)       a language the arbiter does not speak (`--lang`)
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ __all__ = [
     "ArbiterError",
     "EventError",
     "EventOrderError",
+    "LanguageError",
     "PositionError",
     "ProfileError",
     "TimeControlError",
@@ -59,3 +61,7 @@ class PositionError(ArbiterError, ValueError):
 
 class ProfileError(ArbiterError, ValueError):
     """An unknown rule profile was asked for."""
+
+
+class LanguageError(ArbiterError, ValueError):
+    """A language the arbiter has no catalogue for was asked for (`--lang`)."""
