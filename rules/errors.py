@@ -18,6 +18,8 @@ The tree (builtin mixins let callers that know only `ValueError` catch them too)
 
 from __future__ import annotations
 
+from typing import Any, Self
+
 __all__ = [
     "ArbiterError",
     "EventError",
@@ -30,7 +32,22 @@ __all__ = [
 
 
 class ArbiterError(Exception):
-    """Base of every error this project raises on purpose."""
+    """Base of every error this project raises on purpose.
+
+    One raised with `of(template, **fields)` keeps its English template and fields, so that
+    the `arbiter` command can say it in the user's language (the message catalogues).
+    """
+
+    template: str | None = None
+    fields: dict[str, Any]
+
+    @classmethod
+    def of(cls, template: str, **fields: Any) -> Self:
+        """The error whose message is `template` (a catalogue message id) filled with `fields`."""
+        err = cls(template.format(**fields))
+        err.template = template
+        err.fields = fields
+        return err
 
 
 class EventError(ArbiterError, ValueError):

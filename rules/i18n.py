@@ -116,7 +116,11 @@ def choose_language(
         found = language_of(requested)
         if found is None:
             known = ", ".join(LANGUAGES)
-            raise LanguageError(f"unknown language {requested!r}; known languages: {known}")
+            raise LanguageError.of(
+                N_("unknown language {requested!r}; known languages: {known}"),
+                requested=requested,
+                known=known,
+            )
         return found
     from_env = language_from_env(environ or {})
     if from_env is not None:

@@ -57,9 +57,7 @@ class Plural:
 #: every sentence of a ruling, by catalogue key; the English text is the message id
 EN: dict[str, str | Plural] = {
     "move": N_("{Side} played {san}."),
-    "move.inferred": N_(
-        "{Side} played {san} (the order of plies seen at once was inferred)."
-    ),
+    "move.inferred": N_("{Side} played {san} (the order of plies seen at once was inferred)."),
     "obligation.move_piece": N_(
         "{Side} touched the piece on {square} and must move it (Art. {article})."
     ),
@@ -74,9 +72,7 @@ EN: dict[str, str | Plural] = {
         "{Side} touched king and rook and must castle with the rook on {rook} (Art. {article})."
     ),
     "obligation.king_move": N_("{Side} touched the king and must move it (Art. {article})."),
-    "obligation.declared_move": N_(
-        "{Side} must play the declared move {move} (Art. {article})."
-    ),
+    "obligation.declared_move": N_("{Side} must play the declared move {move} (Art. {article})."),
     "obligation.none": N_("{Side} is free to make any legal move (Art. {article})."),
     "violation.touch_move": N_(
         "{Side} did not move or capture the piece touched on {square} (Art. {article})."
@@ -86,8 +82,7 @@ EN: dict[str, str | Plural] = {
         " move (Art. {article})."
     ),
     "violation.released": N_(
-        "{Side} moved the piece released on {square} again; the first move stands"
-        " (Art. {article})."
+        "{Side} moved the piece released on {square} again; the first move stands (Art. {article})."
     ),
     "violation.promotion_choice": N_(
         "{Side} changed the promotion piece after it touched {square} (Art. {article})."
@@ -217,10 +212,21 @@ PIECE_NAMES: dict[str, tuple[str, str]] = {
     "?": Np_("piece", "?"),
 }
 
+#: the piece letters of algebraic notation, which FIDE lets each language write its own way
+#: (Appendix C.4): `{san}` in a sentence uses them; the PGN keeps the English letters
+SAN_LETTERS: dict[str, tuple[str, str]] = {
+    "K": Np_("notation", "K"),
+    "Q": Np_("notation", "Q"),
+    "R": Np_("notation", "R"),
+    "B": Np_("notation", "B"),
+    "N": Np_("notation", "N"),
+}
+
 PUT_ON = N_("put {piece} on {square}")
 TAKE_OFF = N_("take {piece} off {square}")
 #: a clock under ten seconds, with tenths
 SECONDS_LEFT = N_("{seconds:.1f}s")
+
 
 def key_of(ruling: Ruling) -> str:
     """The catalogue key of a ruling's sentence: its type, and its kind where that matters."""
@@ -264,9 +270,7 @@ def ruling_dict(ruling: Ruling, language: str = "en") -> dict[str, Any]:
 
 def ruling_json(ruling: Ruling, language: str = "en") -> str:
     """`ruling_dict` as one line of JSON, as `arbiter replay --json` writes it."""
-    return json.dumps(
-        ruling_dict(ruling, language), separators=(", ", ": "), ensure_ascii=False
-    )
+    return json.dumps(ruling_dict(ruling, language), separators=(", ", ": "), ensure_ascii=False)
 
 
 def _what(ruling: Mismatch, language: str) -> str:
@@ -320,9 +324,9 @@ def message(key: str, language: str = "en", **fields: Any) -> str:
     for field, texts in (("reason", REASONS), ("defect", DEFECTS), ("kind", CLAIM_KINDS)):
         if field in fields:
             text = texts.get(fields[field])
-            fields.setdefault(
-                f"{field}_text", fields[field] if text is None else tr.gettext(text)
-            )
+            fields.setdefault(f"{field}_text", fields[field] if text is None else tr.gettext(text))
+    if language != "en" and isinstance(fields.get("san"), str):
+        fields["san"] = _san(fields["san"], language)
     for name in ("white", "black"):
         if isinstance(fields.get(name), int | float):
             fields.setdefault(f"{name}_text", _clock_text(float(fields[name]), language))
@@ -334,6 +338,12 @@ def message(key: str, language: str = "en", **fields: Any) -> str:
     else:
         template = tr.gettext(entry)
     return _fill(template, fields, language)
+
+
+def _san(san: str, language: str) -> str:
+    """`san` with the piece letters of `language` (squares and files are lower case)."""
+    tr = translations(language)
+    return "".join(tr.pgettext(*SAN_LETTERS[c]) if c in SAN_LETTERS else c for c in san)
 
 
 def _side_name(side: str, language: str) -> str:

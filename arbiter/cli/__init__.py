@@ -1,8 +1,9 @@
 """The `arbiter` command: one sub-command a module (`arbiter/cmd_<name>.py`), imported lazily.
 
 Each command module exposes `HELP` (one line), `add_arguments(parser)` and `run(args) -> int`.
-Errors of our own (`ArbiterError`) become one clear line on stderr and exit status 2; no
-traceback reaches a user.
+Every command takes `--lang` (the language of what it says; `arbiter.i18n`). Errors of our
+own (`ArbiterError`) become one clear line on stderr, in that language where the catalogue
+has the message, and exit status 2; no traceback reaches a user.
 """
 
 from __future__ import annotations
@@ -50,7 +51,20 @@ def build_parser(commands: dict[str, str]) -> tuple[argparse.ArgumentParser, dic
         modules[name] = module
         p = sub.add_parser(name, help=module.HELP, description=module.HELP)
         module.add_arguments(p)
+        add_lang_argument(p)
     return parser, modules
+
+
+def add_lang_argument(parser: argparse.ArgumentParser) -> None:
+    """`--lang`, which every command takes."""
+    from rules.i18n import LANGUAGES
+
+    parser.add_argument(
+        "--lang",
+        metavar="LANG",
+        help=f"the language of the rulings and messages: {', '.join(LANGUAGES)} (default: from"
+        " LANGUAGE, LC_ALL, LC_MESSAGES or LANG, else the rule profile's, else en)",
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -65,13 +79,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 2
+    from arbiter import i18n
+
     try:
+        i18n.request(getattr(args, "lang", None))
         return int(modules[args.command].run(args) or 0)  # type: ignore[attr-defined]
     except ArbiterError as exc:
-        print(f"arbiter {args.command}: {exc}", file=sys.stderr)
+        text = i18n.error_text(exc, i18n.language_for())
+        print(f"arbiter {args.command}: {text}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print(f"arbiter {args.command}: interrupted", file=sys.stderr)
+        interrupted = i18n.gettext(i18n.INTERRUPTED, i18n.language_for())
+        print(f"arbiter {args.command}: {interrupted}", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0

@@ -260,7 +260,10 @@ def make_display(settings: Settings, start: Start, sources: Sequence[Source]) ->
     extras = [start.rules or "fide-2023"] + (["strict"] if start.strict else [])
     title = f"{names}   {control}   {', '.join(extras)}"
     keyboard = any(isinstance(s, KeyboardSource) for s in sources)
-    return Display(tty=tty, title=title, footer=KEYS_HELP if keyboard else "")
+    from arbiter.i18n import language_for
+
+    footer = KEYS_HELP if keyboard else ""
+    return Display(tty=tty, title=title, footer=footer, language=language_for(start.rules))
 
 
 def new_game(settings: Settings, journal_path: Path) -> Session:
