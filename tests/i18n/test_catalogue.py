@@ -45,8 +45,8 @@ def test_every_message_is_translated(domain: str, language: str) -> None:
 @pytest.mark.parametrize(("domain", "language"), CASES)
 def test_placeholders_are_those_of_the_english(domain: str, language: str) -> None:
     for m in messages(read_catalog(po_path(domain, language), language)):
-        ids = list(m.id) if isinstance(m.id, tuple | list) else [m.id]
-        forms = list(m.string) if isinstance(m.string, tuple | list) else [m.string]
+        ids = [str(i) for i in (m.id if isinstance(m.id, tuple | list) else [m.id])]
+        forms = [str(f) for f in (m.string if isinstance(m.string, tuple | list) else [m.string])]
         want = fields(ids[-1])
         assert all(fields(i) == want for i in ids), f"English forms differ: {ids}"
         for form in forms:
@@ -58,7 +58,7 @@ def test_the_compiled_catalogue_is_that_of_the_po(domain: str, language: str) ->
     catalog = read_catalog(po_path(domain, language), language)
     mo = compiled(domain, language)
     assert mo.info()["plural-forms"] == catalog.plural_forms
-    want: dict[object, str] = {}
+    want: dict[object, object] = {}
     for m in messages(catalog):
         key = msgid(m) if m.context is None else f"{m.context}\x04{msgid(m)}"
         if isinstance(m.string, tuple | list):
