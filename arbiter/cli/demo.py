@@ -56,6 +56,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "back through the real serial path (as `arbiter play --board PROTOCOL:PATH`)",
     )
     parser.add_argument(
+        "--speak",
+        action="store_true",
+        help="say the rulings the players may hear (FIDE 12.6) through espeak-ng",
+    )
+    parser.add_argument(
         "--plain",
         action="store_true",
         help="plain lines instead of the full-screen display (the default without a terminal)",
@@ -107,7 +112,15 @@ def run(args: argparse.Namespace) -> int:
     # the journal names the demo's inputs, so that `arbiter resume` can say why it cannot
     # reopen them (they end with the demo) instead of going on with nothing to move a piece
     start = dataclasses.replace(start, sources=[s.name for s in sources], **settings)
-    display = Display(tty=False if args.plain else None, title=title, language=language)
+    speaker = None
+    if getattr(args, "speak", False):
+        from arbiter.outputs.speech import open_speaker
+        from rules.supervision import PanelMode
+
+        speaker = open_speaker(language, PanelMode(strict=bool(start.strict)))
+    display = Display(
+        tty=False if args.plain else None, title=title, language=language, speaker=speaker
+    )
     try:
         session = Session.new(
             start, JournalWriter(journal_path), clock, sources=sources, display=display

@@ -113,6 +113,11 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
         help="the LEDs and buzzer may show duties and violations (12.6 lifted)",
     )  # fmt: skip
     o.add_argument("--display", help="auto (default), full or plain (lines, for logs)")
+    o.add_argument(
+        "--speak", action="store_true", default=None,
+        help="say the rulings the players may hear (FIDE 12.6), in the game's language,"
+        " through espeak-ng",
+    )  # fmt: skip
     parser.add_argument("--config", metavar="FILE", help="a TOML config file (see arbiter.config)")
 
 

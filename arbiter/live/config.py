@@ -53,6 +53,7 @@ PLAY_KEYS: dict[str, tuple[type | tuple[type, ...], str]] = {
     "clock_white": (str, "DGT 3000 on the board: which side is White's, left or right"),
     "display": (str, "auto, full or plain"),
     "keyboard": (bool, "read keys from the terminal"),
+    "speak": (bool, "say the rulings the players may hear (espeak-ng)"),
 }
 GPIO_BACKENDS = ("rpi", "fake", "none")
 DISPLAYS = ("auto", "full", "plain")

@@ -263,7 +263,14 @@ def make_display(settings: Settings, start: Start, sources: Sequence[Source]) ->
     from arbiter.i18n import language_for
 
     footer = KEYS_HELP if keyboard else ""
-    return Display(tty=tty, title=title, footer=footer, language=language_for(start.rules))
+    language = language_for(start.rules)
+    speaker = None
+    if settings.get("speak"):
+        from arbiter.outputs.speech import open_speaker
+
+        mode = _panel_mode(bool(start.strict), bool(settings.get("feedback")))
+        speaker = open_speaker(language, mode)
+    return Display(tty=tty, title=title, footer=footer, language=language, speaker=speaker)
 
 
 def new_game(settings: Settings, journal_path: Path) -> Session:

@@ -34,6 +34,7 @@ from rules.messages import format_ruling
 from rules.rulings import ClockState, Ruling
 
 if TYPE_CHECKING:
+    from arbiter.outputs.speech import Speaker
     from rules.game import Game
 
 #: how often the terminal screen is redrawn, in real seconds (10 Hz)
@@ -109,6 +110,8 @@ class Display:
         title: the first line (players, control).
         footer: a last line (e.g. the keys).
         language: the language of everything shown (`arbiter.i18n.LANGUAGES`).
+        speaker: the spoken arbiter (`arbiter.outputs.speech.Speaker`, `--speak`), which
+            hears each step's rulings as they are shown (not those of a resumed history).
     """
 
     def __init__(
@@ -119,8 +122,10 @@ class Display:
         title: str = "",
         footer: str = "",
         language: str = "en",
+        speaker: Speaker | None = None,
     ) -> None:
         self.language = language
+        self.speaker = speaker
         self.out = out if out is not None else sys.stdout
         self.tty = _isatty(self.out) if tty is None else tty
         self.title = title
@@ -142,6 +147,9 @@ class Display:
 
     def show(self, rulings: Iterable[Ruling], t: float, *, history: bool = False) -> None:
         """Take one step's rulings; plain mode writes them now (history: quietly keep them)."""
+        rulings = list(rulings)
+        if self.speaker is not None and not history:
+            self.speaker.hear(rulings)
         for r in rulings:
             if r.type != "clock":
                 self.recent.append(r)
@@ -272,6 +280,8 @@ class Display:
         if self.tty and self.game is not None:
             self.refresh(t)
             self._write("\x1b[?25h")
+        if self.speaker is not None:
+            self.speaker.close()
 
 
 def _isatty(out: TextIO) -> bool:

@@ -45,7 +45,7 @@ def _english_words() -> set[str]:
     for table in (REASONS, DEFECTS, CLAIM_KINDS, NOTES):
         texts.extend(table.values())
     texts += [PUT_ON, TAKE_OFF, "White", "Black", "white", "black"]
-    words = set()
+    words: set[str] = set()
     for text in texts:
         text = re.sub(r"\{[^}]*\}", " ", text)
         words.update(w.lower() for w in re.findall(r"[A-Za-z]+", text) if len(w) >= 3)
