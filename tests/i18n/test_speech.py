@@ -79,7 +79,7 @@ def test_a_speaker_far_behind_drops_sentences(tmp_path: Path) -> None:
 
 
 def test_no_espeak_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(speech.shutil, "which", lambda name: None)
+    monkeypatch.setattr(shutil, "which", lambda name: None)
     with pytest.raises(ConfigError, match="apt-get install espeak-ng"):
         open_speaker("en", DEFAULT)
 
@@ -100,7 +100,7 @@ def _illegal_game_rulings() -> list[object]:
 
 def _seconds(path: Path) -> float:
     with wave.open(str(path)) as w:
-        return w.getnframes() / w.getframerate()
+        return float(w.getnframes()) / float(w.getframerate())
 
 
 @pytest.mark.parametrize("language", ["en", "sr", "bs", "mk", "cs", "pl"])
