@@ -28,6 +28,7 @@ COMMANDS: dict[str, str] = {
     "decode": "arbiter.cli.decode",
     "calibrate": "arbiter.cli.calibrate",
     "snapshot": "arbiter.cli.snapshot",
+    "teach": "arbiter.cli.teach",
 }
 
 
