@@ -42,7 +42,8 @@ LOCALE_DIR = Path(__file__).resolve().with_name("locale")
 
 #: the languages of the arbiter, by code, with their names in their own language. Serbian is
 #: written in the Latin script, as the Serbian rule text our users print (`sr_RS.UTF-8` and
-#: `sr_RS@latin` both choose it); Macedonian in Cyrillic.
+#: `sr_RS@latin` both choose it); `sr_Cyrl` is the same Serbian in Cyrillic (`sr-Cyrl`,
+#: `sr@cyrillic`), transliterated from the Latin catalogue; Macedonian is in Cyrillic.
 LANGUAGES: dict[str, str] = {
     "en": "English",
     "sr": "srpski",
@@ -50,6 +51,7 @@ LANGUAGES: dict[str, str] = {
     "mk": "македонски",
     "cs": "čeština",
     "pl": "polski",
+    "sr_Cyrl": "српски",
 }
 
 #: the environment variables that name the user's language, in the order gettext reads them
@@ -76,9 +78,13 @@ def Np_(context: str, message: str) -> tuple[str, str]:
 def language_of(tag: str) -> str | None:
     """The arbiter's language for a locale name or language tag, or None if it has none.
 
-    `sr_RS.UTF-8`, `sr@latin`, `sr-Latn-RS` -> `sr`; `pl_PL.UTF-8` -> `pl`; `C` -> None.
+    `sr_RS.UTF-8`, `sr@latin`, `sr-Latn-RS` -> `sr`; `sr-Cyrl`, `sr_RS@cyrillic` ->
+    `sr_Cyrl`; `pl_PL.UTF-8` -> `pl`; `C` -> None.
     """
-    base = tag.strip().split(".")[0].split("@")[0].replace("-", "_").split("_")[0].lower()
+    text = tag.strip().lower()
+    base = text.split(".")[0].split("@")[0].replace("-", "_").split("_")[0]
+    if base == "sr" and ("cyrl" in text or "@cyrillic" in text):
+        return "sr_Cyrl"
     return base if base in LANGUAGES else None
 
 
@@ -141,7 +147,9 @@ def translations(
     """
     if language == "en":
         return gettext.NullTranslations()
+    path = Path(localedir) / language / "LC_MESSAGES" / f"{domain}.mo"
     try:
-        return gettext.translation(domain, localedir, languages=[language])
-    except OSError:
+        with path.open("rb") as f:
+            return gettext.GNUTranslations(f)
+    except (OSError, ValueError):  # ValueError: gettext's "bad magic number" and the like
         return gettext.NullTranslations()

@@ -32,7 +32,15 @@ from rules.supervision import PanelMode, PanelState, indications
 __all__ = ["VOICES", "Speaker", "Utterance", "audible", "open_speaker"]
 
 #: the espeak-ng voice of each language of the catalogue
-VOICES: dict[str, str] = {"en": "en", "sr": "sr", "bs": "bs", "mk": "mk", "cs": "cs", "pl": "pl"}
+VOICES: dict[str, str] = {
+    "en": "en",
+    "sr": "sr",
+    "bs": "bs",
+    "mk": "mk",
+    "cs": "cs",
+    "pl": "pl",
+    "sr_Cyrl": "sr",
+}
 #: sentences waiting to be said before new ones are dropped
 QUEUE_SIZE = 16
 ESPEAK = "espeak-ng"

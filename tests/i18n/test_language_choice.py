@@ -33,6 +33,9 @@ def no_language(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         ("sr_RS.UTF-8", "sr"),
         ("sr_RS@latin", "sr"),
         ("sr-Latn-RS", "sr"),
+        ("sr-Cyrl", "sr_Cyrl"),
+        ("sr_RS@cyrillic", "sr_Cyrl"),
+        ("sr_Cyrl", "sr_Cyrl"),
         ("pl_PL.UTF-8", "pl"),
         ("cs", "cs"),
         ("MK", "mk"),
@@ -143,6 +146,6 @@ def test_an_unknown_language_and_a_missing_file_are_told(
 ) -> None:
     assert main(["replay", str(tmp_path / "none.jsonl"), "--lang", "xx"]) == 2
     err = capsys.readouterr().err
-    assert "unknown language 'xx'; known languages: en, sr, bs, mk, cs, pl" in err
+    assert "unknown language 'xx'; known languages: en, sr, bs, mk, cs, pl, sr_Cyrl" in err
     assert main(["replay", str(tmp_path / "none.jsonl"), "--lang", "sr"]) == 2
     assert "none.jsonl: ne postoji takva datoteka" in capsys.readouterr().err
