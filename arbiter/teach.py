@@ -46,6 +46,8 @@ class Drill:
     name: str
     article: str
     prompt: str
+    #: what the Law requires and what to do now, for a ten-year-old, said after a wrong answer
+    lesson: str
     setup: tuple[tuple[str, str], ...]  # (what, square): "touch", "lift", "place"
     fen: str | None = None
 
@@ -55,12 +57,17 @@ DRILLS: tuple[Drill, ...] = (
         "touch_own",
         "4.3.1",
         N_("You touched your knight on g1. Make your move."),
+        N_("The rule: a piece you touch must move, if it can. So move the knight from g1."),
         (("touch", "g1"),),
     ),
     Drill(
         "touch_opponent",
         "4.3.2",
         N_("You touched Black's pawn on a6. Make your move."),
+        N_(
+            "The rule: a piece of your opponent's that you touch must be taken, if you can."
+            " So take the pawn on a6 with the bishop (b5a6)."
+        ),
         (("touch", "a6"),),
         "r1bqkbnr/1ppp1ppp/p1n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 4",
     ),
@@ -68,6 +75,10 @@ DRILLS: tuple[Drill, ...] = (
         "rook_first",
         "4.4.2",
         N_("You touched the rook on h1 first, then the king. Make your move."),
+        N_(
+            "The rule: touch the rook first and you may not castle with it; the rook must"
+            " move. So move the rook from h1."
+        ),
         (("touch", "h1"), ("touch", "e1")),
         "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1",
     ),
@@ -75,18 +86,30 @@ DRILLS: tuple[Drill, ...] = (
         "released",
         "4.7",
         N_("You put your pawn down on e3 and let go. Finish your move (type {press})."),
+        N_(
+            "The rule: once you let go of a piece on a square it may go to, it stays there."
+            " So press the clock."
+        ),
         (("lift", "e2"), ("place", "e3")),
     ),
     Drill(
         "adjust_unsaid",
         "4.2.1",
         N_('You straightened your knight on b1 without saying "I adjust" first. Make your move.'),
+        N_(
+            'The rule: say "I adjust" before you straighten a piece, or it counts as'
+            " touched. So move the knight from b1."
+        ),
         (("lift", "b1"), ("place", "b1")),
     ),
     Drill(
         "illegal_move",
         "7.5.1",
         N_("Black's rook gives check. Make a legal move: an illegal one costs time."),
+        N_(
+            "The rule: a move that leaves your king in check is illegal, and once you press"
+            " the clock your opponent gets two more minutes. So take the king out of check."
+        ),
         (),
         "4k3/8/8/8/8/8/4r3/4K3 w - - 0 1",
     ),
@@ -279,6 +302,8 @@ def run_drills(
             if not isinstance(r, ClockState):
                 out.write("  " + format_ruling(r, language) + "\n")
         out.write(_(RIGHT if result.passed else WRONG) + "\n")
+        if not result.passed:
+            out.write(_(drill.lesson) + "\n")
     return session
 
 

@@ -51,6 +51,9 @@ def test_a_session_from_the_keyboard_with_its_summary(tmp_path: Path) -> None:
     assert "Napiš tah jako dvě pole" in text  # "what?" is no move: asked again
     assert "Bílý netáhl ani nevzal figuru, které se dotkl na a6 (čl. 4.3.3)." in text
     assert "Černý dostává 120 sekund (čl. 7.5.5)." in text
+    # a wrong answer is followed by what the Law requires and what to do now
+    assert "Pravidlo: soupeřovu figuru, které se dotkneš, musíš vzít" in text
+    assert text.count("Pravidlo:") == 2  # two wrong answers, no lesson after a right one
     summary = tmp_path / "summary.jsonl"
     first = save_summary(session, summary, date="2026-12-03")
     assert first == [
