@@ -45,6 +45,7 @@ def build_parser(commands: dict[str, str]) -> tuple[argparse.ArgumentParser, dic
         prog="arbiter",
         description="An arbiter and clock for a physical chess set (FIDE Laws of Chess 2023).",
     )
+    add_lang_argument(parser, dest="lang_before_command")  # `arbiter --lang sr demo`
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     modules: dict[str, object] = {}
     for name, module_name in commands.items():
@@ -56,12 +57,13 @@ def build_parser(commands: dict[str, str]) -> tuple[argparse.ArgumentParser, dic
     return parser, modules
 
 
-def add_lang_argument(parser: argparse.ArgumentParser) -> None:
-    """`--lang`, which every command takes."""
+def add_lang_argument(parser: argparse.ArgumentParser, dest: str = "lang") -> None:
+    """`--lang`, which every command takes (and `arbiter` itself, before the command)."""
     from rules.i18n import LANGUAGES
 
     parser.add_argument(
         "--lang",
+        dest=dest,
         metavar="LANG",
         help=f"the language of the rulings and messages: {', '.join(LANGUAGES)} (default: from"
         " LANGUAGE, LC_ALL, LC_MESSAGES or LANG, else the rule profile's, else en)",
@@ -72,7 +74,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     commands = _available()
     # Import only the command asked for, so `arbiter replay` never loads OpenCV or GPIO code.
-    chosen = next((a for a in argv if not a.startswith("-")), None)
+    chosen = _command_of(argv)
     if chosen in commands:
         commands = {chosen: commands[chosen]}
     parser, modules = build_parser(commands)
@@ -83,7 +85,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from arbiter import i18n
 
     try:
-        i18n.request(getattr(args, "lang", None))
+        i18n.request(getattr(args, "lang", None) or getattr(args, "lang_before_command", None))
         return int(modules[args.command].run(args) or 0)  # type: ignore[attr-defined]
     except ArbiterError as exc:
         text = i18n.error_text(exc, i18n.language_for())
@@ -101,6 +103,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
+
+
+def _command_of(argv: Sequence[str]) -> str | None:
+    """The command named in `argv`: its first word that is no option nor `--lang`'s value."""
+    after_lang = False
+    for arg in argv:
+        if after_lang:
+            after_lang = False
+        elif arg == "--lang":
+            after_lang = True
+        elif not arg.startswith("-"):
+            return arg
+    return None
 
 
 if __name__ == "__main__":

@@ -149,3 +149,11 @@ def test_an_unknown_language_and_a_missing_file_are_told(
     assert "unknown language 'xx'; known languages: en, sr, bs, mk, cs, pl, sr_Cyrl" in err
     assert main(["replay", str(tmp_path / "none.jsonl"), "--lang", "sr"]) == 2
     assert "none.jsonl: ne postoji takva datoteka" in capsys.readouterr().err
+
+
+def test_lang_before_the_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _stream(tmp_path)
+    assert main(["--lang", "cs", "replay", str(path)]) == 0
+    assert "Bílý dokončil nelegální tah" in capsys.readouterr().out
+    assert main(["--lang=bs", "replay", str(tmp_path / "none.jsonl")]) == 2
+    assert "ne postoji takva datoteka" in capsys.readouterr().err
