@@ -71,6 +71,7 @@ class Speaker:
         mode: the game's panel mode (strict, feedback), which decides what may be said.
         command: the espeak-ng program (and any options before the voice).
         wav_dir: write each sentence to `NNNN.wav` there instead of playing it.
+        queue_size: how many sentences may wait before new ones are dropped.
     """
 
     def __init__(
@@ -80,6 +81,7 @@ class Speaker:
         *,
         command: Sequence[str] = (ESPEAK,),
         wav_dir: Path | None = None,
+        queue_size: int = QUEUE_SIZE,
     ) -> None:
         self.language = language
         self.voice = VOICES.get(language, "en")
@@ -88,7 +90,7 @@ class Speaker:
         self.wav_dir = wav_dir
         self.spoken: list[Utterance] = []
         self.dropped = 0
-        self._queue: queue.Queue[str | None] = queue.Queue(maxsize=QUEUE_SIZE)
+        self._queue: queue.Queue[str | None] = queue.Queue(maxsize=queue_size)
         self._thread = threading.Thread(target=self._work, name="speaker", daemon=True)
         self._thread.start()
 

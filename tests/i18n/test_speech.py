@@ -15,7 +15,6 @@ import chess
 import pytest
 
 from arbiter.errors import ConfigError
-from arbiter.outputs import speech
 from arbiter.outputs.speech import Speaker, audible, open_speaker
 from rules.events import Lift, Place, Press, Start
 from rules.game import Game
@@ -71,11 +70,19 @@ def test_speaking_never_holds_up_the_session(tmp_path: Path) -> None:
 
 
 def test_a_speaker_far_behind_drops_sentences(tmp_path: Path) -> None:
-    speaker = Speaker("en", DEFAULT, command=_fake_espeak(tmp_path, 0.2))
-    for i in range(speech.QUEUE_SIZE + 10):
+    go = tmp_path / "go"
+    script = tmp_path / "stuck_espeak.py"  # speaks only once `go` exists
+    script.write_text(
+        f"import os, time\nwhile not os.path.exists({str(go)!r}):\n    time.sleep(0.01)\n",
+        encoding="utf-8",
+    )
+    speaker = Speaker("en", DEFAULT, command=[sys.executable, str(script)], queue_size=2)
+    for i in range(12):
         speaker.say(f"sentence {i}")
-    assert speaker.dropped >= 9
+    assert speaker.dropped >= 9  # at most one being said and two waiting
+    go.touch()
     speaker.close()
+    assert len(speaker.spoken) + speaker.dropped == 12
 
 
 def test_no_espeak_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
