@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 import shutil
 import sys
-import time
 import wave
 from pathlib import Path
 
@@ -51,32 +50,33 @@ def test_what_the_players_may_hear() -> None:
         assert audible(r, STRICT) and audible(r, FEEDBACK)
 
 
-def _fake_espeak(tmp_path: Path, seconds: float) -> list[str]:
-    script = tmp_path / "slow_espeak.py"
-    script.write_text(f"import time\ntime.sleep({seconds})\n", encoding="utf-8")
-    return [sys.executable, str(script)]
+def _stuck_espeak(tmp_path: Path) -> tuple[list[str], Path]:
+    """A stand-in for espeak-ng that says nothing until the file `go` exists."""
+    go = tmp_path / "go"
+    script = tmp_path / "stuck_espeak.py"
+    script.write_text(
+        f"import os, time\nwhile not os.path.exists({str(go)!r}):\n    time.sleep(0.01)\n",
+        encoding="utf-8",
+    )
+    return [sys.executable, str(script)], go
 
 
 def test_speaking_never_holds_up_the_session(tmp_path: Path) -> None:
-    speaker = Speaker("sr", DEFAULT, command=_fake_espeak(tmp_path, 0.5))
+    command, go = _stuck_espeak(tmp_path)
+    speaker = Speaker("sr", DEFAULT, command=command)
     flag = Flag(t=1, side="white", article="6.9", at=1)
-    began = time.monotonic()
     for _ in range(3):
-        speaker.hear([flag])
-    assert time.monotonic() - began < 0.2  # three half-second sentences queued, none waited
+        speaker.hear([flag])  # returns while espeak-ng has not said a word
+    assert speaker.spoken == [] and speaker.dropped == 0
+    go.touch()
     speaker.close()
     assert [u.text for u in speaker.spoken] == ["Beli je prekoračio vreme (čl. 6.9)."] * 3
     assert all(u.status == 0 and u.voice == "sr" for u in speaker.spoken)
 
 
 def test_a_speaker_far_behind_drops_sentences(tmp_path: Path) -> None:
-    go = tmp_path / "go"
-    script = tmp_path / "stuck_espeak.py"  # speaks only once `go` exists
-    script.write_text(
-        f"import os, time\nwhile not os.path.exists({str(go)!r}):\n    time.sleep(0.01)\n",
-        encoding="utf-8",
-    )
-    speaker = Speaker("en", DEFAULT, command=[sys.executable, str(script)], queue_size=2)
+    command, go = _stuck_espeak(tmp_path)
+    speaker = Speaker("en", DEFAULT, command=command, queue_size=2)
     for i in range(12):
         speaker.say(f"sentence {i}")
     assert speaker.dropped >= 9  # at most one being said and two waiting
