@@ -9,6 +9,7 @@ has the message, and exit status 2; no traceback reaches a user.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import importlib.util
 import sys
@@ -53,7 +54,8 @@ def build_parser(commands: dict[str, str]) -> tuple[argparse.ArgumentParser, dic
         modules[name] = module
         p = sub.add_parser(name, help=module.HELP, description=module.HELP)
         module.add_arguments(p)
-        add_lang_argument(p)
+        with contextlib.suppress(argparse.ArgumentError):  # a command's own `--lang` stays
+            add_lang_argument(p)
     return parser, modules
 
 
