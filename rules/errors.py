@@ -12,15 +12,19 @@ The tree (builtin mixins let callers that know only `ValueError` catch them too)
     │   └── EventOrderError              time runs backwards; no `start` first; a second one
     ├── TimeControlError (ValueError)    a time-control string or a clock call
     ├── PositionError (ValueError)       a FEN or piece placement cannot be read
-    └── ProfileError (ValueError)        an unknown rule profile
+    ├── ProfileError (ValueError)        an unknown rule profile
+    └── LanguageError (ValueError)       a language the arbiter does not speak (`--lang`)
 """
 
 from __future__ import annotations
+
+from typing import Any, Self
 
 __all__ = [
     "ArbiterError",
     "EventError",
     "EventOrderError",
+    "LanguageError",
     "PositionError",
     "ProfileError",
     "TimeControlError",
@@ -28,7 +32,22 @@ __all__ = [
 
 
 class ArbiterError(Exception):
-    """Base of every error this project raises on purpose."""
+    """Base of every error this project raises on purpose.
+
+    One raised with `of(template, **fields)` keeps its English template and fields, so that
+    the `arbiter` command can say it in the user's language (the message catalogues).
+    """
+
+    template: str | None = None
+    fields: dict[str, Any]
+
+    @classmethod
+    def of(cls, template: str, **fields: Any) -> Self:
+        """The error whose message is `template` (a catalogue message id) filled with `fields`."""
+        err = cls(template.format(**fields))
+        err.template = template
+        err.fields = fields
+        return err
 
 
 class EventError(ArbiterError, ValueError):
@@ -59,3 +78,7 @@ class PositionError(ArbiterError, ValueError):
 
 class ProfileError(ArbiterError, ValueError):
     """An unknown rule profile was asked for."""
+
+
+class LanguageError(ArbiterError, ValueError):
+    """A language the arbiter has no catalogue for was asked for (`--lang`)."""

@@ -1,20 +1,24 @@
-"""The message catalogue and the one formatter of rulings: one plain sentence per ruling.
+"""The one formatter of rulings: one plain sentence per ruling, in the game's language.
 
-`format_ruling(ruling)` is the only place where a ruling becomes words: the terminal, the
-PGN comments and `arbiter replay --json` all call it. A ruling holds no text; its class and
-kind choose a catalogue key (`key_of`) and its fields fill the sentence, which cites the
-article. Other languages can be added as further catalogues with the same keys
-(`CATALOGUES["sr"]`, ...). A missing key or field never breaks a ruling: the English text,
-then the bare key, stand in.
+`format_ruling(ruling, language)` is the only place where a ruling becomes words: the
+terminal, the PGN comments, the spoken arbiter and `arbiter replay --json` all call it. A
+ruling holds no text; its class and kind choose a catalogue key (`key_of`), whose English
+sentence (`EN`) is the message id of the gettext catalogue (`rules.i18n`), and its fields
+fill the sentence, which cites the article (FIDE's numbers in every language). The words
+that fill a sentence (the side, the reason a game ended, a piece) are translated too.
+A missing key or field never breaks a ruling: the English text, then the bare key, stand in.
 """
 
 from __future__ import annotations
 
 import json
+import string
+from dataclasses import dataclass
 from typing import Any
 
 import chess
 
+from rules.i18n import LANGUAGES, N_, Nn_, Np_, translations
 from rules.rulings import (
     ClaimRuling,
     Illegal,
@@ -29,8 +33,10 @@ from rules.rulings import (
 )
 
 __all__ = [
-    "CATALOGUES",
+    "EN",
+    "LANGUAGES",
     "NOTES",
+    "Plural",
     "format_ruling",
     "key_of",
     "message",
@@ -38,103 +44,188 @@ __all__ = [
     "ruling_json",
 ]
 
-EN: dict[str, str] = {
-    "move": "{Side} played {san}.",
-    "move.inferred": "{Side} played {san} (the order of plies seen at once was inferred).",
-    "obligation.move_piece": "{Side} touched the piece on {square} and must move it"
-    " (Art. {article}).",
-    "obligation.capture_piece": "{Side} touched the opponent's piece on {square} and must"
-    " capture it (Art. {article}).",
-    "obligation.capture_with": "{Side} touched the pieces on {with} and {square} and must capture"
-    " {square} with {with} (Art. {article}).",
-    "obligation.castle": "{Side} touched king and rook and must castle with the rook on {rook}"
-    " (Art. {article}).",
-    "obligation.king_move": "{Side} touched the king and must move it (Art. {article}).",
-    "obligation.declared_move": "{Side} must play the declared move {move} (Art. {article}).",
-    "obligation.none": "{Side} is free to make any legal move (Art. {article}).",
-    "violation.touch_move": "{Side} did not move or capture the piece touched on {square}"
-    " (Art. {article}).",
-    "violation.castling_rook_first": "{Side} touched the rook on {square} before the king and may"
-    " not castle with it this move (Art. {article}).",
-    "violation.released": "{Side} moved the piece released on {square} again; the first move"
-    " stands (Art. {article}).",
-    "violation.promotion_choice": "{Side} changed the promotion piece after it touched {square}"
-    " (Art. {article}).",
-    "violation.not_your_move": "{Side} handled the piece on {square} while it was not their move"
-    " (Art. {article}).",
-    "violation.two_hands": "{Side} used two hands for one move (Art. {article}).",
-    "illegal.open": "{Side}'s move is illegal ({defect_text}); it can still be corrected before the"
-    " clock is pressed (Art. {article}).",
-    "illegal.completed": "{Side} completed an illegal move ({defect_text}); illegal move number"
-    " {count} (Art. {article}).",
-    "reinstate.illegal_move": "The position before the illegal move is reinstated"
-    " (Art. {article}).",
-    "reinstate.claim_upheld": "The claim is upheld: the position before the move is reinstated"
-    " (Art. {article}).",
-    "reinstate.strict": "The move is refused: the position is reinstated and the duty stands"
-    " (Art. {article}).",
-    "reinstate.arbiter": "The arbiter reinstated the position (Art. {article}).",
-    "penalty.time_added": "{Opponent} receives {seconds:g} seconds (Art. {article}).",
-    "penalty.increment_removed": "{Side} loses the {seconds:g}-second increment of the illegal"
-    " press (Art. {article}).",
-    "penalty.time_deducted": "{Side} loses {seconds:g} seconds (Art. {article}).",
-    "penalty.warning": "{Side} is warned (Art. {article}).",
-    "penalty.game_lost": "{Side} loses the game (Art. {article}).",
-    "mismatch": "The board differs from the game: {what}.",
-    "claim.valid": "{Side}'s claim ({kind_text}) is correct (Art. {article}).",
-    "claim.invalid": "{Side}'s claim ({kind_text}) is not correct (Art. {article}).",
-    "claim.inadmissible": "{Side} touched a piece first and may not claim on this move"
-    " (Art. {article}).",
-    "clock": "Clocks: White {white_text}, Black {black_text}.",
-    "flag": "{Side}'s time has run out (Art. {article}).",
-    "draw_offer": "{Side} offers a draw (Art. {article}).",
-    "game_over": "The game is over: {result}, {reason_text} (Art. {article}).",
-    "warning": "{Side}: {text}",
-    "note": "{text}",
+
+@dataclass(frozen=True, slots=True)
+class Plural:
+    """A sentence with plural forms: `count` names the field whose number chooses the form."""
+
+    singular: str
+    plural: str
+    count: str
+
+
+#: every sentence of a ruling, by catalogue key; the English text is the message id
+EN: dict[str, str | Plural] = {
+    "move": N_("{Side} played {san}."),
+    "move.inferred": N_("{Side} played {san} (the order of plies seen at once was inferred)."),
+    "obligation.move_piece": N_(
+        "{Side} touched the piece on {square} and must move it (Art. {article})."
+    ),
+    "obligation.capture_piece": N_(
+        "{Side} touched the opponent's piece on {square} and must capture it (Art. {article})."
+    ),
+    "obligation.capture_with": N_(
+        "{Side} touched the pieces on {with} and {square} and must capture {square} with"
+        " {with} (Art. {article})."
+    ),
+    "obligation.castle": N_(
+        "{Side} touched king and rook and must castle with the rook on {rook} (Art. {article})."
+    ),
+    "obligation.king_move": N_("{Side} touched the king and must move it (Art. {article})."),
+    "obligation.declared_move": N_("{Side} must play the declared move {move} (Art. {article})."),
+    "obligation.none": N_("{Side} is free to make any legal move (Art. {article})."),
+    "violation.touch_move": N_(
+        "{Side} did not move or capture the piece touched on {square} (Art. {article})."
+    ),
+    "violation.castling_rook_first": N_(
+        "{Side} touched the rook on {square} before the king and may not castle with it this"
+        " move (Art. {article})."
+    ),
+    "violation.released": N_(
+        "{Side} moved the piece released on {square} again; the first move stands (Art. {article})."
+    ),
+    "violation.promotion_choice": N_(
+        "{Side} changed the promotion piece after it touched {square} (Art. {article})."
+    ),
+    "violation.not_your_move": N_(
+        "{Side} handled the piece on {square} while it was not their move (Art. {article})."
+    ),
+    "violation.two_hands": N_("{Side} used two hands for one move (Art. {article})."),
+    "illegal.open": N_(
+        "{Side}'s move is illegal ({defect_text}); it can still be corrected before the clock"
+        " is pressed (Art. {article})."
+    ),
+    "illegal.completed": N_(
+        "{Side} completed an illegal move ({defect_text}); illegal move number {count}"
+        " (Art. {article})."
+    ),
+    "reinstate.illegal_move": N_(
+        "The position before the illegal move is reinstated (Art. {article})."
+    ),
+    "reinstate.claim_upheld": N_(
+        "The claim is upheld: the position before the move is reinstated (Art. {article})."
+    ),
+    "reinstate.strict": N_(
+        "The move is refused: the position is reinstated and the duty stands (Art. {article})."
+    ),
+    "reinstate.arbiter": N_("The arbiter reinstated the position (Art. {article})."),
+    "penalty.time_added": Plural(
+        *Nn_(
+            "{Opponent} receives {seconds:g} second (Art. {article}).",
+            "{Opponent} receives {seconds:g} seconds (Art. {article}).",
+            "seconds",
+        )
+    ),
+    "penalty.increment_removed": N_(
+        "{Side} loses the {seconds:g}-second increment of the illegal press (Art. {article})."
+    ),
+    "penalty.time_deducted": Plural(
+        *Nn_(
+            "{Side} loses {seconds:g} second (Art. {article}).",
+            "{Side} loses {seconds:g} seconds (Art. {article}).",
+            "seconds",
+        )
+    ),
+    "penalty.warning": N_("{Side} is warned (Art. {article})."),
+    "penalty.game_lost": N_("{Side} loses the game (Art. {article})."),
+    "mismatch": N_("The board differs from the game: {what}."),
+    "claim.valid": N_("{Side}'s claim ({kind_text}) is correct (Art. {article})."),
+    "claim.invalid": N_("{Side}'s claim ({kind_text}) is not correct (Art. {article})."),
+    "claim.inadmissible": N_(
+        "{Side} touched a piece first and may not claim on this move (Art. {article})."
+    ),
+    "clock": N_("Clocks: White {white_text}, Black {black_text}."),
+    "flag": N_("{Side}'s time has run out (Art. {article})."),
+    "draw_offer": N_("{Side} offers a draw (Art. {article})."),
+    "game_over": N_("The game is over: {result}, {reason_text} (Art. {article})."),
+    "warning": N_("{Side}: {text}"),
+    "note": N_("{text}"),
 }
 
+#: why a game ended (`game_over` reason)
 REASONS: dict[str, str] = {
-    "checkmate": "checkmate",
-    "stalemate": "stalemate",
-    "fivefold_repetition": "the same position for the fifth time",
-    "seventyfive_moves": "75 moves each without a capture or pawn move",
-    "dead_position": "no sequence of legal moves can lead to mate",
-    "threefold_repetition": "threefold repetition claimed",
-    "fifty_moves": "fifty-move rule claimed",
-    "agreement": "draw agreed",
-    "resignation": "resignation",
-    "resignation_dead_position": "resignation, but the opponent could not mate",
-    "time": "time ran out",
-    "time_dead_position": "time ran out, but the opponent could not mate",
-    "illegal_moves": "second completed illegal move",
-    "illegal_moves_dead_position": "second illegal move, but the opponent could not mate",
-    "profile": "automatic draw under the event's rules",
-    "arbiter_decision": "the arbiter's decision",
+    "checkmate": N_("checkmate"),
+    "stalemate": N_("stalemate"),
+    "fivefold_repetition": N_("the same position for the fifth time"),
+    "seventyfive_moves": N_("75 moves each without a capture or pawn move"),
+    "dead_position": N_("no sequence of legal moves can lead to mate"),
+    "threefold_repetition": N_("threefold repetition claimed"),
+    "fifty_moves": N_("fifty-move rule claimed"),
+    "agreement": N_("draw agreed"),
+    "resignation": N_("resignation"),
+    "resignation_dead_position": N_("resignation, but the opponent could not mate"),
+    "time": N_("time ran out"),
+    "time_dead_position": N_("time ran out, but the opponent could not mate"),
+    "illegal_moves": N_("second completed illegal move"),
+    "illegal_moves_dead_position": N_("second illegal move, but the opponent could not mate"),
+    "profile": N_("automatic draw under the event's rules"),
+    "arbiter_decision": N_("the arbiter's decision"),
 }
 
+#: what makes a move illegal (`illegal` defect)
 DEFECTS: dict[str, str] = {
-    "unreachable": "no legal move leads to this position",
-    "in_check": "the king is left in check",
-    "no_move": "the clock was pressed without a move",
-    "not_promoted": "the pawn was left on the last rank",
-    "two_hands": "two hands were used",
-    "other": "not a legal move",
+    "unreachable": N_("no legal move leads to this position"),
+    "in_check": N_("the king is left in check"),
+    "no_move": N_("the clock was pressed without a move"),
+    "not_promoted": N_("the pawn was left on the last rank"),
+    "two_hands": N_("two hands were used"),
+    "other": N_("not a legal move"),
 }
 
+#: what a claim is about (`claim` kind)
 CLAIM_KINDS: dict[str, str] = {
-    "threefold": "threefold repetition",
-    "fifty": "fifty moves",
-    "touch_move": "touch-move",
-    "any": "draw",
+    "threefold": N_("threefold repetition"),
+    "fifty": N_("fifty moves"),
+    "touch_move": N_("touch-move"),
+    "any": N_("draw"),
 }
 
 #: the sentence of each `note` topic
 NOTES: dict[str, str] = {
-    "draw_before_both_moved": "A draw cannot be agreed before both players have made a move"
-    " (Art. 5.2.3).",
+    "draw_before_both_moved": N_(
+        "A draw cannot be agreed before both players have made a move (Art. 5.2.3)."
+    ),
 }
 
-CATALOGUES: dict[str, dict[str, str]] = {"en": EN}
+#: the sides as the subject of a sentence (`{Side}`, `{Opponent}`)
+SIDE_NAMES: dict[str, tuple[str, str]] = {
+    "white": Np_("side", "White"),
+    "black": Np_("side", "Black"),
+}
+
+#: a piece as a `mismatch` names it: its FEN letter, or what a blind sensor saw
+PIECE_NAMES: dict[str, tuple[str, str]] = {
+    "K": Np_("piece", "K"),
+    "Q": Np_("piece", "Q"),
+    "R": Np_("piece", "R"),
+    "B": Np_("piece", "B"),
+    "N": Np_("piece", "N"),
+    "P": Np_("piece", "P"),
+    "k": Np_("piece", "k"),
+    "q": Np_("piece", "q"),
+    "r": Np_("piece", "r"),
+    "b": Np_("piece", "b"),
+    "n": Np_("piece", "n"),
+    "p": Np_("piece", "p"),
+    "X": Np_("piece", "X"),
+    "x": Np_("piece", "x"),
+    "?": Np_("piece", "?"),
+}
+
+#: the piece letters of algebraic notation, which FIDE lets each language write its own way
+#: (Appendix C.4): `{san}` in a sentence uses them; the PGN keeps the English letters
+SAN_LETTERS: dict[str, tuple[str, str]] = {
+    "K": Np_("notation", "K"),
+    "Q": Np_("notation", "Q"),
+    "R": Np_("notation", "R"),
+    "B": Np_("notation", "B"),
+    "N": Np_("notation", "N"),
+}
+
+PUT_ON = N_("put {piece} on {square}")
+TAKE_OFF = N_("take {piece} off {square}")
+#: a clock under ten seconds, with tenths
+SECONDS_LEFT = N_("{seconds:.1f}s")
 
 
 def key_of(ruling: Ruling) -> str:
@@ -163,64 +254,128 @@ def format_ruling(ruling: Ruling, language: str = "en") -> str:
     """The plain sentence of `ruling` in `language` (English where a catalogue lacks it)."""
     fields = ruling.fields()
     if isinstance(ruling, Mismatch):
-        fields["what"] = _what(ruling)
+        fields["what"] = _what(ruling, language)
     elif isinstance(ruling, Note):
-        fields["text"] = NOTES.get(ruling.topic, ruling.topic)
+        note = NOTES.get(ruling.topic)
+        fields["text"] = ruling.topic if note is None else translations(language).gettext(note)
     return message(key_of(ruling), language, side=ruling.side, article=ruling.article, **fields)
 
 
-def ruling_dict(ruling: Ruling) -> dict[str, Any]:
-    """The contract's JSON object of `ruling`, its English sentence included (`message`)."""
-    return ruling.to_dict(format_ruling)
+def ruling_dict(ruling: Ruling, language: str = "en") -> dict[str, Any]:
+    """The contract's JSON object of `ruling`, its sentence in `language` under `message`."""
+    if language == "en":
+        return ruling.to_dict(format_ruling)
+    return ruling.to_dict(lambda r: format_ruling(r, language))
 
 
-def ruling_json(ruling: Ruling) -> str:
+def ruling_json(ruling: Ruling, language: str = "en") -> str:
     """`ruling_dict` as one line of JSON, as `arbiter replay --json` writes it."""
-    return json.dumps(ruling_dict(ruling), separators=(", ", ": "), ensure_ascii=False)
+    return json.dumps(ruling_dict(ruling, language), separators=(", ", ": "), ensure_ascii=False)
 
 
-def _what(ruling: Mismatch) -> str:
+def _what(ruling: Mismatch, language: str) -> str:
     """What to do to make the board show the game: put back what is missing, take off the rest."""
+    tr = translations(language)
     missing = {p.square for p in ruling.missing}
     names = chess.SQUARE_NAMES
+    put, take = tr.gettext(PUT_ON), tr.gettext(TAKE_OFF)
+
+    def piece(letter: str) -> str:
+        named = PIECE_NAMES.get(letter)
+        return letter if named is None else tr.pgettext(*named)
+
     return "; ".join(
-        [f"put {p.piece} on {names[p.square]}" for p in ruling.missing]
-        + [f"take {p.piece} off {names[p.square]}" for p in ruling.extra if p.square not in missing]
+        [put.format(piece=piece(p.piece), square=names[p.square]) for p in ruling.missing]
+        + [
+            take.format(piece=piece(p.piece), square=names[p.square])
+            for p in ruling.extra
+            if p.square not in missing
+        ]
     )
 
 
-def _clock_text(seconds: float) -> str:
+def _clock_text(seconds: float, language: str) -> str:
     seconds = max(0.0, seconds)
     if seconds < 10:
-        return f"{seconds:.1f}s"
+        return _fill(translations(language).gettext(SECONDS_LEFT), {"seconds": seconds}, language)
     whole = int(seconds)
     h, rest = divmod(whole, 3600)
     m, s = divmod(rest, 60)
     return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
 
 
+def plural_count(value: Any) -> int:
+    """The number that chooses a plural form: a whole number as itself; a fraction, or no
+    number, as 2, whose form is the one fractions take in all six languages (en "2.5
+    seconds", sr/bs "2,5 sekunde", cs/pl "2,5 sekundy", mk "2,5 секунди")."""
+    if isinstance(value, int | float) and not isinstance(value, bool) and float(value).is_integer():
+        return abs(int(value))
+    return 2
+
+
 def message(key: str, language: str = "en", **fields: Any) -> str:
-    """The sentence for `key`, filled with `fields` (side, square, article, ...)."""
+    """The sentence for `key` in `language`, filled with `fields` (side, square, article, ...)."""
+    tr = translations(language)
     side = fields.get("side")
     if isinstance(side, str):
-        fields.setdefault("Side", side.capitalize())
-        fields.setdefault("Opponent", "Black" if side == "white" else "White")
-    if "reason" in fields:
-        fields.setdefault("reason_text", REASONS.get(fields["reason"], fields["reason"]))
-    if "defect" in fields:
-        fields.setdefault("defect_text", DEFECTS.get(fields["defect"], fields["defect"]))
-    if "kind" in fields:
-        fields.setdefault("kind_text", CLAIM_KINDS.get(fields["kind"], fields["kind"]))
+        other = "black" if side == "white" else "white"
+        fields.setdefault("Side", _side_name(side, language))
+        fields.setdefault("Opponent", _side_name(other, language))
+    for field, texts in (("reason", REASONS), ("defect", DEFECTS), ("kind", CLAIM_KINDS)):
+        if field in fields:
+            text = texts.get(fields[field])
+            fields.setdefault(f"{field}_text", fields[field] if text is None else tr.gettext(text))
+    if language != "en" and isinstance(fields.get("san"), str):
+        fields["san"] = _san(fields["san"], language)
     for name in ("white", "black"):
         if isinstance(fields.get(name), int | float):
-            fields.setdefault(f"{name}_text", _clock_text(float(fields[name])))
-    template = CATALOGUES.get(language, EN).get(key) or EN.get(key)
-    if template is None:
+            fields.setdefault(f"{name}_text", _clock_text(float(fields[name]), language))
+    entry = EN.get(key)
+    if entry is None:
         return key
+    if isinstance(entry, Plural):
+        template = tr.ngettext(entry.singular, entry.plural, plural_count(fields.get(entry.count)))
+    else:
+        template = tr.gettext(entry)
+    return _fill(template, fields, language)
+
+
+def _san(san: str, language: str) -> str:
+    """`san` with the piece letters of `language` (squares and files are lower case)."""
+    tr = translations(language)
+    return "".join(tr.pgettext(*SAN_LETTERS[c]) if c in SAN_LETTERS else c for c in san)
+
+
+def _side_name(side: str, language: str) -> str:
+    named = SIDE_NAMES.get(side)
+    return side.capitalize() if named is None else translations(language).pgettext(*named)
+
+
+def _fill(template: str, fields: dict[str, Any], language: str) -> str:
+    """`template` filled with `fields`: a missing field reads `?`; a bad template stands."""
     try:
+        if language in DECIMAL_COMMA:
+            return _COMMA.vformat(template, (), _Defaulting(fields))
         return template.format_map(_Defaulting(fields))
     except (ValueError, TypeError, KeyError, IndexError):
         return template
+
+
+#: the languages that write a decimal comma (2,5 s)
+DECIMAL_COMMA = frozenset(LANGUAGES) - {"en"}
+
+
+class _CommaFormatter(string.Formatter):
+    """Numbers with a decimal comma; everything else as `str.format` gives it."""
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        text = format(value, format_spec)
+        if isinstance(value, float | int) and not isinstance(value, bool):
+            return text.replace(".", ",")
+        return text
+
+
+_COMMA = _CommaFormatter()
 
 
 class _Defaulting(dict[str, Any]):

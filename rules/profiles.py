@@ -2,6 +2,12 @@
 
 Each profile changes exactly what `events.md` ("Rule profiles") lists, and nothing else.
 Penalty amounts by game class are FIDE's (7.5.5, 9.5.3, A.3): they are not profile data.
+
+A profile of a seed's rule text speaks that text's language by default (issue 15): its
+rulings, display and PGN comments are in it unless `--lang` or the environment choose
+another (`rules.i18n.choose_language`). There is no `sr` or `mk` profile: the Serbian and
+Macedonian texts rule nothing differently from FIDE 2023 that this software could apply
+(docs/languages.md, "Profiles"); `--lang sr` and `--lang mk` give their language.
 """
 
 from __future__ import annotations
@@ -9,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules.errors import ProfileError
+from rules.i18n import N_
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,15 +34,29 @@ class Profile:
     illegal_loses_under_s: float | None = None
     #: K+N v K+N, K+B v K+N and K+B v K+B with any bishops drawn as insufficient (Czech text)
     minor_pieces_drawn: bool = False
+    #: the language of the rule text, spoken by default (a code of `rules.i18n.LANGUAGES`)
+    language: str | None = None
 
 
 PROFILES: dict[str, Profile] = {
     p.name: p
     for p in (
         Profile("fide-2023", "FIDE Laws of Chess 2023"),
-        Profile("bs", "Bosnian rules text", automatic_draws=True),
-        Profile("pl", "Polish rules text", automatic_draws=True, default_time_control="900m60"),
-        Profile("cs", "Czech rules text", illegal_loses_under_s=900.0, minor_pieces_drawn=True),
+        Profile("bs", "Bosnian rules text", automatic_draws=True, language="bs"),
+        Profile(
+            "pl",
+            "Polish rules text",
+            automatic_draws=True,
+            default_time_control="900m60",
+            language="pl",
+        ),
+        Profile(
+            "cs",
+            "Czech rules text",
+            illegal_loses_under_s=900.0,
+            minor_pieces_drawn=True,
+            language="cs",
+        ),
     )
 }
 
@@ -48,7 +69,9 @@ def get_profile(name: str | None) -> Profile:
         return PROFILES[name]
     except KeyError:
         known = ", ".join(PROFILES)
-        raise ProfileError(f"unknown rules profile {name!r}; known profiles: {known}") from None
+        raise ProfileError.of(
+            N_("unknown rules profile {name!r}; known profiles: {known}"), name=name, known=known
+        ) from None
 
 
 def penalty_seconds(mode: str) -> float:

@@ -1,13 +1,15 @@
 """The `arbiter` command: one sub-command a module (`arbiter/cmd_<name>.py`), imported lazily.
 
 Each command module exposes `HELP` (one line), `add_arguments(parser)` and `run(args) -> int`.
-Errors of our own (`ArbiterError`) become one clear line on stderr and exit status 2; no
-traceback reaches a user.
+Every command takes `--lang` (the language of what it says; `arbiter.i18n`). Errors of our
+own (`ArbiterError`) become one clear line on stderr, in that language where the catalogue
+has the message, and exit status 2; no traceback reaches a user.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import importlib.util
 import sys
@@ -29,6 +31,7 @@ COMMANDS: dict[str, str] = {
     "snapshot": "arbiter.cli.snapshot",
     "hall": "arbiter.cli.hall",
     "boards": "arbiter.cli.boards",
+    "teach": "arbiter.cli.teach",
 }
 
 
@@ -45,6 +48,7 @@ def build_parser(commands: dict[str, str]) -> tuple[argparse.ArgumentParser, dic
         prog="arbiter",
         description="An arbiter and clock for a physical chess set (FIDE Laws of Chess 2023).",
     )
+    add_lang_argument(parser, dest="lang_before_command")  # `arbiter --lang sr demo`
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     modules: dict[str, object] = {}
     for name, module_name in commands.items():
@@ -52,14 +56,29 @@ def build_parser(commands: dict[str, str]) -> tuple[argparse.ArgumentParser, dic
         modules[name] = module
         p = sub.add_parser(name, help=module.HELP, description=module.HELP)
         module.add_arguments(p)
+        with contextlib.suppress(argparse.ArgumentError):  # a command's own `--lang` stays
+            add_lang_argument(p)
     return parser, modules
+
+
+def add_lang_argument(parser: argparse.ArgumentParser, dest: str = "lang") -> None:
+    """`--lang`, which every command takes (and `arbiter` itself, before the command)."""
+    from rules.i18n import LANGUAGES
+
+    parser.add_argument(
+        "--lang",
+        dest=dest,
+        metavar="LANG",
+        help=f"the language of the rulings and messages: {', '.join(LANGUAGES)} (default: from"
+        " LANGUAGE, LC_ALL, LC_MESSAGES or LANG, else the rule profile's, else en)",
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     commands = _available()
     # Import only the command asked for, so `arbiter replay` never loads OpenCV or GPIO code.
-    chosen = next((a for a in argv if not a.startswith("-")), None)
+    chosen = _command_of(argv)
     if chosen in commands:
         commands = {chosen: commands[chosen]}
     parser, modules = build_parser(commands)
@@ -67,13 +86,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 2
+    from arbiter import i18n
+
     try:
+        i18n.request(getattr(args, "lang", None) or getattr(args, "lang_before_command", None))
         return int(modules[args.command].run(args) or 0)  # type: ignore[attr-defined]
     except ArbiterError as exc:
-        print(f"arbiter {args.command}: {exc}", file=sys.stderr)
+        text = i18n.error_text(exc, i18n.language_for())
+        print(f"arbiter {args.command}: {text}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print(f"arbiter {args.command}: interrupted", file=sys.stderr)
+        interrupted = i18n.gettext(i18n.INTERRUPTED, i18n.language_for())
+        print(f"arbiter {args.command}: {interrupted}", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0
@@ -83,6 +107,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
+
+
+def _command_of(argv: Sequence[str]) -> str | None:
+    """The command named in `argv`: its first word that is no option nor `--lang`'s value."""
+    after_lang = False
+    for arg in argv:
+        if after_lang:
+            after_lang = False
+        elif arg == "--lang":
+            after_lang = True
+        elif not arg.startswith("-"):
+            return arg
+    return None
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ import sys
 from pathlib import Path
 
 from arbiter.demo import SIM_BOARDS
+from rules.i18n import N_
 
 HELP = "play a real game with a few arbiter incidents on a simulated board (no hardware needed)"
 
@@ -28,6 +29,14 @@ JOURNAL_NAME = "demo-journal.jsonl"
 PGN_NAME = "demo-game.pgn"
 #: where `arbiter demo` serves its page unless told otherwise (a free port near it if taken)
 DEMO_WEB = "8000"
+
+TITLE = N_("arbiter demo: {white} v {black}, {control} s, {site}  (×{speed})")
+ON_BOARD = N_("  on a virtual {board} board")
+SUMMARY = N_(
+    "Result:  {result}\nJournal: {journal}\nPGN:     {pgn}\n"
+    "Replay it with: arbiter replay {journal}\n"
+)
+UNFINISHED = N_("unfinished")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -62,6 +71,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--no-web", dest="web", action="store_const", const=None, help="serve no web page"
     )
     parser.add_argument(
+        "--speak",
+        action="store_true",
+        help="say the rulings the players may hear (FIDE 12.6) through espeak-ng",
+    )
+    parser.add_argument(
         "--plain",
         action="store_true",
         help="plain lines instead of the full-screen display (the default without a terminal)",
@@ -73,12 +87,15 @@ def run(args: argparse.Namespace) -> int:
     from arbiter.demo.board import open_virtual_sources
     from arbiter.demo.game import default_speed, demo_events, demo_game
     from arbiter.errors import DemoError
+    from arbiter.i18n import gettext, language_for
     from arbiter.inputs.base import DEMO_SOURCE, Source
     from arbiter.inputs.stream import StreamSource
     from arbiter.live.session import Session
     from arbiter.outputs.display import Display
     from arbiter.records.journal import JournalWriter
     from rules.events import Start
+    from rules.i18n import translations
+    from rules.messages import REASONS
 
     events = demo_events()
     speed = args.speed if args.speed is not None else default_speed(events)
@@ -94,10 +111,11 @@ def run(args: argparse.Namespace) -> int:
         journal_path.unlink(missing_ok=True)  # a new demo, a new journal
     except OSError as exc:
         raise DemoError(f"{out_dir}: cannot be written ({exc.strerror})") from None
-    title = (
-        f"arbiter demo: {start.white} v {start.black}, {start.time_control} s, "
-        f"{start.site}  (×{speed:g})"
-    )
+    language = language_for(start.rules)
+    title = gettext(TITLE, language).format(
+        white=start.white, black=start.black, control=start.time_control, site=start.site,
+        speed=f"{speed:g}",
+    )  # fmt: skip
     if args.web is not None:
         from arbiter.web.live import preload
 
@@ -109,11 +127,19 @@ def run(args: argparse.Namespace) -> int:
     if args.board is not None:
         sources, virtual = open_virtual_sources(args.board, events[1:], clock, speed)
         settings = sources[0].start_settings()  # type: ignore[attr-defined]
-        title += f"  on a virtual {args.board.removesuffix('-sim')} board"
+        title += gettext(ON_BOARD, language).format(board=args.board.removesuffix("-sim"))
     # the journal names the demo's inputs, so that `arbiter resume` can say why it cannot
     # reopen them (they end with the demo) instead of going on with nothing to move a piece
     start = dataclasses.replace(start, sources=[s.name for s in sources], **settings)
-    display = Display(tty=False if args.plain else None, title=title)
+    speaker = None
+    if getattr(args, "speak", False):
+        from arbiter.outputs.speech import open_speaker
+        from rules.supervision import PanelMode
+
+        speaker = open_speaker(language, PanelMode(strict=bool(start.strict)))
+    display = Display(
+        tty=False if args.plain else None, title=title, language=language, speaker=speaker
+    )
     page = None
     try:
         session = Session.new(
@@ -133,13 +159,13 @@ def run(args: argparse.Namespace) -> int:
             virtual.close()
     session.write_pgn(pgn_path, date=demo_game().headers.get("Date", "????.??.??"))
     game = session.game
-    result = f"{game.result} ({game.reason})" if game.over else "unfinished"
-    sys.stdout.write(
-        f"Result:  {result}\n"
-        f"Journal: {journal_path}\n"
-        f"PGN:     {pgn_path}\n"
-        f"Replay it with: arbiter replay {journal_path}\n"
-    )
+    result = gettext(UNFINISHED, language)
+    if game.over:
+        reason = REASONS.get(game.reason or "")
+        why = game.reason if reason is None else translations(language).gettext(reason)
+        result = f"{game.result} ({why})"
+    summary = gettext(SUMMARY, language)
+    sys.stdout.write(summary.format(result=result, journal=journal_path, pgn=pgn_path))
     sys.stdout.flush()
     return 0 if game.over else 1
 

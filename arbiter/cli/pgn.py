@@ -5,6 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 
+from rules.i18n import N_
+
+RECORD_STOPS = N_("(the record stops here: the stream is broken after this point: {error})")
+
 HELP = "write the PGN of an event stream or journal (moves, clocks, rulings, result)"
 
 
@@ -15,6 +19,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from arbiter.errors import StreamFileError
+    from arbiter.i18n import gettext, language_for
     from arbiter.records.pgn import pgn_from_rulings
     from arbiter.records.stream import open_stream, read_events
     from rules.errors import EventError, EventOrderError
@@ -39,10 +44,11 @@ def run(args: argparse.Namespace) -> int:
     start = events[0]
     if not isinstance(start, Start):  # replay has refused such a stream already
         raise EventOrderError(f"{name}: the stream does not begin with a 'start' event")
+    language = language_for(start.rules)
     last_note = None
     if broken is not None:
-        last_note = f"(the record stops here: the stream is broken after this point: {broken})"
-    text = pgn_from_rulings(start, rulings, last_note=last_note)
+        last_note = gettext(RECORD_STOPS, language).format(error=broken)
+    text = pgn_from_rulings(start, rulings, last_note=last_note, language=language)
     if args.out:
         try:
             with open(args.out, "w", encoding="utf-8") as f:

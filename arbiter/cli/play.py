@@ -125,6 +125,11 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
         " this port, on this machine only unless a HOST is given (e.g. 0.0.0.0:8080); the"
         " address and the controls' token are printed at start",
     )  # fmt: skip
+    o.add_argument(
+        "--speak", action="store_true", default=None,
+        help="say the rulings the players may hear (FIDE 12.6), in the game's language,"
+        " through espeak-ng",
+    )  # fmt: skip
     parser.add_argument("--config", metavar="FILE", help="a TOML config file (see arbiter.config)")
 
 

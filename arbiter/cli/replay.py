@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import itertools
 import sys
+from collections.abc import Iterable
 
 HELP = "rule on an event stream (JSON Lines) and print the rulings"
 
@@ -20,8 +22,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from arbiter.i18n import language_for
     from arbiter.outputs.render import ruling_line
     from arbiter.records.stream import open_stream, read_events
+    from rules.events import Event, Start
     from rules.messages import ruling_json
     from rules.replay import iter_rulings
 
@@ -29,8 +33,12 @@ def run(args: argparse.Namespace) -> int:
     name = "stdin" if args.file == "-" else args.file
     out = sys.stdout
     events = read_events(handle, name, torn="tail", warn=_warn)
-    for ruling in iter_rulings(events, strict=args.strict):
-        out.write((ruling_json(ruling) if args.json else ruling_line(ruling)) + "\n")
+    first = next(events, None)  # the `start` names the rule profile, whose language is default
+    language = language_for(first.rules if isinstance(first, Start) else None)
+    stream: Iterable[Event] = events if first is None else itertools.chain([first], events)
+    for ruling in iter_rulings(stream, strict=args.strict):
+        line = ruling_json(ruling, language) if args.json else ruling_line(ruling, language)
+        out.write(line + "\n")
     out.flush()
     return 0
 

@@ -56,6 +56,7 @@ PLAY_KEYS: dict[str, tuple[type | tuple[type, ...], str]] = {
     "keyboard": (bool, "read keys from the terminal"),
     "web": (str, "serve the game's web page at [HOST:]PORT"),
     "web_token": (str, "the token of the web page's arbiter controls"),
+    "speak": (bool, "say the rulings the players may hear (espeak-ng)"),
 }
 GPIO_BACKENDS = ("rpi", "fake", "none")
 DISPLAYS = ("auto", "full", "plain")

@@ -358,7 +358,8 @@ class Session:
         """
         from arbiter.records.pgn import pgn_from_rulings
 
-        text = pgn_from_rulings(self.game.start, self.rulings, date=date)
+        language = getattr(self.display, "language", "en")  # the comments in the game's language
+        text = pgn_from_rulings(self.game.start, self.rulings, date=date, language=language)
         p = Path(path)
         try:
             p.parent.mkdir(parents=True, exist_ok=True)

@@ -262,7 +262,17 @@ def make_display(settings: Settings, start: Start, sources: Sequence[Source]) ->
     extras = [start.rules or "fide-2023"] + (["strict"] if start.strict else [])
     title = f"{names}   {control}   {', '.join(extras)}"
     keyboard = any(isinstance(s, KeyboardSource) for s in sources)
-    return Display(tty=tty, title=title, footer=KEYS_HELP if keyboard else "")
+    from arbiter.i18n import language_for
+
+    footer = KEYS_HELP if keyboard else ""
+    language = language_for(start.rules)
+    speaker = None
+    if settings.get("speak"):
+        from arbiter.outputs.speech import open_speaker
+
+        mode = _panel_mode(bool(start.strict), bool(settings.get("feedback")))
+        speaker = open_speaker(language, mode)
+    return Display(tty=tty, title=title, footer=footer, language=language, speaker=speaker)
 
 
 def new_game(settings: Settings, journal_path: Path) -> Session:

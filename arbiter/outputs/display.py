@@ -12,6 +12,9 @@ ruling, as it is ruled, with the clocks after each press. Nothing is redrawn.
 This is the arbiter's screen: it shows every ruling (FIDE 12.6 limits what the *players'*
 side shows: the LEDs and the buzzer, `rules.supervision`). It is the only
 module besides the `cmd_*` commands that writes to the terminal.
+
+Everything on it is in the game's language (`language`, `arbiter.i18n`): the rulings'
+sentences, the ruling types, the headings and the clock lines; English by default.
 """
 
 from __future__ import annotations
@@ -24,11 +27,14 @@ from typing import TYPE_CHECKING, TextIO
 
 import chess
 
+from arbiter.i18n import gettext, type_label
 from rules.errors import ArbiterError
+from rules.i18n import N_
 from rules.messages import format_ruling
 from rules.rulings import ClockState, Ruling
 
 if TYPE_CHECKING:
+    from arbiter.outputs.speech import Speaker
     from rules.game import Game
 
 #: how often the terminal screen is redrawn, in real seconds (10 Hz)
@@ -38,6 +44,17 @@ RULINGS_SHOWN = 6
 #: how many lines of moves the screen keeps (the latest)
 MOVE_LINES = 3
 WIDTH = 78
+
+RULINGS_HEADING = N_("Rulings:")
+MOVES_HEADING = N_("Moves:")
+WITH_ARTICLE = N_("{text} (Art. {article})")
+TO_MOVE = {"white": N_("White to move"), "black": N_("Black to move")}
+GAME_OVER = N_("game over: {result}")
+SIDE_LABELS = {"white": N_("White"), "black": N_("Black")}
+PAUSED_MARK = N_("paused")
+FLAG_MARK = N_("flag")
+PLAIN_CLOCK = N_("clock      White {white}  Black {black}  ({state})")
+RUNNING = {"white": N_("white running"), "black": N_("black running"), None: N_("none running")}
 
 
 def format_clock(seconds: float) -> str:
@@ -51,12 +68,12 @@ def format_clock(seconds: float) -> str:
     return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
 
 
-def ruling_text(r: Ruling) -> str:
+def ruling_text(r: Ruling, language: str = "en") -> str:
     """One line for a ruling: its time, its type, and its message (which cites the article)."""
-    text = format_ruling(r)
+    text = format_ruling(r, language)
     if r.article and f"{r.article}" not in text:
-        text = f"{text} (Art. {r.article})"
-    return f"{r.t:8.2f}  {r.type:<10} {text}"
+        text = gettext(WITH_ARTICLE, language).format(text=text, article=r.article)
+    return f"{r.t:8.2f}  {type_label(r.type, language):<10} {text}"
 
 
 def board_lines(board: chess.Board) -> list[str]:
@@ -92,6 +109,9 @@ class Display:
         tty: a full screen (True) or plain lines (False); default: whether `out` is a TTY.
         title: the first line (players, control).
         footer: a last line (e.g. the keys).
+        language: the language of everything shown (`arbiter.i18n.LANGUAGES`).
+        speaker: the spoken arbiter (`arbiter.outputs.speech.Speaker`, `--speak`), which
+            hears each step's rulings as they are shown (not those of a resumed history).
     """
 
     def __init__(
@@ -101,7 +121,11 @@ class Display:
         tty: bool | None = None,
         title: str = "",
         footer: str = "",
+        language: str = "en",
+        speaker: Speaker | None = None,
     ) -> None:
+        self.language = language
+        self.speaker = speaker
         self.out = out if out is not None else sys.stdout
         self.tty = _isatty(self.out) if tty is None else tty
         self.title = title
@@ -123,6 +147,9 @@ class Display:
 
     def show(self, rulings: Iterable[Ruling], t: float, *, history: bool = False) -> None:
         """Take one step's rulings; plain mode writes them now (history: quietly keep them)."""
+        rulings = list(rulings)
+        if self.speaker is not None and not history:
+            self.speaker.hear(rulings)
         for r in rulings:
             if r.type != "clock":
                 self.recent.append(r)
@@ -165,11 +192,11 @@ class Display:
         lines.append("")
         lines.extend(self._move_lines(game))
         lines.append("")
-        lines.append("Rulings:")
+        lines.append(self._(RULINGS_HEADING))
         for r in self.recent:  # long messages wrap, so the article at their end stays seen
             lines.extend(
                 textwrap.wrap(
-                    format_ruling(r),
+                    format_ruling(r, self.language),
                     WIDTH,
                     initial_indent=f"{r.t:8.1f}  ",
                     subsequent_indent=" " * 10,
@@ -186,7 +213,8 @@ class Display:
         paused = game.clock.paused
         out = []
         for side in ("black", "white"):
-            name = (game.start.black if side == "black" else game.start.white) or side.title()
+            label = self._(SIDE_LABELS[side])
+            name = (game.start.black if side == "black" else game.start.white) or label
             if game.timed:
                 try:
                     left = game.clock.remaining(side, max(t, game.t))
@@ -197,12 +225,15 @@ class Display:
                 face = "--:--"
             mark = ""
             if side == running and not game.over:
-                mark = " ◀ paused" if paused else " ◀"
+                mark = f" ◀ {self._(PAUSED_MARK)}" if paused else " ◀"
             if side in game.flags_down:
-                mark += " flag"
-            out.append(f"{side.title():<6} {face:>8}{mark}   {name}")
-        turn = "White" if game.board.turn else "Black"
-        status = f"game over: {game.result}" if game.over else f"{turn} to move"
+                mark += f" {self._(FLAG_MARK)}"
+            out.append(f"{label:<6} {face:>8}{mark}   {name}")
+        turn = "white" if game.board.turn else "black"
+        if game.over:
+            status = self._(GAME_OVER).format(result=game.result)
+        else:
+            status = self._(TO_MOVE[turn])
         return ["", out[0], "", status, "", out[1]]
 
     def _move_lines(self, game: Game) -> list[str]:
@@ -212,22 +243,27 @@ class Display:
             self._moves_cache = (key, moves_text(game))
         text = self._moves_cache[1]
         lines: list[str] = []
-        current = "Moves:"
+        current = self._(MOVES_HEADING)
+        indent = " " * len(current)
         for word in text.split():
             if len(current) + 1 + len(word) > WIDTH:
                 lines.append(current)
-                current = "      "
+                current = indent
             current += " " + word
         lines.append(current)
         return lines[-MOVE_LINES:]
 
     def _plain(self, r: Ruling) -> str:
         if isinstance(r, ClockState):
-            state = "paused" if r.paused else f"{r.running or 'none'} running"
-            white = format_clock(r.white)
-            black = format_clock(r.black)
-            return f"{r.t:8.2f}  clock      White {white}  Black {black}  ({state})"
-        return ruling_text(r)
+            state = self._(PAUSED_MARK if r.paused else RUNNING.get(r.running, RUNNING[None]))
+            line = self._(PLAIN_CLOCK).format(
+                white=format_clock(r.white), black=format_clock(r.black), state=state
+            )
+            return f"{r.t:8.2f}  {line}"
+        return ruling_text(r, self.language)
+
+    def _(self, message: str) -> str:
+        return gettext(message, self.language)
 
     def _line(self, text: str) -> None:
         self._write(text + "\n")
@@ -244,6 +280,8 @@ class Display:
         if self.tty and self.game is not None:
             self.refresh(t)
             self._write("\x1b[?25h")
+        if self.speaker is not None:
+            self.speaker.close()
 
 
 def _isatty(out: TextIO) -> bool:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from arbiter.i18n import type_label
 from rules.messages import format_ruling
 from rules.rulings import Ruling
 
 
-def ruling_line(ruling: Ruling) -> str:
+def ruling_line(ruling: Ruling, language: str = "en") -> str:
     """`  12.30  move        White played e4.` with the article where one applies."""
-    text = format_ruling(ruling)
-    return f"{ruling.t:9.2f}  {ruling.type:<11} {text}"
+    text = format_ruling(ruling, language)
+    return f"{ruling.t:9.2f}  {type_label(ruling.type, language):<11} {text}"

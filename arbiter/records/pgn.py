@@ -3,7 +3,8 @@
 Built from the rulings of a stream, so that a journal, a replay and a live session all give
 the same record: the seven-tag roster plus TimeControl and Termination, each move with the
 mover's clock after the press as `[%clk]`, violations, penalties, claims and offers as
-comments, and the result.
+comments, and the result. The comments are in the game's language (`language`), each citing
+its FIDE article; the tags keep the PGN standard's English values.
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ from dataclasses import dataclass, field
 import chess
 import chess.pgn
 
+from arbiter.i18n import gettext
 from rules.events import Start
+from rules.i18n import N_
 from rules.messages import format_ruling
 from rules.rulings import (
     ClaimRuling,
@@ -39,6 +42,7 @@ TERMINATION = {
 }
 #: rulings written as a comment after the ply they follow (violations: before their move)
 COMMENTED = (Illegal, Penalty, ClaimRuling, DrawOffer, Reinstate, Flag)
+RECORD_BROKEN = N_("(record broken: {move} does not follow; see the journal)")
 
 
 @dataclass
@@ -66,10 +70,12 @@ def pgn_from_rulings(
     *,
     date: str = "????.??.??",
     last_note: str | None = None,
+    language: str = "en",
 ) -> str:
     """The PGN text of a game from its `start` event and its rulings.
 
-    `last_note` is a comment after everything else, e.g. why the record stops early.
+    `last_note` is a comment after everything else, e.g. why the record stops early;
+    `language` that of the rulings' comments.
     """
     plies: list[_Ply] = []
     preamble: list[str] = []
@@ -104,20 +110,26 @@ def pgn_from_rulings(
             case GameOver(result=won, reason=reason):
                 result = won
                 termination = TERMINATION.get(reason, "normal")
-                note(format_ruling(r))
+                note(format_ruling(r, language))
             case Violation():
-                before_move.append(format_ruling(r))
+                before_move.append(format_ruling(r, language))
         if isinstance(r, COMMENTED):
-            note(format_ruling(r))
+            note(format_ruling(r, language))
     for text in before_move:
         note(text)
     if last_note:
         note(last_note)
-    return _write(start, plies, preamble, result, termination, date)
+    return _write(start, plies, preamble, result, termination, date, language)
 
 
 def _write(
-    start: Start, plies: list[_Ply], preamble: list[str], result: str, termination: str, date: str
+    start: Start,
+    plies: list[_Ply],
+    preamble: list[str],
+    result: str,
+    termination: str,
+    date: str,
+    language: str,
 ) -> str:
     game = chess.pgn.Game()
     h = game.headers
@@ -139,7 +151,7 @@ def _write(
     for ply in plies:
         if not board.is_legal(ply.move):
             node.comment = (node.comment + " " if node.comment else "") + (
-                f"(record broken: {ply.move.uci()} does not follow; see the journal)"
+                gettext(RECORD_BROKEN, language).format(move=ply.move.uci())
             )
             break
         node = node.add_variation(ply.move)

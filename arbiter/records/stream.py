@@ -24,6 +24,7 @@ from typing import BinaryIO, Literal, cast
 from arbiter.errors import StreamFileError
 from rules.errors import ArbiterError, EventError
 from rules.events import Event, parse_line
+from rules.i18n import N_
 
 #: The longest line read (a `start` with a FEN, names and settings is well under 2 KB).
 MAX_LINE_BYTES = 1 << 20
@@ -45,13 +46,15 @@ def open_stream(
         return _stdin()
     p = Path(path)
     if not p.exists():
-        raise error(f"{path}: no such file")
+        raise error.of(N_("{path}: no such file"), path=path)
     if p.is_dir():
         raise error(f"{path}: is a folder, not {what}")
     try:
         return p.open("rb")
     except OSError as exc:
-        raise error(f"{path}: cannot be read ({exc.strerror})") from None
+        raise error.of(
+            N_("{path}: cannot be read ({reason})"), path=path, reason=exc.strerror
+        ) from None
 
 
 def _stdin() -> BinaryIO:
