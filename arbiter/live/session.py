@@ -29,15 +29,30 @@ from typing import Any
 
 from arbiter.clock import Clock
 from arbiter.errors import SessionError, SourceError
-from arbiter.inputs.base import KeyCommand, Source, SourceDone, SourceFailed
+from arbiter.inputs.base import (
+    KEY_COMMANDS,
+    KeyCommand,
+    Notice,
+    Source,
+    SourceDone,
+    SourceFailed,
+    Typed,
+)
 from arbiter.inputs.board import BoardAdapter
 from arbiter.inputs.camera import CameraSource
 from arbiter.inputs.gpio import GpioSource
+from arbiter.live.commands import (
+    CommandError,
+    HandMove,
+    HandStep,
+    QuitCmd,
+    event_for,
+    parse_command,
+)
 from arbiter.records.journal import JournalWriter, restart_event
 from rules.errors import ArbiterError
-from rules.events import AddTime, Claim, Event, PauseClocks, Press, Resume, Sensor, Start, Tick
+from rules.events import Event, PauseClocks, Resume, Sensor, Start, Tick
 from rules.game import Game
-from rules.presses import untimed_presser
 from rules.rulings import Ruling
 
 #: seconds added to a clock by the keyboard's `w` and `b` (an arbiter's add-time, 6.10-6.11)
@@ -169,33 +184,38 @@ class Session:
         if isinstance(item, Event):
             return item
         game = self.game
-        to_move = "white" if game.board.turn else "black"
         if isinstance(item, KeyCommand):
-            key, t = item.key, item.t
-            if key == " ":
-                if not game.timed:
-                    # one key for both players, no clock: the press is the mover's
-                    mover = untimed_presser(game, "white" if game.board.turn else "black")
-                    return Press(t=t, side=mover)
-                running = game.clock.running
-                if running is None or game.clock.paused:
-                    return None  # no clock runs: nothing to press
-                return Press(t=t, side=running)
-            if key == "p":
-                return Resume(t=t) if game.clock.paused else PauseClocks(t=t)
-            if key == "c":
-                return Claim(t=t, side=to_move, kind="any")
-            if key in ("w", "b"):
-                side = "white" if key == "w" else "black"
-                return AddTime(t=t, side=side, seconds=ADD_TIME_S)
-            if key == "q":
-                self.stop()
+            if item.key == "p":  # one key toggles the clocks
+                return Resume(t=item.t) if game.clock.paused else PauseClocks(t=item.t)
+            text = KEY_COMMANDS.get(item.key)
+            return None if text is None else self._typed(Typed(item.t, text))
+        if isinstance(item, Typed):
+            return self._typed(item)
+        if isinstance(item, Notice):
+            if self.display is not None:
+                self.display.note(item.text)
             return None
         to_action = getattr(item, "to_action", None)  # the pause button's toggle
         if callable(to_action):
             made = to_action(game.clock.paused)
             return made if isinstance(made, Event) else None
         raise SessionError(f"a source sent something that is not an input: {item!r}")
+
+    def _typed(self, item: Typed) -> Event | None:
+        """A typed command (`arbiter.live.commands`) as the event it stands for now; one
+        that does not fit the game is shown on the screen, and nothing is journaled."""
+        try:
+            cmd = parse_command(item.text)
+            if isinstance(cmd, HandMove | HandStep):
+                raise CommandError("hand commands need a virtual board (--board dgt-sim)")
+            if isinstance(cmd, QuitCmd):
+                self.stop()
+                return None
+            return event_for(cmd, self.game, item.t)
+        except ArbiterError as exc:
+            if self.display is not None:
+                self.display.note(str(exc))
+            return None
 
     def submit(self, event: Event) -> list[Ruling]:
         """Journal `event` (never before the last one in time), then rule on it."""

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from arbiter.clock import Clock, MonotonicClock
+from arbiter.demo import SIM_BOARDS
 from arbiter.errors import SessionError, SourceError
 from arbiter.inputs.base import DEMO_SOURCES, KEYS_HELP, Source
 from arbiter.inputs.board import BoardAdapter
@@ -28,8 +29,10 @@ from arbiter.inputs.camera import CameraSource
 from arbiter.inputs.gpio import GpioSource
 from arbiter.inputs.keyboard import KeyboardSource
 from arbiter.inputs.stream import StreamSource
+from arbiter.live.commands import COMMANDS_HELP
 from arbiter.live.config import PLAY_KEYS, Settings, load_config, merge
 from arbiter.live.session import Session, rebuild
+from arbiter.live.virtual_play import CommandSource, open_virtual_board
 from arbiter.outputs.display import Display
 from arbiter.records.journal import JournalWriter, read_journal
 from rules.events import Event, Start
@@ -85,13 +88,20 @@ def open_sources(
     if gpio != "none":
         mode = _panel_mode(strict, settings.get("feedback", False))
         sources.append(GpioSource(gpio, settings.pin_map(), mode, matrix=matrix))
-    if board is not None:
+    virtual = None
+    if board in SIM_BOARDS:
+        # a virtual board played by hand with typed commands (arbiter.live.virtual_play)
+        virtual = open_virtual_board(board, clock)
+        sources.append(virtual)
+    elif board is not None:
         mode = strict or bool(settings.get("feedback", False))
         sources.append(_board(board, clock, settings, feedback=mode))
     camera, video = settings.get("camera"), settings.get("video")
     if camera is not None or video is not None:
         sources.append(_camera(settings.get("calibration"), camera, video))
-    if _keyboard_wanted(settings, events):
+    if virtual is not None and settings.get("keyboard") is not False and events != "-":
+        sources.append(CommandSource(virtual))
+    elif _keyboard_wanted(settings, events):
         sources.append(KeyboardSource())
     return sources, stream_start
 
@@ -260,12 +270,22 @@ def make_display(settings: Settings, start: Start, sources: Sequence[Source]) ->
     extras = [start.rules or "fide-2023"] + (["strict"] if start.strict else [])
     title = f"{names}   {control}   {', '.join(extras)}"
     keyboard = any(isinstance(s, KeyboardSource) for s in sources)
-    return Display(tty=tty, title=title, footer=KEYS_HELP if keyboard else "")
+    typed = any(isinstance(s, CommandSource) for s in sources)
+    idle = COMMANDS_HELP if typed else KEYS_HELP if keyboard else ""
+    display = Display(tty=tty, title=title, footer=idle)
+
+    def prompt(line: str) -> None:
+        display.footer = f"> {line}" if line else idle
+
+    for source in sources:
+        if isinstance(source, KeyboardSource | CommandSource):
+            source.prompt = prompt
+    return display
 
 
-def new_game(settings: Settings, journal_path: Path) -> Session:
-    """A new live game, its `start` journaled first."""
-    clock = MonotonicClock()
+def new_game(settings: Settings, journal_path: Path, clock: Clock | None = None) -> Session:
+    """A new live game, its `start` journaled first (`clock`: a test's, else real time)."""
+    clock = clock if clock is not None else MonotonicClock()
     sources, stream_start = open_sources(settings, clock)
     start = start_of(settings, sources, stream_start)
     display = make_display(settings, start, sources)
