@@ -117,6 +117,7 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from arbiter.live.records import lock_journal, set_aside
     from arbiter.live.setup import (
         archive,
         default_journal,
@@ -138,6 +139,7 @@ def run(args: argparse.Namespace) -> int:
     settings = settings_of(args)
     path = Path(settings.get("journal") or default_journal())
     check_distinct(files_of(path, settings))
+    lock = lock_journal(path)  # held until the program ends
     say_repaired("arbiter play", path)
     going_on = load_unfinished(path)
     if going_on is not None:
@@ -150,11 +152,18 @@ def run(args: argparse.Namespace) -> int:
         if path.exists() and path.stat().st_size > 0:
             moved = archive(path)
             sys.stderr.write(f"arbiter play: the finished game's journal is now {moved}\n")
+        pgn = settings.get("pgn")
+        aside = set_aside(Path(pgn)) if pgn else None
+        if aside is not None:
+            sys.stderr.write(f"arbiter play: the earlier game's PGN {pgn} is now {aside}\n")
         if reading is not None:
             sys.stdout.write(reading + "\n")
             sys.stdout.flush()
         session = new_game(settings, path)
-    return report(session, settings.get("pgn"), path)
+    try:
+        return report(session, settings.get("pgn"), path)
+    finally:
+        lock.close()
 
 
 def files_of(journal: Path, settings: Settings) -> dict[str, str | Path | None]:

@@ -39,6 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from arbiter.errors import SessionError
+    from arbiter.live.records import lock_journal
     from arbiter.live.session import rebuild
     from arbiter.live.setup import report, resume_game, settings_of
     from arbiter.records.journal import read_journal
@@ -51,6 +52,7 @@ def run(args: argparse.Namespace) -> int:
     path = Path(args.journal_file)
     settings = settings_of(args)
     check_distinct(files_of(path, settings))
+    lock = lock_journal(path)  # held until the program ends
     say_repaired("arbiter resume", path)
     history, warnings = read_journal(path)
     for warning in warnings:
@@ -60,4 +62,7 @@ def run(args: argparse.Namespace) -> int:
         raise SessionError(f"journal {path}: the game is already over ({game.result})")
     session = resume_game(path, history, settings, gap_s=args.gap, counted=args.counted)
     session.display.note(f"resumed the game of {path} at t={history[-1].t:.2f}")
-    return report(session, settings.get("pgn"), path)
+    try:
+        return report(session, settings.get("pgn"), path)
+    finally:
+        lock.close()

@@ -49,6 +49,7 @@ from arbiter.live.commands import (
     event_for,
     parse_command,
 )
+from arbiter.live.records import write_atomic
 from arbiter.records.journal import JournalWriter, restart_event
 from rules.errors import ArbiterError
 from rules.events import Event, PauseClocks, Resume, Sensor, Start, Tick
@@ -63,6 +64,9 @@ MAX_BLOCK_S = 0.5
 TICK_EPSILON = 1e-6
 
 
+
+#: rulings that do not change the PGN (it is not rewritten for them)
+ROUTINE = frozenset({"clock", "obligation", "note"})
 
 RulingSink = Callable[[list[Ruling], float], None]
 
@@ -114,6 +118,10 @@ class Session:
         self._next_refresh = 0.0
         self._restore: list[Ruling] | None = None  # a resumed game's rulings, for the panel
         self._stuck: float | None = None
+        #: the PGN rewritten after every move (`keep_pgn`), and its Date tag
+        self.pgn_path: Path | None = None
+        self.pgn_date = "????.??.??"
+        self._pgn_failed = False
         if display is not None:
             display.attach(game)
 
@@ -271,6 +279,7 @@ class Session:
 
     def _deliver(self, rulings: list[Ruling], t: float) -> None:
         self.rulings.extend(rulings)
+        self._record(rulings)
         if self.display is not None:
             self.display.show(rulings, t)
         for panel in self.panels:
@@ -382,11 +391,28 @@ class Session:
         text = pgn_from_rulings(self.game.start, self.rulings, date=date)
         p = Path(path)
         try:
-            p.parent.mkdir(parents=True, exist_ok=True)
-            p.write_text(text, encoding="utf-8")
+            write_atomic(p, text)
         except OSError as exc:
             raise SessionError(f"PGN {p}: cannot be written ({exc.strerror})") from None
         return p
+
+    def keep_pgn(self, path: str | Path | None, date: str) -> None:
+        """Rewrite the PGN at `path` after every step that changes the record (a move, a
+        penalty, a claim, the end), so that the record is never more than a step behind."""
+        self.pgn_path = None if path is None else Path(path)
+        self.pgn_date = date
+
+    def _record(self, rulings: list[Ruling]) -> None:
+        if self.pgn_path is None or not any(r.type not in ROUTINE for r in rulings):
+            return
+        try:
+            self.write_pgn(self.pgn_path, date=self.pgn_date)
+        except SessionError as exc:
+            if not self._pgn_failed and self.display is not None:
+                self.display.note(f"{exc}; the journal keeps the game, and it is tried again")
+            self._pgn_failed = True
+        else:
+            self._pgn_failed = False
 
 
 #: what the arbiter's screen says when a source reports on itself (events.md `sensor`)

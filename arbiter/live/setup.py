@@ -378,6 +378,8 @@ def run_session(session: Session, pgn: str | None) -> tuple[str, Path | None]:
         if signum == signal.SIGINT:
             signal.signal(signal.SIGINT, previous_int)  # the next Ctrl-C is not so patient
 
+    date = f"{datetime.now():%Y.%m.%d}"
+    session.keep_pgn(pgn, date)
     previous_term = signal.signal(signal.SIGTERM, on_stop)
     if previous_int is not signal.SIG_IGN:
         signal.signal(signal.SIGINT, on_stop)
@@ -386,7 +388,7 @@ def run_session(session: Session, pgn: str | None) -> tuple[str, Path | None]:
     finally:
         signal.signal(signal.SIGTERM, previous_term)
         signal.signal(signal.SIGINT, previous_int)
-    written = session.write_pgn(pgn, date=f"{datetime.now():%Y.%m.%d}") if pgn else None
+    written = session.write_pgn(pgn, date=date) if pgn else None
     game = session.game
     if game.over:
         return f"game over: {game.result} ({game.reason})", written

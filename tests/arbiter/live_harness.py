@@ -81,8 +81,12 @@ def play_typed(
             if isinstance(source, CommandSource):
                 source.stream = commands
                 source.pause = pause
+        live_pgn = settings.get("pgn")
+        session.keep_pgn(live_pgn, "2026.12.03")
         runner.start()
         runner.join(LIMIT_S)
         assert not runner.is_alive(), "the typed game did not end"
+    if live_pgn is not None:  # the session's own, rewritten after every move
+        return Played(session.rulings, out.getvalue(), Path(live_pgn).read_text(), journal)
     pgn = session.write_pgn(tmp / f"{name}.pgn", date="2026.12.03").read_text()
     return Played(session.rulings, out.getvalue(), pgn, journal)
