@@ -129,14 +129,14 @@ def run(args: argparse.Namespace) -> int:
     )
     from arbiter.records.paths import check_distinct
 
+    settings = settings_of(args)  # a time control is read as clubs write it (config.py)
     reading = None
-    if getattr(args, "tc", None):
-        from arbiter.live.club_time import describe, read_club_time
+    standard = settings.start_fields().get("time_control")
+    if standard:
+        from arbiter.live.club_time import describe
+        from rules.timecontrol import TimeControl
 
-        control = read_club_time(args.tc, force=getattr(args, "force_tc", False))
-        args.tc = str(control)  # the journal keeps the contract's form, in seconds
-        reading = f"time control: {describe(control)} ({args.tc})"
-    settings = settings_of(args)
+        reading = f"time control: {describe(TimeControl.parse(standard))} ({standard})"
     path = Path(settings.get("journal") or default_journal())
     check_distinct(files_of(path, settings))
     lock = lock_journal(path)  # held until the program ends

@@ -4,7 +4,8 @@ A config file holds what an installed arbiter always uses (the systemd unit pass
 `--config /etc/otb-arbiter/config.toml`), the command line what changes from game to game:
 
     [play]                 # the options of `arbiter play`, by their long names
-    tc = "5400+30"         # --tc: the contract's time-control syntax (events.md)
+    tc = "90+30"           # --tc: as clubs write it (3+2, G/90;inc30) or the contract's
+                           # syntax (5400+30); see docs/time-controls.md
     rules = "fide-2023"    # --rules: the rule profile
     gpio = "rpi"           # --gpio rpi|fake|none
     pgn = "/var/lib/otb-arbiter/last.pgn"
@@ -35,6 +36,7 @@ from rules.events import MODES, Start
 #: the `[play]` keys: name -> (type, what it is)
 PLAY_KEYS: dict[str, tuple[type | tuple[type, ...], str]] = {
     "tc": (str, "time control"),
+    "force_tc": (bool, "play a time control of under a minute in all"),
     "mode": (str, "standard, rapid or blitz"),
     "rules": (str, "rule profile"),
     "strict": (bool, "teaching mode"),
@@ -125,11 +127,14 @@ def load_config(path: str | Path) -> Settings:
             )
         if not isinstance(value, dict):
             raise ConfigError(f"config {p}: {key!r} must be a table ([{key}])")
+    force = data.get("play", {}).get("force_tc") is True
     for key, value in data.get("play", {}).items():
-        settings.play[key] = check_play(key, value, f"config {p} [play] {key}")
+        where = f"config {p} [play] {key}"
+        settings.play[key] = check_play(key, value, where, force_tc=force)
         settings.where[key] = f"config {p} [play] {key}"
     for key, value in data.get("start", {}).items():
-        settings.start[key] = check_start(key, value, f"config {p} [start] {key}")
+        where = f"config {p} [start] {key}"
+        settings.start[key] = check_start(key, value, where, force_tc=force)
         settings.where[key] = f"config {p} [start] {key}"
     settings.gpio_table = dict(data.get("gpio", {}))
     if settings.gpio_table:
@@ -138,15 +143,16 @@ def load_config(path: str | Path) -> Settings:
     return settings
 
 
-def check_play(key: str, value: Any, where: str) -> Any:
-    """A `[play]` value, checked; raises ConfigError naming `where`."""
+def check_play(key: str, value: Any, where: str, *, force_tc: bool = False) -> Any:
+    """A `[play]` value, checked (a time control read as clubs write it and kept in the
+    contract's form); raises ConfigError naming `where`."""
     if key not in PLAY_KEYS:
         raise ConfigError(f"{where}: unknown setting; known: {', '.join(sorted(PLAY_KEYS))}")
     kind, what = PLAY_KEYS[key]
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
         raise ConfigError(f"{where}: {what} must be a {_type_name(kind)}, not {value!r}")
     if key == "tc":
-        check_time_control(value, where)
+        value = club_standard(value, where, force_tc)
     elif key == "rules":
         check_rules(value, where)
     elif key == "mode" and value not in MODES:
@@ -160,8 +166,9 @@ def check_play(key: str, value: Any, where: str) -> Any:
     return value
 
 
-def check_start(key: str, value: Any, where: str) -> Any:
-    """A `start` field's value, checked by the contract's own rules (rules.events.Start)."""
+def check_start(key: str, value: Any, where: str, *, force_tc: bool = False) -> Any:
+    """A `start` field's value, checked by the contract's own rules (rules.events.Start);
+    a `time_control` may be written as clubs write it (kept in the contract's form)."""
     if key not in START_KEYS:
         raise ConfigError(
             f"{where}: {key!r} is not a setting of the 'start' event; known: "
@@ -175,18 +182,18 @@ def check_start(key: str, value: Any, where: str) -> Any:
             value = float(value)
         except OverflowError:
             raise ConfigError(f"{where}: {key!r} is too large a number") from None
+    if key == "time_control" and isinstance(value, str):
+        value = club_standard(value, where, force_tc)
     try:
         Start(t=0.0, **{key: value})
     except (ArbiterError, TypeError) as exc:
         raise ConfigError(f"{where}: {exc}") from None
-    if key == "time_control" and value is not None:
-        check_time_control(value, where)
     if key == "rules" and value is not None:
         check_rules(value, where)
     return value
 
 
-def parse_set(text: str) -> tuple[str, Any]:
+def parse_set(text: str, *, force_tc: bool = False) -> tuple[str, Any]:
     """`KEY=VALUE` of `--set`: the value read as TOML (true, 0.3, "x"), else as a string."""
     key, sep, raw = text.partition("=")
     key = key.strip()
@@ -197,7 +204,23 @@ def parse_set(text: str) -> tuple[str, Any]:
         value = tomllib.loads(f"v = {raw}")["v"]
     except tomllib.TOMLDecodeError:
         value = raw
-    return key, check_start(key, value, f"--set {key}")
+    return key, check_start(key, value, f"--set {key}", force_tc=force_tc)
+
+
+def club_standard(text: str, where: str, force: bool) -> str:
+    """The contract's form of a time control written as clubs write it (`3+2` is 3 min +
+    2 s, `arbiter.live.club_time`); an absurd one (under a minute) refused unless `force`."""
+    from arbiter.live.club_time import read_club_time
+
+    try:
+        control = read_club_time(text, force=force)
+    except ConfigError as exc:
+        if where == "--tc":
+            raise
+        message = str(exc).removeprefix("--tc: ").replace(f"--tc {text!r}", repr(text))
+        message = message.replace("add --force-tc", "set force_tc = true in [play]")
+        raise ConfigError(f"{where}: {message}") from None
+    return str(control)
 
 
 def check_time_control(text: str, where: str) -> None:
@@ -228,17 +251,18 @@ def merge(base: Settings, options: dict[str, Any], sets: list[str] | None = None
         where=dict(base.where),
         config_path=base.config_path,
     )
+    force = bool(options.get("force_tc") or base.play.get("force_tc"))
     for key, value in options.items():
         if value is None:
             continue
         where = f"--{key}"
-        out.play[key] = check_play(key, value, where)
+        out.play[key] = check_play(key, value, where, force_tc=force)
         out.where[key] = where
         start_key = PLAY_TO_START.get(key)
         if start_key is not None:
             out.start.pop(start_key, None)  # the option wins over the file's [start]
     for text in sets or []:
-        key, value = parse_set(text)
+        key, value = parse_set(text, force_tc=force)
         out.start[key] = value
         out.where[key] = f"--set {key}"
     return out

@@ -45,10 +45,6 @@ def play_typed(
     play.add_arguments(parser)
     journal = tmp / f"{name}.jsonl"
     args = parser.parse_args([*options, "--journal", str(journal), "--display", "plain"])
-    if args.tc:
-        from arbiter.live.club_time import read_club_time
-
-        args.tc = str(read_club_time(args.tc))
     settings = settings_of(args)
     read_fd, write_fd = os.pipe()
     os.write(write_fd, ("\n".join(lines) + "\n").encode())
