@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from arbiter.live.config import Settings
+    from rules.events import Start
 
 
 def _camera_value(text: str) -> int | str:
@@ -63,6 +64,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--strict", action="store_true", default=None, help="teaching mode")
     g.add_argument("--white", help="White's name")
     g.add_argument("--black", help="Black's name")
+    r = parser.add_argument_group("the record (PGN tags; kept for resume and `arbiter pgn`)")
+    r.add_argument("--event", help="the event (PGN Event)")
+    r.add_argument("--site", help="where it is played (PGN Site)")
+    r.add_argument("--round", help="the round (PGN Round), e.g. 3 or 3.1")
+    r.add_argument("--board-number", dest="board_number", metavar="N", help="PGN Board")
+    r.add_argument("--white-elo", dest="white_elo", type=int, metavar="N", help="PGN WhiteElo")
+    r.add_argument("--black-elo", dest="black_elo", type=int, metavar="N", help="PGN BlackElo")
+    r.add_argument("--white-fide-id", dest="white_fide_id", metavar="ID", help="PGN WhiteFideId")
+    r.add_argument("--black-fide-id", dest="black_fide_id", metavar="ID", help="PGN BlackFideId")
     g.add_argument(
         "--set",
         action="append",
@@ -123,11 +133,13 @@ def run(args: argparse.Namespace) -> int:
         default_journal,
         load_unfinished,
         new_game,
+        record_info,
         report,
         resume_game,
         settings_of,
     )
     from arbiter.records.paths import check_distinct
+    from rules.events import Start
 
     settings = settings_of(args)  # a time control is read as clubs write it (config.py)
     reading = None
@@ -146,6 +158,9 @@ def run(args: argparse.Namespace) -> int:
         history, warnings = going_on
         for warning in warnings:
             sys.stderr.write(f"arbiter play: {warning}\n")
+        start = history[0]
+        assert isinstance(start, Start)  # load_unfinished rebuilt the game from it
+        sys.stderr.write(f"arbiter play: {not_applied(path, start, settings)}\n")
         session = resume_game(path, history, settings)
         session.display.note(f"resumed the game of {path} at t={history[-1].t:.2f}")
     else:
@@ -160,10 +175,34 @@ def run(args: argparse.Namespace) -> int:
             sys.stdout.write(reading + "\n")
             sys.stdout.flush()
         session = new_game(settings, path)
+    info = record_info(settings, path, resumed=going_on is not None)
     try:
-        return report(session, settings.get("pgn"), path)
+        return report(session, info, path)
     finally:
         lock.close()
+
+
+def not_applied(journal: Path, start: Start, settings: Settings) -> str:
+    """What `arbiter play --journal J` says when J holds a game still going on: that game is
+    resumed, and which of the options given differ from its own settings (they are not
+    applied: a game keeps the settings it began with)."""
+    from arbiter.live.config import PLAY_TO_START
+
+    option = {start_key: key for key, start_key in PLAY_TO_START.items()}
+    differ = [
+        f"{settings.where.get(key) or settings.where.get(option.get(key, key), key)} {value}"
+        for key, value in settings.start_fields().items()
+        if getattr(start, key, None) != value
+    ]
+    players = f"{start.white or 'White'} v {start.black or 'Black'}"
+    control = start.time_control or "no clock"
+    said = f"journal {journal} holds a game still going on ({players}, {control}): it is resumed"
+    if not differ:
+        return said
+    return (
+        f"{said}. Not applied to it: {', '.join(differ)} (a game keeps its own settings; for "
+        "a new game give another --journal)"
+    )
 
 
 def files_of(journal: Path, settings: Settings) -> dict[str, str | Path | None]:

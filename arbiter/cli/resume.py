@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     from arbiter.errors import SessionError
     from arbiter.live.records import lock_journal
     from arbiter.live.session import rebuild
-    from arbiter.live.setup import report, resume_game, settings_of
+    from arbiter.live.setup import record_info, report, resume_game, settings_of
     from arbiter.records.journal import read_journal
     from arbiter.records.paths import check_distinct
 
@@ -62,7 +62,8 @@ def run(args: argparse.Namespace) -> int:
         raise SessionError(f"journal {path}: the game is already over ({game.result})")
     session = resume_game(path, history, settings, gap_s=args.gap, counted=args.counted)
     session.display.note(f"resumed the game of {path} at t={history[-1].t:.2f}")
+    info = record_info(settings, path, resumed=True)
     try:
-        return report(session, settings.get("pgn"), path)
+        return report(session, info, path)
     finally:
         lock.close()

@@ -43,6 +43,14 @@ PLAY_KEYS: dict[str, tuple[type | tuple[type, ...], str]] = {
     "feedback": (bool, "LEDs and buzzer may guide the players"),
     "white": (str, "White's name"),
     "black": (str, "Black's name"),
+    "event": (str, "the event (PGN Event)"),
+    "site": (str, "where the game is played (PGN Site)"),
+    "round": (str, "the round (PGN Round)"),
+    "board_number": (str, "the board number (PGN Board)"),
+    "white_elo": (int, "White's rating (PGN WhiteElo)"),
+    "black_elo": (int, "Black's rating (PGN BlackElo)"),
+    "white_fide_id": (str, "White's FIDE id (PGN WhiteFideId)"),
+    "black_fide_id": (str, "Black's FIDE id (PGN BlackFideId)"),
     "events": (str, "a stream file played in real time ('-': stdin)"),
     "gpio": (str, "GPIO back-end"),
     "journal": (str, "journal path"),
@@ -64,7 +72,8 @@ START_KEYS: dict[str, Any] = {
 }
 #: [play] options that are also `start` fields, under the start's name
 PLAY_TO_START = {"tc": "time_control", "mode": "mode", "rules": "rules", "strict": "strict",
-                 "white": "white", "black": "black"}  # fmt: skip
+                 "white": "white", "black": "black", "event": "event", "site": "site",
+                 "round": "round"}  # fmt: skip
 TABLES = ("play", "start", "gpio")
 
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import queue
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -121,6 +121,7 @@ class Session:
         #: the PGN rewritten after every move (`keep_pgn`), and its Date tag
         self.pgn_path: Path | None = None
         self.pgn_date = "????.??.??"
+        self.pgn_tags: dict[str, str] = {}
         self._pgn_failed = False
         if display is not None:
             display.attach(game)
@@ -380,7 +381,9 @@ class Session:
 
     # ------------------------------------------------------------------ files
 
-    def write_pgn(self, path: str | Path, date: str = "????.??.??") -> Path:
+    def write_pgn(
+        self, path: str | Path, date: str = "????.??.??", tags: Mapping[str, str] | None = None
+    ) -> Path:
         """Write the game's record (Article 8; `arbiter.records.pgn`) to `path`.
 
         The record comes from the rulings, so a resumed game gives the same PGN as one that
@@ -388,7 +391,7 @@ class Session:
         """
         from arbiter.records.pgn import pgn_from_rulings
 
-        text = pgn_from_rulings(self.game.start, self.rulings, date=date)
+        text = pgn_from_rulings(self.game.start, self.rulings, date=date, tags=tags)
         p = Path(path)
         try:
             write_atomic(p, text)
@@ -396,17 +399,20 @@ class Session:
             raise SessionError(f"PGN {p}: cannot be written ({exc.strerror})") from None
         return p
 
-    def keep_pgn(self, path: str | Path | None, date: str) -> None:
+    def keep_pgn(
+        self, path: str | Path | None, date: str, tags: Mapping[str, str] | None = None
+    ) -> None:
         """Rewrite the PGN at `path` after every step that changes the record (a move, a
         penalty, a claim, the end), so that the record is never more than a step behind."""
         self.pgn_path = None if path is None else Path(path)
         self.pgn_date = date
+        self.pgn_tags = dict(tags or {})
 
     def _record(self, rulings: list[Ruling]) -> None:
         if self.pgn_path is None or not any(r.type not in ROUTINE for r in rulings):
             return
         try:
-            self.write_pgn(self.pgn_path, date=self.pgn_date)
+            self.write_pgn(self.pgn_path, date=self.pgn_date, tags=self.pgn_tags)
         except SessionError as exc:
             if not self._pgn_failed and self.display is not None:
                 self.display.note(f"{exc}; the journal keeps the game, and it is tried again")

@@ -31,6 +31,7 @@ from arbiter.inputs.keyboard import KeyboardSource
 from arbiter.inputs.stream import StreamSource
 from arbiter.live.commands import COMMANDS_HELP
 from arbiter.live.config import PLAY_KEYS, Settings, load_config, merge
+from arbiter.live.records import RecordInfo, load_info, save_info, tags_of
 from arbiter.live.session import Session, rebuild
 from arbiter.live.virtual_play import CommandSource, open_virtual_board
 from arbiter.outputs.display import Display
@@ -60,11 +61,12 @@ def _panel_mode(strict: bool, feedback: bool) -> Any:
 
 
 def open_sources(
-    settings: Settings, clock: Clock, strict: bool | None = None
+    settings: Settings, clock: Clock, strict: bool | None = None, placement: str | None = None
 ) -> tuple[list[Source], Start | None]:
     """The sources the settings name, and the `start` of an `--events` stream if it has one.
 
     `strict` (the resumed game's own) decides what the panel may show; else the settings.
+    `placement`: where the pieces of a resumed game stand (a virtual board is set up so).
     """
     if strict is None:
         strict = bool(settings.start_fields().get("strict"))
@@ -91,7 +93,7 @@ def open_sources(
     virtual = None
     if board in SIM_BOARDS:
         # a virtual board played by hand with typed commands (arbiter.live.virtual_play)
-        virtual = open_virtual_board(board, clock)
+        virtual = open_virtual_board(board, clock, placement)
         sources.append(virtual)
     elif board is not None:
         mode = strict or bool(settings.get("feedback", False))
@@ -340,7 +342,8 @@ def resume_game(
             f"`arbiter resume {path} --board dgt:/dev/ttyACM0` or `--events FILE`"
         )
     if names_a_source(settings):
-        sources, _ = open_sources(settings, clock, strict=start.strict)
+        placement = rebuild(history)[0].board.board_fen()  # for a virtual board
+        sources, _ = open_sources(settings, clock, strict=start.strict, placement=placement)
     else:
         sources = reopen_sources(start.sources or [], settings, clock, strict=start.strict)
     for source in sources:
@@ -362,13 +365,14 @@ def resume_game(
     )
 
 
-def run_session(session: Session, pgn: str | None) -> tuple[str, Path | None]:
-    """Run `session`, then write the PGN; returns how it ended.
+def run_session(session: Session, info: RecordInfo) -> tuple[str, Path | None]:
+    """Run `session`, rewriting the PGN of `info` as it goes; returns how it ended.
 
     SIGTERM (systemd) and Ctrl-C (SIGINT) stop it cleanly, as the `q` key does: the PGN so
     far is written and the journal stays resumable. A second Ctrl-C interrupts at once. A
     SIGINT the program was started to ignore (a background job) stays ignored.
     """
+    pgn = info.pgn
     previous_int = signal.getsignal(signal.SIGINT)
     if previous_int is None:  # set outside Python: put back the default at the end
         previous_int = signal.SIG_DFL
@@ -378,8 +382,7 @@ def run_session(session: Session, pgn: str | None) -> tuple[str, Path | None]:
         if signum == signal.SIGINT:
             signal.signal(signal.SIGINT, previous_int)  # the next Ctrl-C is not so patient
 
-    date = f"{datetime.now():%Y.%m.%d}"
-    session.keep_pgn(pgn, date)
+    session.keep_pgn(pgn, info.date, info.tags)
     previous_term = signal.signal(signal.SIGTERM, on_stop)
     if previous_int is not signal.SIG_IGN:
         signal.signal(signal.SIGINT, on_stop)
@@ -388,7 +391,7 @@ def run_session(session: Session, pgn: str | None) -> tuple[str, Path | None]:
     finally:
         signal.signal(signal.SIGTERM, previous_term)
         signal.signal(signal.SIGINT, previous_int)
-    written = session.write_pgn(pgn, date=date) if pgn else None
+    written = session.write_pgn(pgn, date=info.date, tags=info.tags) if pgn else None
     game = session.game
     if game.over:
         return f"game over: {game.result} ({game.reason})", written
@@ -407,9 +410,28 @@ def default_journal() -> Path:
     return Path("arbiter-games") / f"game-{datetime.now():%Y%m%d-%H%M%S}.jsonl"
 
 
-def report(session: Session, pgn: str | None, path: Path) -> int:
+def record_info(settings: Settings, journal: Path, *, resumed: bool) -> RecordInfo:
+    """The game's record settings (`arbiter.live.records.RecordInfo`), kept beside the
+    journal: for a new game the options' and today's date; on a resume those kept, with
+    the options given now over them (a warning if they could not be read)."""
+    kept = None
+    if resumed:
+        kept, warning = load_info(journal)
+        if warning is not None:
+            sys.stderr.write(f"arbiter: warning: {warning}\n")
+    pgn = settings.get("pgn")
+    info = RecordInfo(
+        pgn=str(Path(pgn).resolve()) if pgn else kept.pgn if kept else None,
+        date=kept.date if kept else f"{datetime.now():%Y.%m.%d}",
+        tags={**(kept.tags if kept else {}), **tags_of(settings.play)},
+    )
+    save_info(journal, info)
+    return info
+
+
+def report(session: Session, info: RecordInfo, path: Path) -> int:
     """Run the session, then say how it ended and where the files are."""
-    ended, written = run_session(session, pgn)
+    ended, written = run_session(session, info)
     sys.stdout.write(f"{ended}\njournal: {path}\n")
     if written is not None:
         sys.stdout.write(f"PGN: {written}\n")

@@ -95,14 +95,17 @@ class VirtualBoardAdapter(BoardAdapter):
             self.virtual.close()
 
 
-def open_virtual_board(sim: str, clock: Clock) -> VirtualBoardAdapter:
-    """The virtual board `sim` (`dgt-sim`, ...) in the start position, read back through the
-    real serial path. Its device lives in a private temporary folder, removed on close."""
+def open_virtual_board(
+    sim: str, clock: Clock, placement: str | None = None
+) -> VirtualBoardAdapter:
+    """The virtual board `sim` (`dgt-sim`, ...) with the pieces of `placement` (a resumed
+    game's; default the start position), read back through the real serial path. Its device
+    lives in a private temporary folder, removed on close."""
     from firmware_bridge.virtual import VirtualBoard, VirtualBoardError
 
     protocol = sim.removesuffix("-sim")
     try:
-        virtual = VirtualBoard(protocol)
+        virtual = VirtualBoard(protocol, placement=placement or chess.STARTING_BOARD_FEN)
     except VirtualBoardError as exc:
         raise SourceError(f"--board {sim}: {exc}") from None
     try:

@@ -8,7 +8,8 @@ comments, and the result.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 import chess
@@ -49,6 +50,52 @@ class _Ply:
     comments: list[str] = field(default_factory=list)
 
 
+#: the order of the PGN tags: the seven-tag roster's, with the board number, the ratings and
+#: FIDE ids of the players as tournament software writes them
+TAG_ORDER = (
+    "Event", "Site", "Date", "Round", "Board", "White", "Black", "Result",
+    "WhiteElo", "BlackElo", "WhiteFideId", "BlackFideId", "TimeControl", "Termination",
+)  # fmt: skip
+_PGN_CONTROL = re.compile(r"(\?|-|\*\d+|(\d+/)?\d+(\+\d+)?(:(\d+/)?\d+(\+\d+)?)*)")
+
+
+def pgn_time_control(control: str | None) -> str:
+    """The PGN standard's TimeControl tag (section 9.6) for the contract's time control:
+    `-` without a clock; periods as `moves/seconds+increment` joined by `:`; an hourglass as
+    `*seconds`. The standard has no delay or per-move cap: those periods are written with
+    their main time (the delay is counted as an increment, which is what a player gains).
+    """
+    if not control:
+        return "-"
+    if _PGN_CONTROL.fullmatch(control):
+        return control
+    from rules.errors import TimeControlError
+    from rules.timecontrol import TimeControl
+
+    try:
+        parsed = TimeControl.parse(control)
+    except TimeControlError:
+        return "?"
+    if parsed.untimed:
+        return "-"
+    parts = []
+    for period in parsed.periods:
+        text = f"{_whole(period.seconds)}"
+        if parsed.hourglass:
+            return f"*{text}"
+        if period.moves:
+            text = f"{period.moves}/{text}"
+        extra = period.increment or period.delay or period.bronstein
+        if extra:
+            text += f"+{_whole(extra)}"
+        parts.append(text)
+    return ":".join(parts)
+
+
+def _whole(seconds: float) -> str:
+    return str(int(seconds)) if float(seconds).is_integer() else f"{seconds:g}"
+
+
 def _clk(seconds: float) -> str:
     seconds = max(0.0, seconds)
     whole = int(seconds)
@@ -66,10 +113,13 @@ def pgn_from_rulings(
     *,
     date: str = "????.??.??",
     last_note: str | None = None,
+    tags: Mapping[str, str] | None = None,
 ) -> str:
     """The PGN text of a game from its `start` event and its rulings.
 
-    `last_note` is a comment after everything else, e.g. why the record stops early.
+    `last_note` is a comment after everything else, e.g. why the record stops early; `tags`
+    are more PGN tags (Board, WhiteElo, BlackElo, WhiteFideId, BlackFideId), written in
+    `TAG_ORDER` among the others.
     """
     plies: list[_Ply] = []
     preamble: list[str] = []
@@ -113,23 +163,35 @@ def pgn_from_rulings(
         note(text)
     if last_note:
         note(last_note)
-    return _write(start, plies, preamble, result, termination, date)
+    return _write(start, plies, preamble, result, termination, date, tags or {})
 
 
 def _write(
-    start: Start, plies: list[_Ply], preamble: list[str], result: str, termination: str, date: str
+    start: Start,
+    plies: list[_Ply],
+    preamble: list[str],
+    result: str,
+    termination: str,
+    date: str,
+    tags: Mapping[str, str],
 ) -> str:
     game = chess.pgn.Game()
-    h = game.headers
-    h["Event"] = start.event or "?"
-    h["Site"] = start.site or "?"
-    h["Date"] = date
-    h["Round"] = start.round or "-"
-    h["White"] = start.white or "?"
-    h["Black"] = start.black or "?"
-    h["Result"] = result
-    h["TimeControl"] = start.time_control or "-"
-    h["Termination"] = termination
+    given = {
+        "Event": start.event or "?",
+        "Site": start.site or "?",
+        "Date": date,
+        "Round": start.round or "-",
+        "White": start.white or "?",
+        "Black": start.black or "?",
+        "Result": result,
+        "TimeControl": pgn_time_control(start.time_control),
+        "Termination": termination,
+        **{k: v for k, v in tags.items() if k not in ("Result", "Date")},
+    }
+    game.headers.clear()
+    for key in [*TAG_ORDER, *sorted(set(given) - set(TAG_ORDER))]:
+        if key in given:
+            game.headers[key] = given[key]
     board = chess.Board(start.fen) if start.fen else chess.Board()
     if start.fen:
         game.setup(board)

@@ -42,17 +42,6 @@ def test_the_pgn_is_written_after_every_move_not_only_at_the_end(tmp_path: Path)
     assert not list(tmp_path.glob(".*.tmp"))
 
 
-def test_a_second_game_moves_the_first_games_pgn_aside(tmp_path: Path) -> None:
-    first = play(tmp_path, "e2e4\nresign\n", "--pgn", "g.pgn", "--journal", "j.jsonl")
-    assert first.returncode == 0, first.stderr
-    second = play(tmp_path, "d2d4\nresign\n", "--pgn", "g.pgn", "--journal", "j.jsonl")
-    assert second.returncode == 0, second.stderr
-    assert "the earlier game's PGN g.pgn is now g.1.pgn" in second.stderr
-    assert "1. e4" in (tmp_path / "g.1.pgn").read_text()
-    assert "1. d4" in (tmp_path / "g.pgn").read_text()
-    assert (tmp_path / "j.1.jsonl").exists()  # the journal, as before
-
-
 def test_a_journal_in_use_is_refused_to_a_second_program(tmp_path: Path) -> None:
     journal = tmp_path / "j.jsonl"
     held = lock_journal(journal)
@@ -78,3 +67,43 @@ def test_set_aside_numbers_like_journals_and_write_atomic_replaces(tmp_path: Pat
     write_atomic(path, "old")
     write_atomic(path, "new")
     assert path.read_text() == "new"
+
+
+def test_resume_keeps_the_pgn_and_headers_a_new_game_moves_them_aside(
+    tmp_path: Path,
+) -> None:
+    record = [
+        "--journal", "j.jsonl", "--pgn", "g.pgn", "--tc", "90+30", "--white", "Ann",
+        "--black", "Bob", "--event", "Club championship", "--site", "Leeds", "--round", "3",
+        "--board-number", "2", "--white-elo", "2100", "--black-fide-id", "4100018",
+    ]  # fmt: skip
+    first = play(tmp_path, "e2e4\nquit\n", *record)
+    assert first.returncode == 0, first.stderr
+    # the same journal again, with other options and no --pgn: the game goes on
+    second = play(tmp_path, "e7e5\nresign\n", "--journal", "j.jsonl", "--tc", "5+3", "--white", "X")
+    assert second.returncode == 0, second.stderr
+    assert "holds a game still going on (Ann v Bob, 5400+30): it is resumed" in second.stderr
+    assert "Not applied to it: --tc 300+3, --white X" in second.stderr
+    pgn = (tmp_path / "g.pgn").read_text()
+    assert "1... e5" in pgn and pgn.rstrip().endswith("0-1")  # White resigned, in g.pgn
+    tags = {
+        "Event": "Club championship", "Site": "Leeds", "Round": "3", "Board": "2",
+        "White": "Ann", "Black": "Bob", "WhiteElo": "2100", "BlackFideId": "4100018",
+        "TimeControl": "5400+30", "Result": "0-1",
+    }  # fmt: skip
+    for tag, value in tags.items():
+        assert f'[{tag} "{value}"]' in pgn
+    assert '[Date "????.??.??"]' not in pgn
+    again = subprocess.run(
+        [sys.executable, "-m", "arbiter.cli", "pgn", "j.jsonl"],
+        capture_output=True, text=True, cwd=tmp_path, timeout=60,
+    )  # fmt: skip
+    assert again.returncode == 0, again.stderr
+    assert again.stdout == pgn  # the journal gives the live game's record, headers and all
+    # a new game on the same files: the finished game's journal and PGN are moved aside
+    third = play(tmp_path, "resign\n", "--journal", "j.jsonl", "--pgn", "g.pgn")
+    assert third.returncode == 0, third.stderr
+    assert "the earlier game's PGN g.pgn is now g.1.pgn" in third.stderr
+    assert (tmp_path / "g.1.pgn").read_text() == pgn
+    assert "1. e4" not in (tmp_path / "g.pgn").read_text()
+    assert (tmp_path / "j.1.jsonl").exists()
