@@ -90,8 +90,10 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
     s.add_argument(
         "--board",
         metavar="PROTOCOL:DEVICE",
-        help="an e-board, e.g. dgt:/dev/ttyUSB0 (auto:DEVICE detects the protocol), or"
-        " gpio-matrix for a reed-switch board on the Pi's GPIO (with --gpio rpi|fake)",
+        help="an e-board, e.g. dgt:/dev/ttyUSB0 (auto:DEVICE detects the protocol),"
+        " gpio-matrix for a reed-switch board on the Pi's GPIO (with --gpio rpi|fake), or a"
+        " virtual board played by hand with typed moves: dgt-sim, millennium-sim, certabo-sim"
+        " (e2e4, lift e2, place e4, claim, resign...: docs/live-play.md)",
     )
     s.add_argument(
         "--camera",
@@ -117,13 +119,18 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
         help="do not read keys from the terminal",
     )  # fmt: skip
     o = parser.add_argument_group("outputs")
-    o.add_argument("--pgn", metavar="PATH", help="write the game's PGN here at the end")
+    o.add_argument(
+        "--pgn", metavar="PATH",
+        help="the game's PGN, rewritten after every move (a new game moves an older one aside)",
+    )  # fmt: skip
     o.add_argument(
         "--feedback", action="store_true", default=None,
         help="the LEDs and buzzer may show duties and violations (12.6 lifted)",
     )  # fmt: skip
     o.add_argument("--display", help="auto (default), full or plain (lines, for logs)")
-    parser.add_argument("--config", metavar="FILE", help="a TOML config file (see arbiter.config)")
+    parser.add_argument(
+        "--config", metavar="FILE", help="a TOML config file: every key in docs/config.md"
+    )
 
 
 def run(args: argparse.Namespace) -> int:

@@ -19,7 +19,7 @@ A config file holds what an installed arbiter always uses (the systemd unit pass
 
 Every key is checked: an unknown key, a value of the wrong type, a bad time control or an
 unknown rule profile is a `ConfigError` naming the key and where it was given (the file and
-table, or the option).
+table, or the option). Every key is documented in `docs/config.md`.
 """
 
 from __future__ import annotations
