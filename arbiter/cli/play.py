@@ -59,6 +59,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--force-tc", dest="force_tc", action="store_true",
         help="play a control of under a minute in all (e.g. --tc 30) instead of refusing it",
     )  # fmt: skip
+    g.add_argument(
+        "--clock-start", dest="clock_start", type=lambda v: v.replace("-", "_"),
+        choices=("now", "black_press"), metavar="now|black-press",
+        help="when the clocks start: now (default), or when Black presses once the pieces"
+        " stand in the start position (what is wrong, and where, is said before)",
+    )  # fmt: skip
     g.add_argument("--mode", help="standard, rapid or blitz (default: from the time control)")
     g.add_argument("--rules", help="rule profile: fide-2023 (default), bs, pl, cs")
     g.add_argument("--strict", action="store_true", default=None, help="teaching mode")

@@ -37,6 +37,7 @@ from rules.events import MODES, Start
 PLAY_KEYS: dict[str, tuple[type | tuple[type, ...], str]] = {
     "tc": (str, "time control"),
     "force_tc": (bool, "play a time control of under a minute in all"),
+    "clock_start": (str, "when the clocks start: now or black_press"),
     "mode": (str, "standard, rapid or blitz"),
     "rules": (str, "rule profile"),
     "strict": (bool, "teaching mode"),
@@ -66,6 +67,7 @@ PLAY_KEYS: dict[str, tuple[type | tuple[type, ...], str]] = {
 }
 GPIO_BACKENDS = ("rpi", "fake", "none")
 DISPLAYS = ("auto", "full", "plain")
+CLOCK_STARTS = ("now", "black_press")  # arbiter.live.start_check
 #: `start` fields a setting may give (the time and the sources are the session's own)
 START_KEYS: dict[str, Any] = {
     f.name: f.type for f in fields(Start) if f.name not in ("t", "sources")
@@ -161,14 +163,18 @@ def check_play(key: str, value: Any, where: str, *, force_tc: bool = False) -> A
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
         raise ConfigError(f"{where}: {what} must be a {_type_name(kind)}, not {value!r}")
     if key == "tc":
-        value = club_standard(value, where, force_tc)
+        value = club_standard(str(value), where, force_tc)
     elif key == "rules":
-        check_rules(value, where)
+        check_rules(str(value), where)
     elif key == "mode" and value not in MODES:
         raise ConfigError(f"{where}: the mode must be one of {', '.join(MODES)}, not {value!r}")
     elif key == "gpio" and value not in GPIO_BACKENDS:
         raise ConfigError(
             f"{where}: the GPIO back-end must be one of {', '.join(GPIO_BACKENDS)}, not {value!r}"
+        )
+    elif key == "clock_start" and value not in CLOCK_STARTS:
+        raise ConfigError(
+            f"{where}: the clocks start 'now' or at Black's press ('black_press'), not {value!r}"
         )
     elif key == "display" and value not in DISPLAYS:
         raise ConfigError(f"{where}: the display must be one of {', '.join(DISPLAYS)}")

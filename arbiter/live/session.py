@@ -45,14 +45,16 @@ from arbiter.live.commands import (
     CommandError,
     HandMove,
     HandStep,
+    PressCmd,
     QuitCmd,
     event_for,
     parse_command,
 )
 from arbiter.live.records import write_atomic
+from arbiter.live.start_check import setup_difference, waiting_note
 from arbiter.records.journal import JournalWriter, restart_event
 from rules.errors import ArbiterError
-from rules.events import Event, PauseClocks, Resume, Sensor, Start, Tick
+from rules.events import Event, PauseClocks, Press, Resume, Sensor, Start, Tick
 from rules.game import Game
 from rules.rulings import Ruling
 
@@ -118,6 +120,8 @@ class Session:
         self._next_refresh = 0.0
         self._restore: list[Ruling] | None = None  # a resumed game's rulings, for the panel
         self._stuck: float | None = None
+        #: the clocks wait for Black's press on a board set up right (`wait_for_black`)
+        self.setting_up = False
         #: the PGN rewritten after every move (`keep_pgn`), and its Date tag
         self.pgn_path: Path | None = None
         self.pgn_date = "????.??.??"
@@ -190,6 +194,8 @@ class Session:
 
     def resolve(self, item: Any) -> Event | None:
         """The contract event an input stands for at this moment of the game, or None."""
+        if isinstance(item, Press) and self.setting_up:
+            return self._start_clocks(item.t, item.side)
         if isinstance(item, Event):
             return item
         game = self.game
@@ -220,11 +226,39 @@ class Session:
             if isinstance(cmd, QuitCmd):
                 self.stop()
                 return None
+            if isinstance(cmd, PressCmd) and self.setting_up:
+                return self._start_clocks(item.t, "black")  # one key for both players
             return event_for(cmd, self.game, item.t)
         except ArbiterError as exc:
             if self.display is not None:
                 self.display.note(str(exc))
             return None
+
+    def wait_for_black(self) -> None:
+        """Stop the clocks until Black's press starts them on a board set up right
+        (`arbiter.live.start_check`); a new game's first step."""
+        self.setting_up = True
+        self.submit(PauseClocks(t=self.last_t))
+        if self.display is not None:
+            self.display.note(waiting_note(self.game))
+
+    def _start_clocks(self, t: float, side: str) -> Event | None:
+        """A press while the clocks wait: Black's starts them if the pieces stand right."""
+        note = None
+        if side != "black":
+            note = "Black presses to start the clocks"
+        else:
+            wrong = setup_difference(self.game, t)
+            if wrong is not None:
+                note = f"{wrong} The clocks start when that is done and Black presses."
+        if note is not None:
+            if self.display is not None:
+                self.display.note(note)
+            return None
+        self.setting_up = False
+        if self.display is not None:
+            self.display.note("Black pressed: White's clock runs")
+        return Resume(t=t) if self.game.clock.paused else None
 
     def submit(self, event: Event) -> list[Ruling]:
         """Journal `event` (never before the last one in time), then rule on it."""

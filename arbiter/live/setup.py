@@ -291,7 +291,10 @@ def new_game(settings: Settings, journal_path: Path, clock: Clock | None = None)
     sources, stream_start = open_sources(settings, clock)
     start = start_of(settings, sources, stream_start)
     display = make_display(settings, start, sources)
-    return Session.new(start, journal_path, clock, sources=sources, display=display)
+    session = Session.new(start, journal_path, clock, sources=sources, display=display)
+    if settings.get("clock_start") == "black_press" and session.game.timed and not stream_start:
+        session.wait_for_black()  # a scripted stream has its own presses
+    return session
 
 
 def load_unfinished(path: Path) -> tuple[list[Event], list[str]] | None:

@@ -54,8 +54,11 @@ def play_typed(
         session = new_game(settings, journal, clock=clock)
         runner = threading.Thread(target=session.run, daemon=True)
         out = io.StringIO()
+        built = session.display
         session.display = Display(out, tty=False, title="test")
         session.display.attach(session.game)
+        for note in built.notes:  # what the game said as it was built
+            session.display.note(note)
         taken = session.take
 
         def take(item: object) -> list[Ruling]:
