@@ -58,7 +58,9 @@ def run(args: argparse.Namespace) -> int:
             _warn(warning)
         if info is not None:
             date, tags = info.date, info.tags
-    text = pgn_from_rulings(start, rulings, last_note=last_note, date=date, tags=tags)
+    text = pgn_from_rulings(
+        start, rulings, last_note=last_note, date=date, tags=tags, events=events
+    )
     if args.out:
         try:
             with open(args.out, "w", encoding="utf-8") as f:

@@ -425,7 +425,9 @@ class Session:
         """
         from arbiter.records.pgn import pgn_from_rulings
 
-        text = pgn_from_rulings(self.game.start, self.rulings, date=date, tags=tags)
+        text = pgn_from_rulings(
+            self.game.start, self.rulings, date=date, tags=tags, events=self.events
+        )
         p = Path(path)
         try:
             write_atomic(p, text)

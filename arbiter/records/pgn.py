@@ -15,7 +15,17 @@ from dataclasses import dataclass, field
 import chess
 import chess.pgn
 
-from rules.events import Start
+from rules.events import (
+    AddTime,
+    Event,
+    Lift,
+    PauseClocks,
+    Place,
+    Resume,
+    SetClock,
+    Snapshot,
+    Start,
+)
 from rules.messages import format_ruling
 from rules.rulings import (
     ClaimRuling,
@@ -92,6 +102,40 @@ def pgn_time_control(control: str | None) -> str:
     return ":".join(parts)
 
 
+def _action_texts(events: Iterable[Event]) -> list[tuple[Event, str]]:
+    """The arbiter's clock actions of a stream, each with its comment. A pause at the very
+    start, before any piece moved, is the clocks waiting to be started (`--clock-start
+    black-press`): not written; the resume that ends it is the start of the clocks (6.5)."""
+    out: list[tuple[Event, str]] = []
+    waiting = False
+    moved = False
+    for event in events:
+        if isinstance(event, Lift | Place | Snapshot) and not waiting:
+            moved = True
+        match event:
+            case PauseClocks() if not moved and not out and event.t == 0:
+                waiting = True
+            case Resume() if waiting:
+                waiting = False
+                moved = True
+                out.append((event, "The clocks were started (Art. 6.5)."))
+            case PauseClocks():
+                out.append((event, "The arbiter stopped the clocks (Art. 6.11.1)."))
+            case Resume():
+                out.append((event, "The arbiter restarted the clocks (Art. 6.11)."))
+            case AddTime(side=side, seconds=seconds):
+                out.append(
+                    (event, f"The arbiter added {_whole(seconds)} s to {side.title()}'s clock"
+                     " (Art. 6.11.3).")
+                )  # fmt: skip
+            case SetClock(white=white, black=black):
+                out.append(
+                    (event, f"The arbiter set the clocks: White {_clk(white)}, Black"
+                     f" {_clk(black)} (Art. 6.10.2).")
+                )  # fmt: skip
+    return out
+
+
 def _whole(seconds: float) -> str:
     return str(int(seconds)) if float(seconds).is_integer() else f"{seconds:g}"
 
@@ -114,12 +158,14 @@ def pgn_from_rulings(
     date: str = "????.??.??",
     last_note: str | None = None,
     tags: Mapping[str, str] | None = None,
+    events: Iterable[Event] = (),
 ) -> str:
     """The PGN text of a game from its `start` event and its rulings.
 
     `last_note` is a comment after everything else, e.g. why the record stops early; `tags`
     are more PGN tags (Board, WhiteElo, BlackElo, WhiteFideId, BlackFideId), written in
-    `TAG_ORDER` among the others.
+    `TAG_ORDER` among the others. The arbiter's clock actions among `events` (the stream's)
+    are comments where they happened (`action_text`): they rule nothing of their own.
     """
     plies: list[_Ply] = []
     preamble: list[str] = []
@@ -131,7 +177,14 @@ def pgn_from_rulings(
     def note(text: str) -> None:
         (plies[-1].comments if plies else preamble).append(text)
 
+    actions = [(e.t, text) for e, text in _action_texts(events)]
+
+    def flush(before: float) -> None:
+        while actions and actions[0][0] < before:
+            note(actions.pop(0)[1])
+
     for r in rulings:
+        flush(r.t)
         if before_move and not isinstance(r, MoveStands | Violation):
             for text in before_move:
                 note(text)
@@ -161,6 +214,7 @@ def pgn_from_rulings(
             note(format_ruling(r))
     for text in before_move:
         note(text)
+    flush(float("inf"))
     if last_note:
         note(last_note)
     return _write(start, plies, preamble, result, termination, date, tags or {})

@@ -8,6 +8,7 @@ the same every run (fake clock).
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 import chess.pgn
@@ -121,3 +122,24 @@ def test_commands_are_read(text: str, command: object) -> None:
 def test_bad_commands_say_what_is_expected(text: str, says: str) -> None:
     with pytest.raises(CommandError, match=says):
         parse_command(text)
+
+
+def test_the_arbiters_clock_actions_are_in_the_pgn_where_they_happened(tmp_path: Path) -> None:
+    lines = ["e2e4", "pause", "resume", "add white 60", "e7e5", "setclock 4:00 3:30", "quit"]
+    played = play_typed(tmp_path, ["--board", "dgt-sim", "--tc", "5+3"], lines)
+    flat = " ".join(played.pgn.split())
+    assert "1. e4 { [%clk 0:05:02.1] The arbiter stopped the clocks (Art. 6.11.1)." in flat
+    assert "The arbiter restarted the clocks (Art. 6.11)." in flat
+    assert "The arbiter added 60 s to White's clock (Art. 6.11.3)." in flat
+    assert re.search(
+        r"1\.\.\. e5 \{ \[%clk [0-9:.]+\] The arbiter set the clocks: White 0:04:00\.0,"
+        r" Black 0:03:30\.0 \(Art\. 6\.10\.2\)\.",
+        flat,
+    ), flat
+
+
+def test_a_clock_started_by_blacks_press_is_said_once_in_the_pgn(tmp_path: Path) -> None:
+    options = ["--board", "dgt-sim", "--tc", "5+3", "--clock-start", "black-press"]
+    played = play_typed(tmp_path, options, ["press", "e2e4", "quit"])
+    assert "stopped the clocks" not in played.pgn
+    assert played.pgn.count("The clocks were started (Art. 6.5).") == 1
