@@ -54,7 +54,16 @@ from arbiter.live.records import write_atomic
 from arbiter.live.start_check import setup_difference, waiting_note
 from arbiter.records.journal import JournalWriter, restart_event
 from rules.errors import ArbiterError
-from rules.events import Event, PauseClocks, Press, Resume, Sensor, Start, Tick
+from rules.events import (
+    Decline,
+    Event,
+    PauseClocks,
+    Press,
+    Resume,
+    Sensor,
+    Start,
+    Tick,
+)
 from rules.game import Game
 from rules.rulings import Ruling
 
@@ -190,7 +199,10 @@ class Session:
         event = self.resolve(item)
         if event is None:
             return []
-        return self.submit(event)
+        rulings = self.submit(event)
+        if not rulings and isinstance(item, Typed | KeyCommand) and self.display is not None:
+            self.display.note(quiet_note(event))  # what was typed is seen to be taken
+        return rulings
 
     def resolve(self, item: Any) -> Event | None:
         """The contract event an input stands for at this moment of the game, or None."""
@@ -473,6 +485,14 @@ def sensor_note(event: Sensor) -> str | None:
     codecs resynchronise, and a noisy line would fill the screen)."""
     text = SENSOR_NOTES.get(event.status)
     return text.format(detail=event.detail or "no detail") if text else None
+
+
+def quiet_note(event: Event) -> str:
+    """The screen's line for a typed command the rules took without a ruling."""
+    side = getattr(event, "side", None)
+    if isinstance(event, Decline) and side is not None:
+        return f"{side.title()} declines the draw offer (Art. 9.1.2.1)."
+    return f"{event.type} recorded at {event.t:.2f}: nothing to rule"
 
 
 def rebuild(history: Sequence[Event]) -> tuple[Game, list[Ruling]]:

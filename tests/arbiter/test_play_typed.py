@@ -143,3 +143,25 @@ def test_a_clock_started_by_blacks_press_is_said_once_in_the_pgn(tmp_path: Path)
     played = play_typed(tmp_path, options, ["press", "e2e4", "quit"])
     assert "stopped the clocks" not in played.pgn
     assert played.pgn.count("The clocks were started (Art. 6.5).") == 1
+
+
+@pytest.mark.parametrize(
+    ("lines", "result", "reason"),
+    [
+        (["e2e4", "e7e5", "g1f3", "offer", "accept"], "1/2-1/2", "agreement"),
+        (["e2e4", "e7e5", "offer", "decline", "resign"], "0-1", "resignation"),
+        (["e2e4", "e7e5", "takeback", "declare 1-0"], "1-0", "arbiter_decision"),
+    ],
+)
+def test_every_ending_typed_live(
+    tmp_path: Path, lines: list[str], result: str, reason: str
+) -> None:
+    played = play_typed(tmp_path, ["--board", "dgt-sim", "--tc", "3+2"], lines)
+    over = [r for r in played.rulings if isinstance(r, GameOver)]
+    assert [(o.result, o.reason) for o in over] == [(result, reason)], played.screen
+    assert played.pgn.rstrip().endswith(result)
+    if "decline" in lines:
+        assert "Black declines the draw offer (Art. 9.1.2.1)." in played.screen
+    if "takeback" in lines:
+        assert "The arbiter reinstated the position (Art. 7.1)." in played.pgn
+        assert "1... e5" not in played.pgn
