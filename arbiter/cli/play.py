@@ -173,8 +173,8 @@ def run(args: argparse.Namespace) -> int:
             sys.stderr.write(f"arbiter play: {warning}\n")
         start = history[0]
         assert isinstance(start, Start)  # load_unfinished rebuilt the game from it
-        sys.stderr.write(f"arbiter play: {not_applied(path, start, settings)}\n")
         session = resume_game(path, history, settings)
+        sys.stderr.write(f"arbiter play: {not_applied(path, start, settings)}\n")
         session.display.note(f"resumed the game of {path} at t={history[-1].t:.2f}")
     else:
         if path.exists() and path.stat().st_size > 0:
