@@ -188,6 +188,8 @@ def reopen_sources(
             camera = int(where) if kind == "camera" else None
             video = where if kind == "video" else None
             sources.append(_camera(cal or settings.get("calibration"), camera, video))
+        elif kind == "commands":
+            continue  # typed commands drove a virtual board, which cannot be reopened
         elif kind == "keyboard":
             if settings.get("keyboard") is not False and KeyboardSource.usable():
                 sources.append(KeyboardSource())
