@@ -45,7 +45,7 @@ from rules.errors import ArbiterError
 from rules.events import Event, Lift, Place, Snapshot
 
 #: real seconds a hand movement may take to come back through the serial path
-ECHO_TIMEOUT_S = 3.0
+ECHO_TIMEOUT_S = 10.0
 #: stream seconds added to the board's `noise_s`/`slide_s` between two hand movements, and
 #: to its `latency_s` after a press, so that no two movements are read as one
 MARGIN_S = 0.15
