@@ -180,6 +180,7 @@ class Hand:
         """`e2e4`: every movement of the move, on the pieces the board holds now."""
         for step in hand_steps(self.board.virtual.placement(), uci):
             self._movement(step)
+        self._held.clear()  # a captured piece is set aside, not put down again
 
     def step(self, cmd: HandStep) -> None:
         """`lift e2` / `place e4 [q]`."""
