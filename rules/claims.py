@@ -6,6 +6,12 @@ incorrect one costs time (9.5.3), stands as a draw offer and binds a declared mo
 touch-move claim (4.8) by the opponent, before he touches a piece, reinstates the position
 before the breach. Offers (9.1.2) stand until answered; an agreement needs both players to
 have moved (5.2.3).
+
+A claim of kind `any` (a claim button, a key: the player cannot say which) is "whatever the
+Laws allow that player now" (events.md): the touch-move claim of 4.8 when the opponent's last
+move broke Article 4, else a draw claim (9.2, 9.3). One that fits none of them claims nothing
+the Laws know: it is ruled not correct under 9.5 with no 9.5.3 penalty and no draw offer, for
+9.5.3 punishes an incorrect *draw* claim, and a button pressed by mistake is not one.
 """
 
 from __future__ import annotations
@@ -25,11 +31,14 @@ from rules.types import Side
 if TYPE_CHECKING:
     from rules.game import Game
 
+#: the article of a claim of kind `any` that fits nothing: the arbiter rules on claims (9.5)
+CLAIM_ARTICLE = "9.5"
+
 
 def claim(game: Game, ev: Claim, out: list[Ruling]) -> None:
     """A claim to the arbiter: touch-move (4.8) or a draw (9.2, 9.3), ruled at once (9.5)."""
     side = ev.side
-    if ev.kind == "touch_move":
+    if ev.kind == "touch_move" or (ev.kind == "any" and touch_move_claimable(game, side)):
         claim_touch_move(game, side, ev.t, out)
         return
     mover = SIDE[game.board.turn]
@@ -48,6 +57,10 @@ def claim(game: Game, ev: Claim, out: list[Ruling]) -> None:
         reason, article = valid_kind
         out.append(ClaimRuling(t=ev.t, side=side, article=article, kind=ev.kind, valid=True))
         ending.game_over(game, ev.t, "1/2-1/2", reason, article, out)
+        return
+    if ev.kind == "any":
+        # nothing the Laws allow this player now: not a draw claim, so no 9.5.3 penalty
+        out.append(ClaimRuling(t=ev.t, side=side, article=CLAIM_ARTICLE, kind="any", valid=False))
         return
     article = "9.5.3"
     out.append(ClaimRuling(t=ev.t, side=side, article=article, kind=ev.kind, valid=False))
@@ -95,18 +108,24 @@ def draw_claim_valid(
     return None
 
 
-def claim_touch_move(game: Game, side: Side, t: float, out: list[Ruling]) -> None:
-    """4.8: the opponent's Article 4 breach, claimed before touching a piece."""
+def touch_move_claimable(game: Game, side: Side) -> bool:
+    """4.8: may `side` claim the opponent's breach of Article 4 now? Only when the last move
+    was the opponent's and broke Article 4, and `side`, having the move, has touched no piece.
+    """
     last = game.records[-1] if game.records else None
-    mover = SIDE[game.board.turn]
-    valid = (
+    return (
         last is not None
         and last.side != side
         and last.violation is not None
-        and side == mover
+        and side == SIDE[game.board.turn]
         and not game.turn.touched_any
     )
-    if not valid or last is None:
+
+
+def claim_touch_move(game: Game, side: Side, t: float, out: list[Ruling]) -> None:
+    """4.8: the opponent's Article 4 breach, claimed before touching a piece."""
+    last = game.records[-1] if game.records else None
+    if not touch_move_claimable(game, side) or last is None:
         out.append(ClaimRuling(t=t, side=side, article="4.8", kind="touch_move", valid=False))
         return
     assert last.violation is not None

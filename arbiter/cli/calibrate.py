@@ -170,6 +170,10 @@ def _pick(frame: Any, args: argparse.Namespace) -> Any:
     return corners
 
 
+#: the smallest picture side a board can be found in (8 squares of 8 pixels)
+MIN_SIDE_PX = 64
+
+
 def run(args: argparse.Namespace) -> int:
     from vision.cvload import cv2, np
 
@@ -191,6 +195,12 @@ def run(args: argparse.Namespace) -> int:
         frame = _first_still(open_source(camera=args.camera, video=args.video), skip=skip)
         if frame is None:
             raise VisionError("the source gave no frame")
+    height, width = frame.shape[:2]
+    if min(height, width) < MIN_SIDE_PX:
+        raise VisionError(
+            f"the picture is {width}x{height} pixels: too small to find a board in (at least"
+            f" {MIN_SIDE_PX} on each side; a camera's 640x480 or more is what calibration needs)"
+        )
     if args.pick:
         corners = _pick(frame, args)
     else:

@@ -1,4 +1,9 @@
-"""`arbiter pgn FILE.jsonl`: the game record of an event stream or a journal, as PGN."""
+"""`arbiter pgn FILE.jsonl`: the game record of an event stream or a journal, as PGN.
+
+For a journal of `arbiter play`, the date and the PGN tags its events do not hold (Board,
+ratings, FIDE ids) come from the record settings kept beside it (`arbiter.live.records`), so
+that the PGN is the one the live game wrote.
+"""
 
 from __future__ import annotations
 
@@ -48,7 +53,21 @@ def run(args: argparse.Namespace) -> int:
     last_note = None
     if broken is not None:
         last_note = gettext(RECORD_STOPS, language).format(error=broken)
-    text = pgn_from_rulings(start, rulings, last_note=last_note, language=language)
+    date, tags = "????.??.??", {}
+    if args.file != "-":  # a journal of `arbiter play`: the record settings kept beside it
+        from pathlib import Path
+
+        from arbiter.live.records import load_info
+
+        info, warning = load_info(Path(args.file))
+        if warning is not None:
+            _warn(warning)
+        if info is not None:
+            date, tags = info.date, info.tags
+    text = pgn_from_rulings(
+        start, rulings, last_note=last_note, date=date, tags=tags, events=events,
+        language=language,
+    )
     if args.out:
         try:
             with open(args.out, "w", encoding="utf-8") as f:

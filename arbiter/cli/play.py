@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from arbiter.live.config import Settings
+    from rules.events import Start
 
 
 def _camera_value(text: str) -> int | str:
@@ -58,11 +59,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--force-tc", dest="force_tc", action="store_true",
         help="play a control of under a minute in all (e.g. --tc 30) instead of refusing it",
     )  # fmt: skip
+    g.add_argument(
+        "--clock-start", dest="clock_start", type=lambda v: v.replace("-", "_"),
+        choices=("now", "black_press"), metavar="now|black-press",
+        help="when the clocks start: now (default), or when Black presses once the pieces"
+        " stand in the start position (what is wrong, and where, is said before)",
+    )  # fmt: skip
     g.add_argument("--mode", help="standard, rapid or blitz (default: from the time control)")
     g.add_argument("--rules", help="rule profile: fide-2023 (default), bs, pl, cs")
     g.add_argument("--strict", action="store_true", default=None, help="teaching mode")
     g.add_argument("--white", help="White's name")
     g.add_argument("--black", help="Black's name")
+    r = parser.add_argument_group("the record (PGN tags; kept for resume and `arbiter pgn`)")
+    r.add_argument("--event", help="the event (PGN Event)")
+    r.add_argument("--site", help="where it is played (PGN Site)")
+    r.add_argument("--round", help="the round (PGN Round), e.g. 3 or 3.1")
+    r.add_argument("--board-number", dest="board_number", metavar="N", help="PGN Board")
+    r.add_argument("--white-elo", dest="white_elo", type=int, metavar="N", help="PGN WhiteElo")
+    r.add_argument("--black-elo", dest="black_elo", type=int, metavar="N", help="PGN BlackElo")
+    r.add_argument("--white-fide-id", dest="white_fide_id", metavar="ID", help="PGN WhiteFideId")
+    r.add_argument("--black-fide-id", dest="black_fide_id", metavar="ID", help="PGN BlackFideId")
     g.add_argument(
         "--set",
         action="append",
@@ -82,8 +98,10 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="PROTOCOL:DEVICE",
         help="an e-board, e.g. dgt:/dev/ttyUSB0, chessnut:/dev/hidraw0, pegasus:ADDRESS"
         " (Bluetooth LE; `arbiter boards` lists them; auto:DEVICE detects the protocol, auto"
-        " alone takes the one board found), or gpio-matrix for a reed-switch board on the"
-        " Pi's GPIO (with --gpio rpi|fake)",
+        " alone takes the one board found), gpio-matrix for a reed-switch board on the"
+        " Pi's GPIO (with --gpio rpi|fake), or a virtual board played by hand with typed"
+        " moves: dgt-sim, millennium-sim, certabo-sim (e2e4, lift e2, place e4, claim,"
+        " resign...: docs/live-play.md)",
     )
     s.add_argument(
         "--camera",
@@ -109,7 +127,10 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
         help="do not read keys from the terminal",
     )  # fmt: skip
     o = parser.add_argument_group("outputs")
-    o.add_argument("--pgn", metavar="PATH", help="write the game's PGN here at the end")
+    o.add_argument(
+        "--pgn", metavar="PATH",
+        help="the game's PGN, rewritten after every move (a new game moves an older one aside)",
+    )  # fmt: skip
     o.add_argument(
         "--feedback", action="store_true", default=None,
         help="the LEDs and buzzer may show duties and violations (12.6 lifted)",
@@ -130,31 +151,37 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
         help="say the rulings the players may hear (FIDE 12.6), in the game's language,"
         " through espeak-ng",
     )  # fmt: skip
-    parser.add_argument("--config", metavar="FILE", help="a TOML config file (see arbiter.config)")
+    parser.add_argument(
+        "--config", metavar="FILE", help="a TOML config file: every key in docs/config.md"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
+    from arbiter.live.records import lock_journal, set_aside
     from arbiter.live.setup import (
         archive,
         default_journal,
         load_unfinished,
         new_game,
+        record_info,
         resume_game,
         settings_of,
     )
     from arbiter.records.paths import check_distinct
+    from rules.events import Start
 
+    settings = settings_of(args)  # a time control is read as clubs write it (config.py)
     reading = None
-    if getattr(args, "tc", None):
-        from arbiter.live.club_time import describe, read_club_time
+    standard = settings.start_fields().get("time_control")
+    if standard:
+        from arbiter.live.club_time import describe
+        from rules.timecontrol import TimeControl
 
-        control = read_club_time(args.tc, force=getattr(args, "force_tc", False))
-        args.tc = str(control)  # the journal keeps the contract's form, in seconds
-        reading = f"time control: {describe(control)} ({args.tc})"
-    settings = settings_of(args)
+        reading = f"time control: {describe(TimeControl.parse(standard))} ({standard})"
     check_publish(settings.get("publish"))  # a bad --publish stops before anything is journaled
     path = Path(settings.get("journal") or default_journal())
     check_distinct(files_of(path, settings))
+    lock = lock_journal(path)  # held until the program ends
     say_repaired("arbiter play", path)
     web = reserve_page(settings)
     going_on = load_unfinished(path)
@@ -162,17 +189,28 @@ def run(args: argparse.Namespace) -> int:
         history, warnings = going_on
         for warning in warnings:
             sys.stderr.write(f"arbiter play: {warning}\n")
+        start = history[0]
+        assert isinstance(start, Start)  # load_unfinished rebuilt the game from it
         session = resume_game(path, history, settings)
+        sys.stderr.write(f"arbiter play: {not_applied(path, start, settings)}\n")
         session.display.note(f"resumed the game of {path} at t={history[-1].t:.2f}")
     else:
         if path.exists() and path.stat().st_size > 0:
             moved = archive(path)
             sys.stderr.write(f"arbiter play: the finished game's journal is now {moved}\n")
+        pgn = settings.get("pgn")
+        aside = set_aside(Path(pgn)) if pgn else None
+        if aside is not None:
+            sys.stderr.write(f"arbiter play: the earlier game's PGN {pgn} is now {aside}\n")
         if reading is not None:
             sys.stdout.write(reading + "\n")
             sys.stdout.flush()
         session = new_game(settings, path)
-    return report_with_page(session, settings, path, web)
+    info = record_info(settings, path, resumed=going_on is not None)
+    try:
+        return report_with_page(session, settings, path, web, info)
+    finally:
+        lock.close()
 
 
 def reserve_page(settings: Settings) -> Any:
@@ -190,7 +228,9 @@ def _say(line: str) -> None:
     sys.stdout.flush()
 
 
-def report_with_page(session: Any, settings: Settings, path: Path, web: Any) -> int:
+def report_with_page(
+    session: Any, settings: Settings, path: Path, web: Any, info: Any
+) -> int:
     """Run the session with its web page (on the socket `reserve_page` bound), then report."""
     from arbiter.live.setup import report
 
@@ -203,7 +243,7 @@ def report_with_page(session: Any, settings: Settings, path: Path, web: Any) -> 
             say=_say, sock=web,
         )  # fmt: skip
     try:
-        return report(session, settings.get("pgn"), path, publish=settings.get("publish"))
+        return report(session, info, path, publish=settings.get("publish"))
     finally:
         if page is not None:
             page.stop()
@@ -215,6 +255,29 @@ def check_publish(url: str | None) -> None:
         from arbiter.hall.topics import parse_address
 
         parse_address(url)
+
+
+def not_applied(journal: Path, start: Start, settings: Settings) -> str:
+    """What `arbiter play --journal J` says when J holds a game still going on: that game is
+    resumed, and which of the options given differ from its own settings (they are not
+    applied: a game keeps the settings it began with)."""
+    from arbiter.live.config import PLAY_TO_START
+
+    option = {start_key: key for key, start_key in PLAY_TO_START.items()}
+    differ = [
+        f"{settings.where.get(key) or settings.where.get(option.get(key, key), key)} {value}"
+        for key, value in settings.start_fields().items()
+        if getattr(start, key, None) != value
+    ]
+    players = f"{start.white or 'White'} v {start.black or 'Black'}"
+    control = start.time_control or "no clock"
+    said = f"journal {journal} holds a game still going on ({players}, {control}): it is resumed"
+    if not differ:
+        return said
+    return (
+        f"{said}. Not applied to it: {', '.join(differ)} (a game keeps its own settings; for "
+        "a new game give another --journal)"
+    )
 
 
 def files_of(journal: Path, settings: Settings) -> dict[str, str | Path | None]:

@@ -77,18 +77,26 @@ def render(fen: str, result: Winnability, *, as_json: bool) -> str:
 
 
 def answer_stream(lines: TextIO, out: TextIO, err: TextIO, *, budget: int, as_json: bool) -> int:
-    """Answer every FEN line of `lines`; 1 if any line was bad, else 0."""
+    """Answer every FEN line of `lines`; 1 if any line was bad, else 0.
+
+    With `as_json` every input line gets one output line, a bad or empty one
+    `{"fen": ..., "error": ...}`, so that the answers pair with the questions line by line.
+    """
     from rules.winnability import analyse, board_from_fen
 
     status = 0
     for number, raw in enumerate(lines, start=1):
         fen = raw.strip()
         if not fen:
+            if as_json:
+                print(json.dumps({"fen": "", "error": "an empty line"}), file=out, flush=True)
             continue
         try:
             board = board_from_fen(fen)
         except PositionError as exc:
             print(f"arbiter position: line {number}: {exc}", file=err, flush=True)
+            if as_json:
+                print(json.dumps({"fen": fen, "error": str(exc)}), file=out, flush=True)
             status = 1
             continue
         print(render(fen, analyse(board, budget=budget), as_json=as_json), file=out, flush=True)

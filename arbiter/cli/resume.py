@@ -46,8 +46,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from arbiter.errors import SessionError
+    from arbiter.live.records import lock_journal
     from arbiter.live.session import rebuild
-    from arbiter.live.setup import resume_game, settings_of
+    from arbiter.live.setup import record_info, resume_game, settings_of
     from arbiter.records.journal import read_journal
     from arbiter.records.paths import check_distinct
 
@@ -59,6 +60,7 @@ def run(args: argparse.Namespace) -> int:
     settings = settings_of(args)
     check_publish(settings.get("publish"))  # a bad --publish stops before anything is journaled
     check_distinct(files_of(path, settings))
+    lock = lock_journal(path)  # held until the program ends
     say_repaired("arbiter resume", path)
     history, warnings = read_journal(path)
     for warning in warnings:
@@ -69,4 +71,8 @@ def run(args: argparse.Namespace) -> int:
     web = reserve_page(settings)
     session = resume_game(path, history, settings, gap_s=args.gap, counted=args.counted)
     session.display.note(f"resumed the game of {path} at t={history[-1].t:.2f}")
-    return report_with_page(session, settings, path, web)
+    info = record_info(settings, path, resumed=True)
+    try:
+        return report_with_page(session, settings, path, web, info)
+    finally:
+        lock.close()

@@ -31,6 +31,21 @@ class KeyCommand:
 
 
 @dataclass(frozen=True, slots=True)
+class Typed:
+    """A command line typed at stream time `t` (`arbiter.live.commands` reads it)."""
+
+    t: float
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """A line for the arbiter's screen from a source (a typed command that did nothing)."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
 class SourceFailed:
     """A source stopped on an error; the session ends with `message`."""
 
@@ -48,14 +63,35 @@ class SourceDone:
 KEYS: dict[str, str] = {
     " ": "the player whose clock runs presses it",
     "p": "pause or resume the clocks (arbiter, 6.11)",
-    "c": "a claim of kind 'any' by the player having the move (9.2, 9.3)",
+    "c": "a claim by the player having the move: whatever the Laws allow now (4.8, 9.2, 9.3)",
+    "t": "the touch-move claim (4.8) of the player having the move",
+    "o": "a draw offer by the player having the move (9.1.2)",
+    "a": "the standing draw offer accepted (9.1.2, 5.2.3)",
+    "d": "the standing draw offer declined (9.1.2.1)",
     "w": "add 60 s to White's clock (arbiter, 6.10-6.11)",
     "b": "add 60 s to Black's clock (arbiter)",
+    ":": "type a command, ended by Enter: resign, takeback, declare 1-0, setclock 5:00 4:30,"
+    " claim threefold e2e4 (a game's end is never one stray key)",
     "q": "stop; the journal stays, `arbiter resume` continues the game",
+}
+#: the typed command (`arbiter.live.commands`) each key stands for ("p" toggles the clocks)
+KEY_COMMANDS: dict[str, str] = {
+    " ": "press",
+    "c": "claim",
+    "t": "claim touch",
+    "o": "offer",
+    "a": "accept",
+    "d": "decline",
+    "w": "add white 60",
+    "b": "add black 60",
+    "q": "quit",
 }
 
 #: the keys in a line a screen can show
-KEYS_HELP = "keys: space press  p pause/resume  c claim  w/b +60 s  q stop"
+KEYS_HELP = (
+    "keys: space press  p pause  c claim  t touch-move claim  o/a/d offer/accept/decline"
+    "  w/b +60 s  :command (:resign)  q stop"
+)
 
 Emit = Callable[[Any], None]
 

@@ -6,10 +6,11 @@ import os
 import select
 import sys
 import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TextIO
 
 from arbiter.clock import Clock
-from arbiter.inputs.base import KEYS, Emit, KeyCommand, Source
+from arbiter.inputs.base import KEYS, Emit, KeyCommand, Source, Typed
 
 if TYPE_CHECKING:
     pass
@@ -29,6 +30,10 @@ class KeyboardSource(Source):
         self._saved: Any = None
         self._wake_r, self._wake_w = -1, -1
         self._thread: threading.Thread | None = None
+        #: the command line being typed after `:` (None: single keys)
+        self.line: str | None = None
+        #: shows the line being typed (the display's footer), set by the composition root
+        self.prompt: Callable[[str], None] | None = None
 
     @staticmethod
     def usable(stream: TextIO | None = None) -> bool:
@@ -62,9 +67,34 @@ class KeyboardSource(Source):
                 return
             t = clock.now()
             for ch in data.decode("utf-8", errors="ignore"):
+                if self.line is not None:
+                    self._edit(ch, t, emit)
+                    continue
                 key = ch.lower() if ch != " " else ch
-                if key in KEYS:
+                if key == ":":
+                    self.line = ""
+                    self._show()
+                elif key in KEYS:
                     emit(KeyCommand(t, key))
+
+    def _edit(self, ch: str, t: float, emit: Emit) -> None:
+        """A key of a command line begun with `:`: Enter sends it, Escape drops it."""
+        line = self.line or ""
+        if ch in "\r\n":
+            self.line = None
+            if line.strip():
+                emit(Typed(t, line))
+        elif ch == "\x1b":
+            self.line = None
+        elif ch in ("\x7f", "\b"):
+            self.line = line[:-1]
+        elif ch.isprintable():
+            self.line = line + ch
+        self._show()
+
+    def _show(self) -> None:
+        if self.prompt is not None:
+            self.prompt(self.line or "")
 
     def close(self) -> None:
         if self._wake_w >= 0:

@@ -4,7 +4,8 @@ A config file holds what an installed arbiter always uses (the systemd unit pass
 `--config /etc/otb-arbiter/config.toml`), the command line what changes from game to game:
 
     [play]                 # the options of `arbiter play`, by their long names
-    tc = "5400+30"         # --tc: the contract's time-control syntax (events.md)
+    tc = "90+30"           # --tc: as clubs write it (3+2, G/90;inc30) or the contract's
+                           # syntax (5400+30); see docs/time-controls.md
     rules = "fide-2023"    # --rules: the rule profile
     gpio = "rpi"           # --gpio rpi|fake|none
     pgn = "/var/lib/otb-arbiter/last.pgn"
@@ -18,7 +19,7 @@ A config file holds what an installed arbiter always uses (the systemd unit pass
 
 Every key is checked: an unknown key, a value of the wrong type, a bad time control or an
 unknown rule profile is a `ConfigError` naming the key and where it was given (the file and
-table, or the option).
+table, or the option). Every key is documented in `docs/config.md`.
 """
 
 from __future__ import annotations
@@ -35,12 +36,22 @@ from rules.events import MODES, Start
 #: the `[play]` keys: name -> (type, what it is)
 PLAY_KEYS: dict[str, tuple[type | tuple[type, ...], str]] = {
     "tc": (str, "time control"),
+    "force_tc": (bool, "play a time control of under a minute in all"),
+    "clock_start": (str, "when the clocks start: now or black_press"),
     "mode": (str, "standard, rapid or blitz"),
     "rules": (str, "rule profile"),
     "strict": (bool, "teaching mode"),
     "feedback": (bool, "LEDs and buzzer may guide the players"),
     "white": (str, "White's name"),
     "black": (str, "Black's name"),
+    "event": (str, "the event (PGN Event)"),
+    "site": (str, "where the game is played (PGN Site)"),
+    "round": (str, "the round (PGN Round)"),
+    "board_number": (str, "the board number (PGN Board)"),
+    "white_elo": (int, "White's rating (PGN WhiteElo)"),
+    "black_elo": (int, "Black's rating (PGN BlackElo)"),
+    "white_fide_id": (str, "White's FIDE id (PGN WhiteFideId)"),
+    "black_fide_id": (str, "Black's FIDE id (PGN BlackFideId)"),
     "events": (str, "a stream file played in real time ('-': stdin)"),
     "gpio": (str, "GPIO back-end"),
     "journal": (str, "journal path"),
@@ -60,13 +71,15 @@ PLAY_KEYS: dict[str, tuple[type | tuple[type, ...], str]] = {
 }
 GPIO_BACKENDS = ("rpi", "fake", "none")
 DISPLAYS = ("auto", "full", "plain")
+CLOCK_STARTS = ("now", "black_press")  # arbiter.live.start_check
 #: `start` fields a setting may give (the time and the sources are the session's own)
 START_KEYS: dict[str, Any] = {
     f.name: f.type for f in fields(Start) if f.name not in ("t", "sources")
 }
 #: [play] options that are also `start` fields, under the start's name
 PLAY_TO_START = {"tc": "time_control", "mode": "mode", "rules": "rules", "strict": "strict",
-                 "white": "white", "black": "black"}  # fmt: skip
+                 "white": "white", "black": "black", "event": "event", "site": "site",
+                 "round": "round"}  # fmt: skip
 TABLES = ("play", "start", "gpio")
 
 
@@ -129,11 +142,14 @@ def load_config(path: str | Path) -> Settings:
             )
         if not isinstance(value, dict):
             raise ConfigError(f"config {p}: {key!r} must be a table ([{key}])")
+    force = data.get("play", {}).get("force_tc") is True
     for key, value in data.get("play", {}).items():
-        settings.play[key] = check_play(key, value, f"config {p} [play] {key}")
+        where = f"config {p} [play] {key}"
+        settings.play[key] = check_play(key, value, where, force_tc=force)
         settings.where[key] = f"config {p} [play] {key}"
     for key, value in data.get("start", {}).items():
-        settings.start[key] = check_start(key, value, f"config {p} [start] {key}")
+        where = f"config {p} [start] {key}"
+        settings.start[key] = check_start(key, value, where, force_tc=force)
         settings.where[key] = f"config {p} [start] {key}"
     settings.gpio_table = dict(data.get("gpio", {}))
     if settings.gpio_table:
@@ -142,30 +158,36 @@ def load_config(path: str | Path) -> Settings:
     return settings
 
 
-def check_play(key: str, value: Any, where: str) -> Any:
-    """A `[play]` value, checked; raises ConfigError naming `where`."""
+def check_play(key: str, value: Any, where: str, *, force_tc: bool = False) -> Any:
+    """A `[play]` value, checked (a time control read as clubs write it and kept in the
+    contract's form); raises ConfigError naming `where`."""
     if key not in PLAY_KEYS:
         raise ConfigError(f"{where}: unknown setting; known: {', '.join(sorted(PLAY_KEYS))}")
     kind, what = PLAY_KEYS[key]
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
         raise ConfigError(f"{where}: {what} must be a {_type_name(kind)}, not {value!r}")
     if key == "tc":
-        check_time_control(value, where)
+        value = club_standard(str(value), where, force_tc)
     elif key == "rules":
-        check_rules(value, where)
+        check_rules(str(value), where)
     elif key == "mode" and value not in MODES:
         raise ConfigError(f"{where}: the mode must be one of {', '.join(MODES)}, not {value!r}")
     elif key == "gpio" and value not in GPIO_BACKENDS:
         raise ConfigError(
             f"{where}: the GPIO back-end must be one of {', '.join(GPIO_BACKENDS)}, not {value!r}"
         )
+    elif key == "clock_start" and value not in CLOCK_STARTS:
+        raise ConfigError(
+            f"{where}: the clocks start 'now' or at Black's press ('black_press'), not {value!r}"
+        )
     elif key == "display" and value not in DISPLAYS:
         raise ConfigError(f"{where}: the display must be one of {', '.join(DISPLAYS)}")
     return value
 
 
-def check_start(key: str, value: Any, where: str) -> Any:
-    """A `start` field's value, checked by the contract's own rules (rules.events.Start)."""
+def check_start(key: str, value: Any, where: str, *, force_tc: bool = False) -> Any:
+    """A `start` field's value, checked by the contract's own rules (rules.events.Start);
+    a `time_control` may be written as clubs write it (kept in the contract's form)."""
     if key not in START_KEYS:
         raise ConfigError(
             f"{where}: {key!r} is not a setting of the 'start' event; known: "
@@ -179,18 +201,18 @@ def check_start(key: str, value: Any, where: str) -> Any:
             value = float(value)
         except OverflowError:
             raise ConfigError(f"{where}: {key!r} is too large a number") from None
+    if key == "time_control" and isinstance(value, str):
+        value = club_standard(value, where, force_tc)
     try:
         Start(t=0.0, **{key: value})
     except (ArbiterError, TypeError) as exc:
         raise ConfigError(f"{where}: {exc}") from None
-    if key == "time_control" and value is not None:
-        check_time_control(value, where)
     if key == "rules" and value is not None:
         check_rules(value, where)
     return value
 
 
-def parse_set(text: str) -> tuple[str, Any]:
+def parse_set(text: str, *, force_tc: bool = False) -> tuple[str, Any]:
     """`KEY=VALUE` of `--set`: the value read as TOML (true, 0.3, "x"), else as a string."""
     key, sep, raw = text.partition("=")
     key = key.strip()
@@ -201,7 +223,23 @@ def parse_set(text: str) -> tuple[str, Any]:
         value = tomllib.loads(f"v = {raw}")["v"]
     except tomllib.TOMLDecodeError:
         value = raw
-    return key, check_start(key, value, f"--set {key}")
+    return key, check_start(key, value, f"--set {key}", force_tc=force_tc)
+
+
+def club_standard(text: str, where: str, force: bool) -> str:
+    """The contract's form of a time control written as clubs write it (`3+2` is 3 min +
+    2 s, `arbiter.live.club_time`); an absurd one (under a minute) refused unless `force`."""
+    from arbiter.live.club_time import read_club_time
+
+    try:
+        control = read_club_time(text, force=force)
+    except ConfigError as exc:
+        if where == "--tc":
+            raise
+        message = str(exc).removeprefix("--tc: ").replace(f"--tc {text!r}", repr(text))
+        message = message.replace("add --force-tc", "set force_tc = true in [play]")
+        raise ConfigError(f"{where}: {message}") from None
+    return str(control)
 
 
 def check_time_control(text: str, where: str) -> None:
@@ -232,17 +270,18 @@ def merge(base: Settings, options: dict[str, Any], sets: list[str] | None = None
         where=dict(base.where),
         config_path=base.config_path,
     )
+    force = bool(options.get("force_tc") or base.play.get("force_tc"))
     for key, value in options.items():
         if value is None:
             continue
         where = f"--{key}"
-        out.play[key] = check_play(key, value, where)
+        out.play[key] = check_play(key, value, where, force_tc=force)
         out.where[key] = where
         start_key = PLAY_TO_START.get(key)
         if start_key is not None:
             out.start.pop(start_key, None)  # the option wins over the file's [start]
     for text in sets or []:
-        key, value = parse_set(text)
+        key, value = parse_set(text, force_tc=force)
         out.start[key] = value
         out.where[key] = f"--set {key}"
     return out

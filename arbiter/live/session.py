@@ -23,21 +23,48 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import queue
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from arbiter.clock import Clock
 from arbiter.errors import SessionError, SourceError
-from arbiter.inputs.base import KeyCommand, Source, SourceDone, SourceFailed
+from arbiter.inputs.base import (
+    KEY_COMMANDS,
+    KeyCommand,
+    Notice,
+    Source,
+    SourceDone,
+    SourceFailed,
+    Typed,
+)
 from arbiter.inputs.board import BoardAdapter
 from arbiter.inputs.camera import CameraSource
 from arbiter.inputs.gpio import GpioSource
+from arbiter.live.commands import (
+    CommandError,
+    HandMove,
+    HandStep,
+    PressCmd,
+    QuitCmd,
+    event_for,
+    parse_command,
+)
+from arbiter.live.records import write_atomic
+from arbiter.live.start_check import setup_difference, waiting_note
 from arbiter.records.journal import JournalWriter, restart_event
 from rules.errors import ArbiterError
-from rules.events import AddTime, Claim, Event, PauseClocks, Press, Resume, Sensor, Start, Tick
+from rules.events import (
+    Decline,
+    Event,
+    PauseClocks,
+    Press,
+    Resume,
+    Sensor,
+    Start,
+    Tick,
+)
 from rules.game import Game
-from rules.presses import untimed_presser
 from rules.rulings import Ruling
 
 #: seconds added to a clock by the keyboard's `w` and `b` (an arbiter's add-time, 6.10-6.11)
@@ -47,6 +74,10 @@ MAX_BLOCK_S = 0.5
 #: a tick is dated just after the deadline it decides, so a replay decides it at that tick
 TICK_EPSILON = 1e-6
 
+
+
+#: rulings that do not change the PGN (it is not rewritten for them)
+ROUTINE = frozenset({"clock", "obligation", "note"})
 
 RulingSink = Callable[[list[Ruling], float], None]
 
@@ -98,6 +129,13 @@ class Session:
         self._next_refresh = 0.0
         self._restore: list[Ruling] | None = None  # a resumed game's rulings, for the panel
         self._stuck: float | None = None
+        #: the clocks wait for Black's press on a board set up right (`wait_for_black`)
+        self.setting_up = False
+        #: the PGN rewritten after every move (`keep_pgn`), and its Date tag
+        self.pgn_path: Path | None = None
+        self.pgn_date = "????.??.??"
+        self.pgn_tags: dict[str, str] = {}
+        self._pgn_failed = False
         if display is not None:
             display.attach(game)
 
@@ -161,40 +199,78 @@ class Session:
         event = self.resolve(item)
         if event is None:
             return []
-        return self.submit(event)
+        rulings = self.submit(event)
+        if not rulings and isinstance(item, Typed | KeyCommand) and self.display is not None:
+            self.display.note(quiet_note(event))  # what was typed is seen to be taken
+        return rulings
 
     def resolve(self, item: Any) -> Event | None:
         """The contract event an input stands for at this moment of the game, or None."""
+        if isinstance(item, Press) and self.setting_up:
+            return self._start_clocks(item.t, item.side)
         if isinstance(item, Event):
             return item
         game = self.game
-        to_move = "white" if game.board.turn else "black"
         if isinstance(item, KeyCommand):
-            key, t = item.key, item.t
-            if key == " ":
-                if not game.timed:
-                    # one key for both players, no clock: the press is the mover's
-                    mover = untimed_presser(game, "white" if game.board.turn else "black")
-                    return Press(t=t, side=mover)
-                running = game.clock.running
-                if running is None or game.clock.paused:
-                    return None  # no clock runs: nothing to press
-                return Press(t=t, side=running)
-            if key == "p":
-                return Resume(t=t) if game.clock.paused else PauseClocks(t=t)
-            if key == "c":
-                return Claim(t=t, side=to_move, kind="any")
-            if key in ("w", "b"):
-                side = "white" if key == "w" else "black"
-                return AddTime(t=t, side=side, seconds=ADD_TIME_S)
-            if key == "q":
-                self.stop()
+            if item.key == "p":  # one key toggles the clocks
+                return Resume(t=item.t) if game.clock.paused else PauseClocks(t=item.t)
+            text = KEY_COMMANDS.get(item.key)
+            return None if text is None else self._typed(Typed(item.t, text))
+        if isinstance(item, Typed):
+            return self._typed(item)
+        if isinstance(item, Notice):
+            if self.display is not None:
+                self.display.note(item.text)
             return None
         to_action = getattr(item, "to_action", None)  # the pause button's toggle
         if callable(to_action):
             made = to_action(game.clock.paused)
             return made if isinstance(made, Event) else None
         raise SessionError(f"a source sent something that is not an input: {item!r}")
+
+    def _typed(self, item: Typed) -> Event | None:
+        """A typed command (`arbiter.live.commands`) as the event it stands for now; one
+        that does not fit the game is shown on the screen, and nothing is journaled."""
+        try:
+            cmd = parse_command(item.text)
+            if isinstance(cmd, HandMove | HandStep):
+                raise CommandError("hand commands need a virtual board (--board dgt-sim)")
+            if isinstance(cmd, QuitCmd):
+                self.stop()
+                return None
+            if isinstance(cmd, PressCmd) and self.setting_up:
+                return self._start_clocks(item.t, "black")  # one key for both players
+            return event_for(cmd, self.game, item.t)
+        except ArbiterError as exc:
+            if self.display is not None:
+                self.display.note(str(exc))
+            return None
+
+    def wait_for_black(self) -> None:
+        """Stop the clocks until Black's press starts them on a board set up right
+        (`arbiter.live.start_check`); a new game's first step."""
+        self.setting_up = True
+        self.submit(PauseClocks(t=self.last_t))
+        if self.display is not None:
+            self.display.note(waiting_note(self.game))
+
+    def _start_clocks(self, t: float, side: str) -> Event | None:
+        """A press while the clocks wait: Black's starts them if the pieces stand right."""
+        note = None
+        if side != "black":
+            note = "Black presses to start the clocks"
+        else:
+            wrong = setup_difference(self.game, t)
+            if wrong is not None:
+                note = f"{wrong} The clocks start when that is done and Black presses."
+        if note is not None:
+            if self.display is not None:
+                self.display.note(note)
+            return None
+        self.setting_up = False
+        if self.display is not None:
+            self.display.note("Black pressed: White's clock runs")
+        return Resume(t=t) if self.game.clock.paused else None
 
     def submit(self, event: Event) -> list[Ruling]:
         """Journal `event` (never before the last one in time), then rule on it."""
@@ -250,6 +326,7 @@ class Session:
 
     def _deliver(self, rulings: list[Ruling], t: float) -> None:
         self.rulings.extend(rulings)
+        self._record(rulings)
         if self.display is not None:
             self.display.show(rulings, t)
         for panel in self.panels:
@@ -350,7 +427,9 @@ class Session:
 
     # ------------------------------------------------------------------ files
 
-    def write_pgn(self, path: str | Path, date: str = "????.??.??") -> Path:
+    def write_pgn(
+        self, path: str | Path, date: str = "????.??.??", tags: Mapping[str, str] | None = None
+    ) -> Path:
         """Write the game's record (Article 8; `arbiter.records.pgn`) to `path`.
 
         The record comes from the rulings, so a resumed game gives the same PGN as one that
@@ -359,14 +438,37 @@ class Session:
         from arbiter.records.pgn import pgn_from_rulings
 
         language = getattr(self.display, "language", "en")  # the comments in the game's language
-        text = pgn_from_rulings(self.game.start, self.rulings, date=date, language=language)
+        text = pgn_from_rulings(
+            self.game.start, self.rulings, date=date, tags=tags, events=self.events,
+            language=language,
+        )  # fmt: skip
         p = Path(path)
         try:
-            p.parent.mkdir(parents=True, exist_ok=True)
-            p.write_text(text, encoding="utf-8")
+            write_atomic(p, text)
         except OSError as exc:
             raise SessionError(f"PGN {p}: cannot be written ({exc.strerror})") from None
         return p
+
+    def keep_pgn(
+        self, path: str | Path | None, date: str, tags: Mapping[str, str] | None = None
+    ) -> None:
+        """Rewrite the PGN at `path` after every step that changes the record (a move, a
+        penalty, a claim, the end), so that the record is never more than a step behind."""
+        self.pgn_path = None if path is None else Path(path)
+        self.pgn_date = date
+        self.pgn_tags = dict(tags or {})
+
+    def _record(self, rulings: list[Ruling]) -> None:
+        if self.pgn_path is None or not any(r.type not in ROUTINE for r in rulings):
+            return
+        try:
+            self.write_pgn(self.pgn_path, date=self.pgn_date, tags=self.pgn_tags)
+        except SessionError as exc:
+            if not self._pgn_failed and self.display is not None:
+                self.display.note(f"{exc}; the journal keeps the game, and it is tried again")
+            self._pgn_failed = True
+        else:
+            self._pgn_failed = False
 
 
 #: what the arbiter's screen says when a source reports on itself (events.md `sensor`)
@@ -385,6 +487,14 @@ def sensor_note(event: Sensor) -> str | None:
     codecs resynchronise, and a noisy line would fill the screen)."""
     text = SENSOR_NOTES.get(event.status)
     return text.format(detail=event.detail or "no detail") if text else None
+
+
+def quiet_note(event: Event) -> str:
+    """The screen's line for a typed command the rules took without a ruling."""
+    side = getattr(event, "side", None)
+    if isinstance(event, Decline) and side is not None:
+        return f"{side.title()} declines the draw offer (Art. 9.1.2.1)."
+    return f"{event.type} recorded at {event.t:.2f}: nothing to rule"
 
 
 def rebuild(history: Sequence[Event]) -> tuple[Game, list[Ruling]]:

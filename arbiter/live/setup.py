@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from arbiter.clock import Clock, MonotonicClock
+from arbiter.demo import SIM_BOARDS
 from arbiter.errors import SessionError, SourceError
 from arbiter.inputs.base import DEMO_SOURCES, KEYS_HELP, Source
 from arbiter.inputs.board import BoardAdapter
@@ -28,8 +29,11 @@ from arbiter.inputs.camera import CameraSource
 from arbiter.inputs.gpio import GpioSource
 from arbiter.inputs.keyboard import KeyboardSource
 from arbiter.inputs.stream import StreamSource
+from arbiter.live.commands import COMMANDS_HELP
 from arbiter.live.config import PLAY_KEYS, Settings, load_config, merge
+from arbiter.live.records import RecordInfo, load_info, save_info, tags_of
 from arbiter.live.session import Session, rebuild
+from arbiter.live.virtual_play import CommandSource, open_virtual_board
 from arbiter.outputs.display import Display
 from arbiter.records.journal import JournalWriter, read_journal
 from rules.events import Event, Start
@@ -59,11 +63,12 @@ def _panel_mode(strict: bool, feedback: bool) -> Any:
 
 
 def open_sources(
-    settings: Settings, clock: Clock, strict: bool | None = None
+    settings: Settings, clock: Clock, strict: bool | None = None, placement: str | None = None
 ) -> tuple[list[Source], Start | None]:
     """The sources the settings name, and the `start` of an `--events` stream if it has one.
 
     `strict` (the resumed game's own) decides what the panel may show; else the settings.
+    `placement`: where the pieces of a resumed game stand (a virtual board is set up so).
     """
     if strict is None:
         strict = bool(settings.start_fields().get("strict"))
@@ -87,13 +92,20 @@ def open_sources(
     if gpio != "none":
         mode = _panel_mode(strict, settings.get("feedback", False))
         sources.append(GpioSource(gpio, settings.pin_map(), mode, matrix=matrix))
-    if board is not None:
+    virtual = None
+    if board in SIM_BOARDS:
+        # a virtual board played by hand with typed commands (arbiter.live.virtual_play)
+        virtual = open_virtual_board(board, clock, placement)
+        sources.append(virtual)
+    elif board is not None:
         mode = strict or bool(settings.get("feedback", False))
         sources.append(_board(board, clock, settings, feedback=mode))
     camera, video = settings.get("camera"), settings.get("video")
     if camera is not None or video is not None:
         sources.append(_camera(settings.get("calibration"), camera, video))
-    if _keyboard_wanted(settings, events):
+    if virtual is not None and settings.get("keyboard") is not False and events != "-":
+        sources.append(CommandSource(virtual))
+    elif _keyboard_wanted(settings, events):
         sources.append(KeyboardSource())
     return sources, stream_start
 
@@ -178,6 +190,8 @@ def reopen_sources(
             camera = int(where) if kind == "camera" else None
             video = where if kind == "video" else None
             sources.append(_camera(cal or settings.get("calibration"), camera, video))
+        elif kind == "commands":
+            continue  # typed commands drove a virtual board, which cannot be reopened
         elif kind == "keyboard":
             if settings.get("keyboard") is not False and KeyboardSource.usable():
                 sources.append(KeyboardSource())
@@ -264,7 +278,6 @@ def make_display(settings: Settings, start: Start, sources: Sequence[Source]) ->
     keyboard = any(isinstance(s, KeyboardSource) for s in sources)
     from arbiter.i18n import language_for
 
-    footer = KEYS_HELP if keyboard else ""
     language = language_for(start.rules)
     speaker = None
     if settings.get("speak"):
@@ -272,16 +285,31 @@ def make_display(settings: Settings, start: Start, sources: Sequence[Source]) ->
 
         mode = _panel_mode(bool(start.strict), bool(settings.get("feedback")))
         speaker = open_speaker(language, mode)
-    return Display(tty=tty, title=title, footer=footer, language=language, speaker=speaker)
+    typed = any(isinstance(s, CommandSource) for s in sources)
+    idle = COMMANDS_HELP if typed else KEYS_HELP if keyboard else ""
+    display = Display(
+        tty=tty, title=title, footer=idle, language=language, speaker=speaker
+    )
+
+    def prompt(line: str) -> None:
+        display.footer = f"> {line}" if line else idle
+
+    for source in sources:
+        if isinstance(source, KeyboardSource | CommandSource):
+            source.prompt = prompt
+    return display
 
 
-def new_game(settings: Settings, journal_path: Path) -> Session:
-    """A new live game, its `start` journaled first."""
-    clock = MonotonicClock()
+def new_game(settings: Settings, journal_path: Path, clock: Clock | None = None) -> Session:
+    """A new live game, its `start` journaled first (`clock`: a test's, else real time)."""
+    clock = clock if clock is not None else MonotonicClock()
     sources, stream_start = open_sources(settings, clock)
     start = start_of(settings, sources, stream_start)
     display = make_display(settings, start, sources)
-    return Session.new(start, journal_path, clock, sources=sources, display=display)
+    session = Session.new(start, journal_path, clock, sources=sources, display=display)
+    if settings.get("clock_start") == "black_press" and session.game.timed and not stream_start:
+        session.wait_for_black()  # a scripted stream has its own presses
+    return session
 
 
 def load_unfinished(path: Path) -> tuple[list[Event], list[str]] | None:
@@ -332,7 +360,8 @@ def resume_game(
             f"`arbiter resume {path} --board dgt:/dev/ttyACM0` or `--events FILE`"
         )
     if names_a_source(settings):
-        sources, _ = open_sources(settings, clock, strict=start.strict)
+        placement = rebuild(history)[0].board.board_fen()  # for a virtual board
+        sources, _ = open_sources(settings, clock, strict=start.strict, placement=placement)
     else:
         sources = reopen_sources(start.sources or [], settings, clock, strict=start.strict)
     for source in sources:
@@ -354,13 +383,14 @@ def resume_game(
     )
 
 
-def run_session(session: Session, pgn: str | None) -> tuple[str, Path | None]:
-    """Run `session`, then write the PGN; returns how it ended.
+def run_session(session: Session, info: RecordInfo) -> tuple[str, Path | None]:
+    """Run `session`, rewriting the PGN of `info` as it goes; returns how it ended.
 
     SIGTERM (systemd) and Ctrl-C (SIGINT) stop it cleanly, as the `q` key does: the PGN so
     far is written and the journal stays resumable. A second Ctrl-C interrupts at once. A
     SIGINT the program was started to ignore (a background job) stays ignored.
     """
+    pgn = info.pgn
     previous_int = signal.getsignal(signal.SIGINT)
     if previous_int is None:  # set outside Python: put back the default at the end
         previous_int = signal.SIG_DFL
@@ -370,6 +400,7 @@ def run_session(session: Session, pgn: str | None) -> tuple[str, Path | None]:
         if signum == signal.SIGINT:
             signal.signal(signal.SIGINT, previous_int)  # the next Ctrl-C is not so patient
 
+    session.keep_pgn(pgn, info.date, info.tags)
     previous_term = signal.signal(signal.SIGTERM, on_stop)
     if previous_int is not signal.SIG_IGN:
         signal.signal(signal.SIGINT, on_stop)
@@ -378,7 +409,7 @@ def run_session(session: Session, pgn: str | None) -> tuple[str, Path | None]:
     finally:
         signal.signal(signal.SIGTERM, previous_term)
         signal.signal(signal.SIGINT, previous_int)
-    written = session.write_pgn(pgn, date=f"{datetime.now():%Y.%m.%d}") if pgn else None
+    written = session.write_pgn(pgn, date=info.date, tags=info.tags) if pgn else None
     game = session.game
     if game.over:
         return f"game over: {game.result} ({game.reason})", written
@@ -397,7 +428,28 @@ def default_journal() -> Path:
     return Path("arbiter-games") / f"game-{datetime.now():%Y%m%d-%H%M%S}.jsonl"
 
 
-def report(session: Session, pgn: str | None, path: Path, publish: str | None = None) -> int:
+def record_info(settings: Settings, journal: Path, *, resumed: bool) -> RecordInfo:
+    """The game's record settings (`arbiter.live.records.RecordInfo`), kept beside the
+    journal: for a new game the options' and today's date; on a resume those kept, with
+    the options given now over them (a warning if they could not be read)."""
+    kept = None
+    if resumed:
+        kept, warning = load_info(journal)
+        if warning is not None:
+            sys.stderr.write(f"arbiter: warning: {warning}\n")
+    pgn = settings.get("pgn")
+    info = RecordInfo(
+        pgn=str(Path(pgn).resolve()) if pgn else kept.pgn if kept else None,
+        date=kept.date if kept else f"{datetime.now():%Y.%m.%d}",
+        tags={**(kept.tags if kept else {}), **tags_of(settings.play)},
+    )
+    save_info(journal, info)
+    return info
+
+
+def report(
+    session: Session, info: RecordInfo, path: Path, publish: str | None = None
+) -> int:
     """Run the session, then say how it ended and where the files are; with `publish`, the
     game goes to the hall's broker as it is played (`arbiter.hall.publisher`)."""
     publisher = None
@@ -406,7 +458,7 @@ def report(session: Session, pgn: str | None, path: Path, publish: str | None = 
 
         publisher = publish_session(session, publish, path)
     try:
-        ended, written = run_session(session, pgn)
+        ended, written = run_session(session, info)
     finally:
         if publisher is not None:
             over = session.game.over

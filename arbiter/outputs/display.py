@@ -15,10 +15,18 @@ module besides the `cmd_*` commands that writes to the terminal.
 
 Everything on it is in the game's language (`language`, `arbiter.i18n`): the rulings'
 sentences, the ruling types, the headings and the clock lines; English by default.
+
+A long game must not push its incidents off the screen: the routine of every ordinary move
+(the touch that begins it, the move, the clocks) is folded into one "last" line, and the
+incidents (violations, illegal moves, penalties, claims, offers, the end) are listed with
+the move they happened at and the clock time (`12... 0:41:07`). A narrow terminal gets its
+lines cut, never wrapped (a wrapped line scrolls the screen); a terminal that cannot show
+Unicode (an ASCII locale) gets the pieces as letters and never a blank screen.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import textwrap
 from collections import deque
@@ -39,8 +47,12 @@ if TYPE_CHECKING:
 
 #: how often the terminal screen is redrawn, in real seconds (10 Hz)
 REFRESH_S = 0.1
-#: how many rulings the screen keeps
+#: how many incidents the screen keeps
 RULINGS_SHOWN = 6
+#: rulings that are the routine of an ordinary move, folded into one line on the screen
+ROUTINE = frozenset({"move", "obligation", "clock"})
+#: the narrowest screen that keeps the clocks beside the board
+SIDE_BY_SIDE = 56
 #: how many lines of moves the screen keeps (the latest)
 MOVE_LINES = 3
 WIDTH = 78
@@ -76,14 +88,18 @@ def ruling_text(r: Ruling, language: str = "en") -> str:
     return f"{r.t:8.2f}  {type_label(r.type, language):<10} {text}"
 
 
-def board_lines(board: chess.Board) -> list[str]:
-    """The board from White's side, in Unicode pieces, with rank and file labels."""
+def board_lines(board: chess.Board, *, ascii_only: bool = False) -> list[str]:
+    """The board from White's side, in Unicode pieces (FEN letters where the terminal has
+    no Unicode), with rank and file labels."""
     lines = []
     for rank in range(7, -1, -1):
         cells = []
         for file in range(8):
             piece = board.piece_at(chess.square(file, rank))
-            cells.append(piece.unicode_symbol() if piece else "·")
+            if ascii_only:
+                cells.append(piece.symbol() if piece else ".")
+            else:
+                cells.append(piece.unicode_symbol() if piece else "·")
         lines.append(f" {rank + 1} {' '.join(cells)}")
     lines.append("   a b c d e f g h")
     return lines
@@ -132,6 +148,11 @@ class Display:
         self.footer = footer
         self.game: Game | None = None
         self.recent: deque[Ruling] = deque(maxlen=RULINGS_SHOWN)
+        #: the incidents shown, each with the move it happened at (`12...`)
+        self.incidents: deque[tuple[str, Ruling]] = deque(maxlen=RULINGS_SHOWN)
+        #: the latest routine ruling (a move, a touch): one line
+        self.routine: Ruling | None = None
+        self.ascii_only = not _can_show(self.out, "♚♙·◀")
         self.notes: deque[str] = deque(maxlen=2)
         self._last_screen = ""
         self._moves_cache: tuple[int, str] = (-1, "")
@@ -153,6 +174,11 @@ class Display:
         for r in rulings:
             if r.type != "clock":
                 self.recent.append(r)
+            if r.type in ROUTINE:
+                if r.type != "clock":
+                    self.routine = r
+            else:
+                self.incidents.append((self._move_label(), r))
             if not self.tty and not history:
                 self._line(self._plain(r))
         if self.tty:
@@ -180,33 +206,63 @@ class Display:
         self._write(f"{prefix}\x1b[H{body}\x1b[J")
 
     def render(self, t: float) -> str:
-        """The full screen at `t`, as text."""
+        """The full screen at `t`, as text, cut to the terminal's width."""
         game = self.game
         if game is None:
             return ""
-        lines = [self.title[:WIDTH], ""]
+        width = self._width()
+        lines = [self.title, ""]
         side_lines = self._clock_lines(game, t)
-        for i, row in enumerate(board_lines(game.board)):
-            extra = side_lines[i] if i < len(side_lines) else ""
-            lines.append(f"{row:<22}{extra}")
+        board = board_lines(game.board, ascii_only=self.ascii_only)
+        if width >= SIDE_BY_SIDE:
+            for i, row in enumerate(board):
+                extra = side_lines[i] if i < len(side_lines) else ""
+                lines.append(f"{row:<22}{extra}")
+        else:  # narrow: the clocks under the board
+            lines.extend(board)
+            lines.extend(line for line in side_lines if line)
         lines.append("")
-        lines.extend(self._move_lines(game))
+        lines.extend(self._move_lines(game, width))
+        if self.routine is not None:
+            lines.append(f"Last: {format_ruling(self.routine)}")
         lines.append("")
-        lines.append(self._(RULINGS_HEADING))
-        for r in self.recent:  # long messages wrap, so the article at their end stays seen
+        lines.append("Incidents:" if self.incidents else "Incidents: none")
+        for label, r in self.incidents:  # long messages wrap, so their article stays seen
             lines.extend(
                 textwrap.wrap(
                     format_ruling(r, self.language),
-                    WIDTH,
-                    initial_indent=f"{r.t:8.1f}  ",
-                    subsequent_indent=" " * 10,
+                    width,
+                    initial_indent=f"{label:<13}",
+                    subsequent_indent=" " * 13,
                 )
             )
-        lines.extend(f"  {n}"[:WIDTH] for n in self.notes)
+        lines.extend(f"  {n}" for n in self.notes)
         if self.footer:
             lines.append("")
-            lines.append(self.footer[:WIDTH])
-        return "\n".join(lines)
+            lines.append(self.footer)
+        text = "\n".join(line[:width] for line in lines)
+        return _ascii(text) if self.ascii_only else text
+
+    def _width(self) -> int:
+        """The terminal's width (at most `WIDTH`; `WIDTH` when it cannot be known)."""
+        try:
+            columns = os.get_terminal_size(self.out.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            return WIDTH
+        return max(20, min(WIDTH, columns))
+
+    def _move_label(self) -> str:
+        """The move now and the game's clock time, as an incident's label: `12...  0:41`
+        (Black to move at move 12, 41 minutes into the game)."""
+        game = self.game
+        if game is None:
+            return ""
+        board = game.board
+        dots = "." if board.turn else "..."
+        m, sec = divmod(int(game.t), 60)
+        h, m = divmod(m, 60)
+        when = f"{h}:{m:02d}:{sec:02d}" if h else f"{m}:{sec:02d}"
+        return f"{board.fullmove_number}{dots} {when}"
 
     def _clock_lines(self, game: Game, t: float) -> list[str]:
         running = game.clock.running
@@ -224,8 +280,9 @@ class Display:
             else:
                 face = "--:--"
             mark = ""
+            arrow = "<" if self.ascii_only else "◀"
             if side == running and not game.over:
-                mark = f" ◀ {self._(PAUSED_MARK)}" if paused else " ◀"
+                mark = f" {arrow} {self._(PAUSED_MARK)}" if paused else f" {arrow}"
             if side in game.flags_down:
                 mark += f" {self._(FLAG_MARK)}"
             out.append(f"{label:<6} {face:>8}{mark}   {name}")
@@ -236,7 +293,7 @@ class Display:
             status = self._(TO_MOVE[turn])
         return ["", out[0], "", status, "", out[1]]
 
-    def _move_lines(self, game: Game) -> list[str]:
+    def _move_lines(self, game: Game, width: int = WIDTH) -> list[str]:
         ply = len(game.board.move_stack)
         key = ply if not ply else ply * 7919 + hash(game.board.move_stack[-1].uci())
         if self._moves_cache[0] != key:
@@ -246,7 +303,7 @@ class Display:
         current = self._(MOVES_HEADING)
         indent = " " * len(current)
         for word in text.split():
-            if len(current) + 1 + len(word) > WIDTH:
+            if len(current) + 1 + len(word) > width:
                 lines.append(current)
                 current = indent
             current += " " + word
@@ -272,6 +329,10 @@ class Display:
         try:
             self.out.write(text)
             self.out.flush()
+        except UnicodeEncodeError:
+            # a terminal that cannot show a name or a message: from now on ASCII only
+            self.ascii_only = True
+            self._write(_ascii(text))
         except (BrokenPipeError, ValueError):
             pass  # the reader went away; the journal still records everything
 
@@ -282,6 +343,23 @@ class Display:
             self._write("\x1b[?25h")
         if self.speaker is not None:
             self.speaker.close()
+
+
+def _can_show(out: TextIO, sample: str) -> bool:
+    """Can `out` write `sample` (its encoding has those characters)?"""
+    encoding = getattr(out, "encoding", None) or "utf-8"
+    try:
+        sample.encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
+def _ascii(text: str) -> str:
+    """`text` in ASCII: the display's own signs as letters, the rest as `?`."""
+    for sign, plain in (("◀", "<"), ("·", "."), ("½", "1/2")):
+        text = text.replace(sign, plain)
+    return text.encode("ascii", "replace").decode("ascii")
 
 
 def _isatty(out: TextIO) -> bool:

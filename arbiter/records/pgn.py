@@ -9,14 +9,25 @@ its FIDE article; the tags keep the PGN standard's English values.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 import chess
 import chess.pgn
 
 from arbiter.i18n import gettext
-from rules.events import Start
+from rules.events import (
+    AddTime,
+    Event,
+    Lift,
+    PauseClocks,
+    Place,
+    Resume,
+    SetClock,
+    Snapshot,
+    Start,
+)
 from rules.i18n import N_
 from rules.messages import format_ruling
 from rules.rulings import (
@@ -53,6 +64,86 @@ class _Ply:
     comments: list[str] = field(default_factory=list)
 
 
+#: the order of the PGN tags: the seven-tag roster's, with the board number, the ratings and
+#: FIDE ids of the players as tournament software writes them
+TAG_ORDER = (
+    "Event", "Site", "Date", "Round", "Board", "White", "Black", "Result",
+    "WhiteElo", "BlackElo", "WhiteFideId", "BlackFideId", "TimeControl", "Termination",
+)  # fmt: skip
+_PGN_CONTROL = re.compile(r"(\?|-|\*\d+|(\d+/)?\d+(\+\d+)?(:(\d+/)?\d+(\+\d+)?)*)")
+
+
+def pgn_time_control(control: str | None) -> str:
+    """The PGN standard's TimeControl tag (section 9.6) for the contract's time control:
+    `-` without a clock; periods as `moves/seconds+increment` joined by `:`; an hourglass as
+    `*seconds`. The standard has no delay or per-move cap: those periods are written with
+    their main time (the delay is counted as an increment, which is what a player gains).
+    """
+    if not control:
+        return "-"
+    if _PGN_CONTROL.fullmatch(control):
+        return control
+    from rules.errors import TimeControlError
+    from rules.timecontrol import TimeControl
+
+    try:
+        parsed = TimeControl.parse(control)
+    except TimeControlError:
+        return "?"
+    if parsed.untimed:
+        return "-"
+    parts = []
+    for period in parsed.periods:
+        text = f"{_whole(period.seconds)}"
+        if parsed.hourglass:
+            return f"*{text}"
+        if period.moves:
+            text = f"{period.moves}/{text}"
+        extra = period.increment or period.delay or period.bronstein
+        if extra:
+            text += f"+{_whole(extra)}"
+        parts.append(text)
+    return ":".join(parts)
+
+
+def _action_texts(events: Iterable[Event]) -> list[tuple[Event, str]]:
+    """The arbiter's clock actions of a stream, each with its comment. A pause at the very
+    start, before any piece moved, is the clocks waiting to be started (`--clock-start
+    black-press`): not written; the resume that ends it is the start of the clocks (6.5)."""
+    out: list[tuple[Event, str]] = []
+    waiting = False
+    moved = False
+    for event in events:
+        if isinstance(event, Lift | Place | Snapshot) and not waiting:
+            moved = True
+        match event:
+            case PauseClocks() if not moved and not out and event.t == 0:
+                waiting = True
+            case Resume() if waiting:
+                waiting = False
+                moved = True
+                out.append((event, "The clocks were started (Art. 6.5)."))
+            case PauseClocks():
+                out.append((event, "The arbiter stopped the clocks (Art. 6.11.1)."))
+            case Resume():
+                out.append((event, "The arbiter restarted the clocks (Art. 6.11)."))
+            case AddTime(side=side, seconds=seconds):
+                out.append(
+                    (event, f"The arbiter added {_whole(seconds)} s to {side.title()}'s clock"
+                     " (Art. 6.11.3).")
+                )  # fmt: skip
+            case SetClock(white=white, black=black):
+                out.append(
+                    (event, f"The arbiter set the clocks: White {_clk(white)}, Black"
+                     f" {_clk(black)} (Art. 6.10.2).")
+                )  # fmt: skip
+    return out
+
+
+def _whole(seconds: float) -> str:
+    return str(int(seconds)) if float(seconds).is_integer() else f"{seconds:g}"
+
+
 def _clk(seconds: float) -> str:
     seconds = max(0.0, seconds)
     whole = int(seconds)
@@ -70,12 +161,17 @@ def pgn_from_rulings(
     *,
     date: str = "????.??.??",
     last_note: str | None = None,
+    tags: Mapping[str, str] | None = None,
+    events: Iterable[Event] = (),
     language: str = "en",
 ) -> str:
     """The PGN text of a game from its `start` event and its rulings.
 
-    `last_note` is a comment after everything else, e.g. why the record stops early;
-    `language` that of the rulings' comments.
+    `last_note` is a comment after everything else, e.g. why the record stops early; `tags`
+    are more PGN tags (Board, WhiteElo, BlackElo, WhiteFideId, BlackFideId), written in
+    `TAG_ORDER` among the others. The arbiter's clock actions among `events` (the stream's)
+    are comments where they happened (`action_text`): they rule nothing of their own.
+    `language` is that of the rulings' comments.
     """
     plies: list[_Ply] = []
     preamble: list[str] = []
@@ -87,7 +183,14 @@ def pgn_from_rulings(
     def note(text: str) -> None:
         (plies[-1].comments if plies else preamble).append(text)
 
+    actions = [(e.t, text) for e, text in _action_texts(events)]
+
+    def flush(before: float) -> None:
+        while actions and actions[0][0] < before:
+            note(actions.pop(0)[1])
+
     for r in rulings:
+        flush(r.t)
         if before_move and not isinstance(r, MoveStands | Violation):
             for text in before_move:
                 note(text)
@@ -117,9 +220,10 @@ def pgn_from_rulings(
             note(format_ruling(r, language))
     for text in before_move:
         note(text)
+    flush(float("inf"))
     if last_note:
         note(last_note)
-    return _write(start, plies, preamble, result, termination, date, language)
+    return _write(start, plies, preamble, result, termination, date, tags or {}, language)
 
 
 def _write(
@@ -129,19 +233,26 @@ def _write(
     result: str,
     termination: str,
     date: str,
+    tags: Mapping[str, str],
     language: str,
 ) -> str:
     game = chess.pgn.Game()
-    h = game.headers
-    h["Event"] = start.event or "?"
-    h["Site"] = start.site or "?"
-    h["Date"] = date
-    h["Round"] = start.round or "-"
-    h["White"] = start.white or "?"
-    h["Black"] = start.black or "?"
-    h["Result"] = result
-    h["TimeControl"] = start.time_control or "-"
-    h["Termination"] = termination
+    given = {
+        "Event": start.event or "?",
+        "Site": start.site or "?",
+        "Date": date,
+        "Round": start.round or "-",
+        "White": start.white or "?",
+        "Black": start.black or "?",
+        "Result": result,
+        "TimeControl": pgn_time_control(start.time_control),
+        "Termination": termination,
+        **{k: v for k, v in tags.items() if k not in ("Result", "Date")},
+    }
+    game.headers.clear()
+    for key in [*TAG_ORDER, *sorted(set(given) - set(TAG_ORDER))]:
+        if key in given:
+            game.headers[key] = given[key]
     board = chess.Board(start.fen) if start.fen else chess.Board()
     if start.fen:
         game.setup(board)

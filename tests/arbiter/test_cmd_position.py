@@ -1,4 +1,5 @@
-"""`arbiter position`: FENs in, one answer a line out, bad lines reported and skipped."""
+"""`arbiter position`: FENs in, one answer a line out, bad lines reported (with --json, as
+an answer of their own, so that the answers pair with the lines)."""
 
 from __future__ import annotations
 
@@ -33,11 +34,15 @@ def test_json_answers_every_good_line_and_reports_the_bad_one() -> None:
     proc = run_position(stdin, "--json")
     assert proc.returncode == 1
     rows = [json.loads(line) for line in proc.stdout.splitlines()]
-    assert rows == [
+    assert len(rows) == 6  # one answer a line, errors included (trial row 24)
+    assert [rows[i] for i in (0, 3, 5)] == [
         {"fen": FENS[0], "winnable": {"white": True, "black": False}, "dead": False},
         {"fen": FENS[1], "winnable": {"white": False, "black": False}, "dead": True},
         {"fen": FENS[2], "winnable": {"white": False, "black": False}, "dead": True},
     ]
+    assert rows[1] == {"fen": "", "error": "an empty line"}
+    assert rows[2]["fen"] == "not a fen" and "bad FEN" in rows[2]["error"]
+    assert rows[4]["fen"] == "8/8/8/8/8/8/8/8 w - - 0 1" and "no white king" in rows[4]["error"]
     errors = proc.stderr.splitlines()
     assert len(errors) == 2
     assert "line 3" in errors[0] and "not a fen" in errors[0]

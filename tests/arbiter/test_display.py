@@ -96,3 +96,37 @@ def test_the_screen_shows_clocks_whose_move_and_rulings_and_redraws_only_on_chan
     assert out.getvalue().startswith("\x1b[?25l\x1b[2J\x1b[H")
     display.close(2.6)
     assert out.getvalue().endswith("\x1b[?25h")
+
+
+def test_a_long_game_keeps_its_incidents_on_screen_and_folds_the_routine() -> None:
+    out = io.StringIO()
+    display = Display(out, tty=True, title="Ann v Bob")
+    game = played_game()
+    display.attach(game)
+    penalty = Penalty(t=1.0, side="white", article="7.5.5", kind="time_added", seconds=60)
+    display.show([penalty], 1.0)
+    for i in range(40):  # forty ordinary touches and moves after it
+        touch = Obligation(t=2.0 + i, side="black", article="4.3.1", kind="move_piece",
+                           square=chess.G8)  # fmt: skip
+        display.show([touch], 2.0 + i)
+    screen = display.render(50.0)
+    assert "Black receives 60 seconds (Art. 7.5.5)." in screen
+    assert screen.count("must move it") == 1  # the routine: one line, the latest
+    assert "Last: Black touched the piece on g8" in screen
+
+
+def test_a_narrow_or_ascii_terminal_gets_a_readable_screen() -> None:
+    class Narrow(io.StringIO):
+        encoding = "ascii"
+
+    out = Narrow()
+    display = Display(out, tty=True, title="Ann v Bob " * 10)
+    display.attach(played_game())
+    display._width = lambda: 40  # type: ignore[method-assign]
+    display.refresh(1.0)
+    written = out.getvalue()
+    written.encode("ascii")  # nothing the terminal cannot show
+    assert " 8 r n b q k b n r" in written and " 4 . . . . P . . ." in written
+    screen = display.render(1.0)
+    assert max(len(line) for line in screen.split("\n")) <= 40
+    assert "White to move" in screen or "Black to move" in screen

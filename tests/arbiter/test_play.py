@@ -105,7 +105,8 @@ def test_killed_mid_game_then_resumed_gives_the_same_game(tmp_path: Path) -> Non
     os.kill(killed.pid, signal.SIGKILL)
     killed.wait(timeout=10)
     assert killed.returncode == -signal.SIGKILL
-    assert not part_pgn.exists()
+    # the PGN is rewritten after every move (issue 12 item 8): the killed game's record so far
+    assert part_pgn.read_text(encoding="utf-8").rstrip().endswith("*")
     before, _ = read_journal(part_journal)
     assert before[-1].type != "resign"  # killed in the middle of the game
 
@@ -207,7 +208,7 @@ def test_resume_of_an_unreadable_journal_says_so(tmp_path: Path) -> None:
 def test_the_config_file_gives_the_settings(tmp_path: Path) -> None:
     config = tmp_path / "arbiter.toml"
     config.write_text(
-        '[play]\ntc = "0.4"\nwhite = "Config White"\ngpio = "fake"\n'
+        '[play]\ntc = "0.4"\nforce_tc = true\nwhite = "Config White"\ngpio = "fake"\n'
         "[start]\nnoise_s = 0.3\n[gpio.pins]\nled_white = 14\n",
         encoding="utf-8",
     )

@@ -1,0 +1,44 @@
+"""The start of a live game (issue 12 item 7): the clocks start when Black presses, once the
+pieces stand as the game begins.
+
+With `clock_start = "black_press"` (`--clock-start black-press`) a new timed game begins with
+its clocks stopped (a journaled `pause` at t = 0, so a replay of the journal gives the same
+clocks) and the arbiter or the players set up the pieces. Black's press starts White's clock,
+as on a DGT 3000 (FIDE 6.5: the clock of the player with the white pieces is started), but
+only once the board shows the game's starting position: before that, the press is answered
+with what is wrong and where ("put R on h1; take P off e4"), and the clocks stay stopped.
+With `clock_start = "now"` (the default) White's clock runs from the start.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rules.messages import format_ruling
+from rules.rulings import Mismatch, PieceOn
+
+if TYPE_CHECKING:
+    from rules.game import Game
+
+def setup_difference(game: Game, t: float) -> str | None:
+    """What is wrong with the pieces on the board for the game's position, as the screen
+    says it (None: the board is right). Read only: the game is not changed."""
+    diff = game.diff()
+    if not diff:
+        return None
+    missing: list[PieceOn] = []
+    extra: list[PieceOn] = []
+    for square in sorted(diff):
+        want = game.board.piece_at(square)
+        have = game.sensed[square]
+        if want is not None:
+            missing.append(PieceOn(square, want.symbol()))
+        if have is not None:
+            extra.append(PieceOn(square, have))
+    return format_ruling(Mismatch(t=t, missing=tuple(missing), extra=tuple(extra)))
+
+
+def waiting_note(game: Game) -> str:
+    """The screen's line while the clocks wait for Black's press."""
+    where = "the game's starting position" if game.start.fen else "the start position"
+    return f"set up the pieces in {where}: the clocks start when Black presses"

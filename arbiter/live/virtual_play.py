@@ -1,0 +1,381 @@
+"""`arbiter play --board dgt-sim`: a live game by hand on a virtual e-board (no hardware).
+
+A virtual board of the protocol (`firmware_bridge.virtual.VirtualBoard`, one of the demo's
+`SIM_BOARDS`) sits behind a pseudo-terminal; the session reads it through the real codec and
+serial path (`VirtualBoardAdapter`, a `BoardAdapter`), as it reads a real board. The player's
+hands are typed commands (`arbiter.live.commands`): `e2e4` lifts and puts down the pieces of
+the move on the virtual board, then presses the clock; `lift e2` / `place e4` are single hand
+movements, for the touch rules (4.3-4.7). Other commands (press, claims, offers, the
+arbiter's actions) go to the session, which turns them into contract events.
+
+`CommandSource` reads the commands: from a terminal a line at a time in cbreak mode (the line
+being typed shows on the screen's last line; a space on an empty line presses the clock at
+once), from a pipe line by line. A hand movement waits until the board has reported it
+through the serial path before the next one, and movements are paced by the board's own
+sensor settings (`noise_s`, `slide_s`, `latency_s`), so commands piped in at once play as a
+person at the board would, never merged into one movement or into the opponent's move.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import select
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TextIO
+
+import chess
+
+from arbiter.clock import Clock
+from arbiter.errors import SourceError
+from arbiter.inputs.base import Emit, KeyCommand, Notice, Source, SourceFailed, Typed
+from arbiter.inputs.board import BoardAdapter
+from arbiter.live.commands import (
+    CommandError,
+    HandMove,
+    HandStep,
+    PressCmd,
+    parse_command,
+)
+from rules.errors import ArbiterError
+from rules.events import Event, Lift, Place, Snapshot
+
+#: real seconds a hand movement may take to come back through the serial path
+ECHO_TIMEOUT_S = 10.0
+#: stream seconds added to the board's `noise_s`/`slide_s` between two hand movements, and
+#: to its `latency_s` after a press, so that no two movements are read as one
+MARGIN_S = 0.15
+
+
+class VirtualBoardAdapter(BoardAdapter):
+    """The `BoardAdapter` of a virtual board: the same serial path, and it counts the events
+    it hands on, so that a hand movement can wait until the board has reported it."""
+
+    def __init__(self, virtual: Any, spec: str, clock: Clock, calibration: str | None) -> None:
+        super().__init__(spec, clock, calibration)
+        self.virtual = virtual
+        #: the events handed on so far, in order
+        self.delivered: list[Event] = []
+        self._seen = threading.Condition()
+
+    def start(self, emit: Emit, clock: Clock) -> None:
+        def counting(item: Any) -> None:
+            emit(item)
+            if isinstance(item, Event):
+                with self._seen:
+                    self.delivered.append(item)
+                    self._seen.notify_all()
+
+        super().start(counting, clock)
+        self.virtual.start()  # after the port is open: the board answers the start-up
+
+    def wait_report(
+        self, square: str | None, since: int, timeout: float = ECHO_TIMEOUT_S
+    ) -> bool:
+        """Wait (real seconds) until an event after the first `since` reports `square` (a
+        lift or place there, or a whole-board report; None: any event); True if one did."""
+
+        def reported() -> bool:
+            return any(
+                square is None or isinstance(e, Snapshot) or getattr(e, "square", None) == square
+                for e in self.delivered[since:]
+            )
+
+        with self._seen:
+            return self._seen.wait_for(reported, timeout)
+
+    def close(self) -> None:
+        try:
+            super().close()
+        finally:
+            self.virtual.close()
+
+
+def open_virtual_board(
+    sim: str, clock: Clock, placement: str | None = None
+) -> VirtualBoardAdapter:
+    """The virtual board `sim` (`dgt-sim`, ...) with the pieces of `placement` (a resumed
+    game's; default the start position), read back through the real serial path. Its device
+    lives in a private temporary folder, removed on close."""
+    from firmware_bridge.virtual import VirtualBoard, VirtualBoardError
+
+    protocol = sim.removesuffix("-sim")
+    try:
+        virtual = VirtualBoard(protocol, placement=placement or chess.STARTING_BOARD_FEN)
+    except VirtualBoardError as exc:
+        raise SourceError(f"--board {sim}: {exc}") from None
+    try:
+        calibration = None
+        if protocol == "certabo":
+            calibration = str(Path(virtual.path).parent / "certabo-calibration.json")
+            virtual.save_calibration(calibration)
+        return VirtualBoardAdapter(virtual, f"{protocol}:{virtual.path}", clock, calibration)
+    except BaseException:
+        virtual.close()
+        raise
+
+
+def hand_steps(placement: str, uci: str) -> list[Lift | Place]:
+    """The lifts and places of a hand playing `uci` on the pieces of `placement` (t = 0):
+    a captured piece lifted first (en passant: the pawn beside), the rook of a castling
+    after the king, a promoted pawn put down as its new piece (a queen unless named).
+
+    Raises:
+        CommandError: no piece stands on the move's first square.
+    """
+    board = chess.BaseBoard(placement)
+    move = chess.Move.from_uci(uci)
+    piece = board.piece_at(move.from_square)
+    if piece is None:
+        raise CommandError(f"{uci}: there is no piece on {chess.square_name(move.from_square)}")
+    steps: list[Lift | Place] = []
+    taken = board.piece_at(move.to_square)
+    file_change = chess.square_file(move.to_square) - chess.square_file(move.from_square)
+    if taken is not None:
+        steps.append(Lift(t=0, square=chess.square_name(move.to_square), piece=taken.symbol()))
+    elif piece.piece_type == chess.PAWN and file_change != 0:
+        beside = chess.square(
+            chess.square_file(move.to_square), chess.square_rank(move.from_square)
+        )
+        victim = board.piece_at(beside)
+        if victim is not None:
+            steps.append(Lift(t=0, square=chess.square_name(beside), piece=victim.symbol()))
+    steps.append(Lift(t=0, square=chess.square_name(move.from_square), piece=piece.symbol()))
+    letter = piece.symbol()
+    last_rank = chess.square_rank(move.to_square) in (0, 7)
+    if piece.piece_type == chess.PAWN and last_rank:
+        kind = move.promotion or chess.QUEEN
+        letter = chess.Piece(kind, piece.color).symbol()
+    steps.append(Place(t=0, square=chess.square_name(move.to_square), piece=letter))
+    if piece.piece_type == chess.KING and abs(file_change) == 2:
+        rank = chess.square_rank(move.from_square)
+        rook_from, rook_to = (7, 5) if file_change > 0 else (0, 3)
+        rook = "R" if piece.color == chess.WHITE else "r"
+        steps.append(Lift(t=0, square=chess.square_name(chess.square(rook_from, rank)), piece=rook))
+        steps.append(Place(t=0, square=chess.square_name(chess.square(rook_to, rank)), piece=rook))
+    return steps
+
+
+class Hand:
+    """Plays hand commands on a virtual board, one movement at a time, each waited for.
+
+    Args:
+        board: the virtual board's adapter.
+        pause: waits the given stream seconds (real time in play; a test's fake clock moves).
+    """
+
+    def __init__(self, board: VirtualBoardAdapter, pause: Callable[[float], None]) -> None:
+        self.board = board
+        self.pause = pause
+        settings = board.start_settings()
+        self.step_s = max(settings.get("noise_s", 0.0), settings.get("slide_s", 0.0)) + MARGIN_S
+        self.reply_s = settings.get("latency_s", 0.0) + MARGIN_S
+        self._held: list[str] = []
+
+    def move(self, uci: str) -> None:
+        """`e2e4`: every movement of the move, on the pieces the board holds now."""
+        for step in hand_steps(self.board.virtual.placement(), uci):
+            self._movement(step)
+        self._held.clear()  # a captured piece is set aside, not put down again
+
+    def step(self, cmd: HandStep) -> None:
+        """`lift e2` / `place e4 [q]`."""
+        virtual = self.board.virtual
+        piece_now = chess.BaseBoard(virtual.placement()).piece_at(chess.parse_square(cmd.square))
+        if cmd.kind == "lift":
+            if piece_now is None:
+                raise CommandError(f"lift {cmd.square}: there is no piece on {cmd.square}")
+            self._movement(Lift(t=0, square=cmd.square, piece=piece_now.symbol()))
+            return
+        if not self._held:
+            raise CommandError(f"place {cmd.square}: no piece is in the hand (lift one first)")
+        letter = self._held[-1]
+        if cmd.piece is not None:
+            letter = cmd.piece.upper() if letter.isupper() else cmd.piece
+        if piece_now is not None:
+            raise CommandError(f"place {cmd.square}: {cmd.square} is occupied; lift that first")
+        self._movement(Place(t=0, square=cmd.square, piece=letter))
+
+    def after_press(self) -> None:
+        """Wait as long as the board may take to report a move after its press."""
+        self.pause(self.reply_s)
+
+    def _movement(self, event: Lift | Place) -> None:
+        virtual = self.board.virtual
+        before, skipped = len(self.board.delivered), len(virtual.skipped)
+        virtual.act(event)
+        if len(virtual.skipped) > skipped:
+            raise CommandError(f"the board could not {event.type} on {event.square}")
+        if not self.board.wait_report(event.square, before):
+            raise CommandError(f"the board did not report the {event.type} on {event.square}")
+        if isinstance(event, Lift) and event.piece:
+            self._held.append(event.piece)
+        elif isinstance(event, Place) and self._held:
+            promoted = event.piece not in self._held
+            self._held.remove(self._held[-1] if promoted else event.piece)  # type: ignore[arg-type]
+        self.pause(self.step_s)
+
+
+def real_pause(clock: Clock) -> Callable[[float], None]:
+    """Wait `dt` stream seconds of `clock` in real time."""
+    return lambda dt: time.sleep(clock.real_delay(dt))
+
+
+class CommandSource(Source):
+    """Typed commands (`arbiter.live.commands`) from a terminal or a pipe, see the module
+    docstring. The end of a pipe stops the session (the journal stays resumable).
+
+    Args:
+        hand: plays the hand commands on the virtual board (None: they are refused).
+        stream: where the commands come from (standard input by default).
+        pause: how to wait stream seconds (default: real time of the session's clock).
+        prompt: shows the line being typed (a terminal), e.g. the display's footer.
+    """
+
+    name = "commands"
+
+    def __init__(
+        self,
+        hand_board: VirtualBoardAdapter | None,
+        stream: TextIO | None = None,
+        *,
+        pause: Callable[[float], None] | None = None,
+        prompt: Callable[[str], None] | None = None,
+    ) -> None:
+        self.board = hand_board
+        self.stream = stream if stream is not None else sys.stdin
+        self.pause = pause
+        self.prompt = prompt
+        self.tty = False
+        self._saved: Any = None
+        self._wake_r, self._wake_w = -1, -1
+        self._thread: threading.Thread | None = None
+
+    def start(self, emit: Emit, clock: Clock) -> None:
+        pause = self.pause or real_pause(clock)
+        hand = Hand(self.board, pause) if self.board is not None else None
+        self._wake_r, self._wake_w = os.pipe()
+        self.tty = _isatty(self.stream)
+        if self.tty:
+            import termios
+            import tty
+
+            fd = self.stream.fileno()
+            self._saved = termios.tcgetattr(fd)
+            tty.setcbreak(fd)
+        self._thread = threading.Thread(
+            target=self._run, args=(emit, clock, hand), name=self.name, daemon=True
+        )
+        self._thread.start()
+
+    def _run(self, emit: Emit, clock: Clock, hand: Hand | None) -> None:
+        try:
+            if self.board is not None and not self.board.wait_report(None, 0):
+                raise CommandError("the virtual board did not report its pieces at the start")
+            for line in self._lines():
+                self.perform(line, emit, clock, hand)
+            emit(KeyCommand(clock.now(), "q"))  # the pipe ended: stop, resumable
+        except ArbiterError as exc:
+            emit(SourceFailed(f"typed commands: {exc}"))
+        except OSError as exc:
+            emit(SourceFailed(f"typed commands: reading them failed ({exc.strerror})"))
+
+    def perform(self, line: str, emit: Emit, clock: Clock, hand: Hand | None) -> None:
+        """Do one typed line: hand movements here, the rest handed to the session."""
+        try:
+            cmd = parse_command(line)
+            if isinstance(cmd, HandMove | HandStep):
+                if hand is None:
+                    raise CommandError("hand commands need a virtual board (--board dgt-sim)")
+                if isinstance(cmd, HandStep):
+                    hand.step(cmd)
+                    return
+                hand.move(cmd.uci)
+                emit(Typed(clock.now(), "press"))
+                hand.after_press()
+                return
+        except CommandError as exc:
+            emit(Notice(str(exc)))
+            return
+        emit(Typed(clock.now(), line))
+        if isinstance(cmd, PressCmd) and hand is not None:
+            hand.after_press()
+
+    def _lines(self) -> Any:
+        if self.tty:
+            yield from self._typed_lines()
+            return
+        fd = self.stream.fileno()
+        buffer = b""
+        while True:
+            ready, _, _ = select.select([fd, self._wake_r], [], [])
+            if self._wake_r in ready:
+                return
+            data = os.read(fd, 4096)
+            if not data:
+                if buffer.strip():
+                    yield buffer.decode("utf-8", errors="replace")
+                return
+            buffer += data
+            while b"\n" in buffer:
+                raw, buffer = buffer.split(b"\n", 1)
+                text = raw.decode("utf-8", errors="replace")
+                if text.strip() and not text.lstrip().startswith("#"):
+                    yield text
+
+    def _typed_lines(self) -> Any:
+        """A terminal in cbreak mode: keys make a line (shown by `prompt`); Enter ends it;
+        a space on an empty line is a press at once; Backspace edits."""
+        fd = self.stream.fileno()
+        line = ""
+        while True:
+            ready, _, _ = select.select([fd, self._wake_r], [], [])
+            if self._wake_r in ready:
+                return
+            data = os.read(fd, 64)
+            if not data:
+                return
+            for ch in data.decode("utf-8", errors="ignore"):
+                if ch in "\r\n":
+                    text, line = line, ""
+                    self._show(line)
+                    yield text if text.strip() else "press"
+                elif ch == " " and not line:
+                    yield "press"
+                elif ch in ("\x7f", "\b"):
+                    line = line[:-1]
+                elif ch == "\x15":  # Ctrl-U: the whole line
+                    line = ""
+                elif ch.isprintable():
+                    line += ch
+                self._show(line)
+
+    def _show(self, line: str) -> None:
+        if self.prompt is not None:
+            self.prompt(line)
+
+    def close(self) -> None:
+        if self._wake_w >= 0:
+            os.write(self._wake_w, b"x")
+            if self._thread is not None and self._thread is not threading.current_thread():
+                self._thread.join(timeout=1.0)
+            with contextlib.suppress(OSError):
+                os.close(self._wake_w)
+                os.close(self._wake_r)
+            self._wake_w = self._wake_r = -1
+        if self._saved is not None:
+            import termios
+
+            termios.tcsetattr(self.stream.fileno(), termios.TCSADRAIN, self._saved)
+            self._saved = None
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError, OSError):
+        return False

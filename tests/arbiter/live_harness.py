@@ -1,0 +1,91 @@
+"""Play `arbiter play --board SIM` in this process, by typed commands, on a fake clock.
+
+The game is built as `arbiter play` builds it (its options parsed by the real parser, the
+composition root `arbiter.live.setup`), on a virtual board read through the real codec and
+serial path; the typed commands come through a pipe, as from a shell. The only seams are the
+clock (a `FakeClock` that the hand's pauses move, so a run gives the same journal and PGN
+every time) and the display (plain lines into a buffer).
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from arbiter.cli import play
+from arbiter.clock import FakeClock
+from arbiter.live.setup import new_game, settings_of
+from arbiter.live.virtual_play import CommandSource
+from arbiter.outputs.display import Display
+from rules.rulings import Ruling
+
+#: real seconds a test game may take before it is a failure
+LIMIT_S = 60.0
+
+
+@dataclass
+class Played:
+    rulings: list[Ruling]
+    screen: str
+    pgn: str
+    journal: Path
+
+
+def play_typed(
+    tmp: Path, options: Sequence[str], lines: Sequence[str], *, name: str = "game"
+) -> Played:
+    """Play `lines` as typed commands in `arbiter play OPTIONS` (which names a `*-sim`)."""
+    parser = argparse.ArgumentParser()
+    play.add_arguments(parser)
+    journal = tmp / f"{name}.jsonl"
+    args = parser.parse_args([*options, "--journal", str(journal), "--display", "plain"])
+    settings = settings_of(args)
+    read_fd, write_fd = os.pipe()
+    os.write(write_fd, ("\n".join(lines) + "\n").encode())
+    os.close(write_fd)
+    clock = FakeClock()
+    with os.fdopen(read_fd, "r") as commands:
+        session = new_game(settings, journal, clock=clock)
+        runner = threading.Thread(target=session.run, daemon=True)
+        out = io.StringIO()
+        built = session.display
+        session.display = Display(out, tty=False, title="test")
+        session.display.attach(session.game)
+        for note in built.notes:  # what the game said as it was built
+            session.display.note(note)
+        taken = session.take
+
+        def take(item: object) -> list[Ruling]:
+            try:
+                return taken(item)
+            finally:
+                session.queue.task_done()
+
+        session.take = take  # type: ignore[method-assign]
+
+        def pause(dt: float) -> None:
+            """Move the fake clock once the session has ruled on everything sent so far, as
+            real time would: no input waits in the queue while the clock jumps past it."""
+            while session.queue.unfinished_tasks and runner.is_alive():
+                time.sleep(0.001)
+            clock.advance(dt)
+
+        for source in session.sources:
+            if isinstance(source, CommandSource):
+                source.stream = commands
+                source.pause = pause
+        live_pgn = settings.get("pgn")
+        session.keep_pgn(live_pgn, "2026.12.03")
+        runner.start()
+        runner.join(LIMIT_S)
+        assert not runner.is_alive(), "the typed game did not end"
+    if live_pgn is not None:  # the session's own, rewritten after every move
+        return Played(session.rulings, out.getvalue(), Path(live_pgn).read_text(), journal)
+    pgn = session.write_pgn(tmp / f"{name}.pgn", date="2026.12.03").read_text()
+    return Played(session.rulings, out.getvalue(), pgn, journal)

@@ -1,0 +1,48 @@
+"""The start of a live game (issue 12 item 7, trial row 19), on a virtual DGT board.
+
+With `--clock-start black-press` the clocks stand until Black presses, and Black's press is
+refused, saying what is wrong and where, while the pieces do not stand in the start position.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from arbiter.errors import ConfigError
+from arbiter.live.config import Settings, merge
+from rules.rulings import ClockState, Illegal, MoveStands
+from tests.arbiter.live_harness import play_typed
+
+OPTIONS = ["--board", "dgt-sim", "--tc", "5+3", "--clock-start", "black-press"]
+
+
+def test_the_clocks_wait_for_blacks_press_on_a_board_set_up_right(tmp_path: Path) -> None:
+    lines = ["lift h1", "press", "place h1", "press", "e2e4", "e7e5", "quit"]
+    played = play_typed(tmp_path, OPTIONS, lines)
+    assert "set up the pieces in the start position" in played.screen
+    assert "The board differs from the game: put R on h1." in played.screen
+    assert "Black pressed: White's clock runs" in played.screen
+    moves = [r for r in played.rulings if isinstance(r, MoveStands)]
+    assert [m.san for m in moves] == ["e4", "e5"]
+    assert not any(isinstance(r, Illegal) for r in played.rulings)
+    clocks = [r for r in played.rulings if isinstance(r, ClockState)]
+    assert clocks[0].paused and clocks[0].t == 0.0
+    started = next(c for c in clocks if not c.paused)
+    # White's time counts from Black's press, not from the program's start
+    after_e4 = next(c for c in clocks if c.t >= moves[0].t and c.running == "black")
+    spent = 300.0 + 3.0 - after_e4.white
+    assert 0 < spent <= after_e4.t - started.t + 1e-6
+    assert started.t > 1.0  # not at the refused press (0.45) but once the rook was back
+
+
+def test_by_default_whites_clock_runs_from_the_start(tmp_path: Path) -> None:
+    played = play_typed(tmp_path, ["--board", "dgt-sim", "--tc", "5+3"], ["e2e4", "quit"])
+    clocks = [r for r in played.rulings if isinstance(r, ClockState)]
+    assert not clocks[0].paused
+
+
+def test_a_bad_clock_start_is_refused() -> None:
+    with pytest.raises(ConfigError, match="the clocks start 'now' or at Black's press"):
+        merge(Settings(), {"clock_start": "whenever"})
