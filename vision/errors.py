@@ -33,3 +33,17 @@ class CalibrationMisread(CalibrationError):
             "Check the position given (--fen) and that no hand or shadow is on the board, then "
             "take the photo again (more even light), or keep it anyway with --accept-misread"
         )
+
+
+class HandOverBoard(VisionError):
+    """Something crossing the board's edge (a hand, an arm, a sleeve) covers more squares than
+    a move changes: the picture shows no position, so none is read from it."""
+
+    def __init__(self, squares: tuple[str, ...]) -> None:
+        self.squares = squares
+        shown = ", ".join(squares[:8]) + (" ..." if len(squares) > 8 else "")
+        super().__init__(
+            f"a hand or arm is over the board: something crossing its edge hides "
+            f"{len(squares)} squares ({shown}). Take the picture again with nothing over the "
+            "board (a shadow moving across it looks the same)"
+        )

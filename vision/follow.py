@@ -14,6 +14,7 @@ grid's light and dark squares must fall where FIDE Art. 2.1 has them.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 from vision.calibration import Calibration
@@ -28,6 +29,7 @@ MAX_MOVE_SQ = 1.0  #: largest corner move followed, in squares
 
 SAME_SHAPE = 0.01  #: aspect ratios this close are one picture resized
 SAME_BOARD = 0.7  #: least `occlusion.likeness` of a board found again to the calibration's
+SAME_CORNERS_SQ = 0.08  #: given corners this close (in squares) to the followed ones agree
 
 
 def locate(frame: Any, cal: Calibration) -> tuple[Calibration, str, float | None]:
@@ -84,6 +86,43 @@ def locate(frame: Any, cal: Calibration) -> tuple[Calibration, str, float | None
                 "(another board or camera?): give --corners, or calibrate on it"
             )
     return found, "found again by its squares", None
+
+
+def same_view(
+    frame: Any, cal: Calibration, corners: Sequence[tuple[float, float]]
+) -> list[tuple[float, float]] | None:
+    """The board's corners in `frame` as registered onto the calibration's frame (in the
+    calibration's corner order), when `frame` comes from the calibration's camera where it
+    stood (the same size or resized) and the given `corners` agree with them; else None.
+
+    Only then is the calibration's frame a fair hand-free reference for `occlusion`: a photo
+    from another place sees the table, the pieces' sides and the light otherwise, which would
+    look like an arm everywhere (every handheld uschess photo against IMG_4755 does). The
+    registered corners, not the given ones, align the two pictures: a corner given 10 px off
+    would make the warped table ring differ along the edge, like an arm.
+    """
+    from vision.cvload import cv2
+
+    size = (int(frame.shape[1]), int(frame.shape[0]))
+    w, h = cal.frame_size
+    if not (cal.reference and w and h):
+        return None
+    k = size[0] / w
+    if size != (w, h):
+        if abs(size[0] / size[1] - w / h) > SAME_SHAPE * (w / h):
+            return None
+        frame = cv2().resize(frame, (w, h), interpolation=cv2().INTER_AREA)
+    try:
+        followed, _ = follow(frame, cal)
+    except CalibrationError:
+        return None
+    found = [(x * k, y * k) for x, y in followed.corners]
+    square = board_side_px(found) / 8
+    agree = all(  # each given corner near one followed corner, whatever order either has
+        min(math.hypot(a[0] - b[0], a[1] - b[1]) for a in found) <= SAME_CORNERS_SQ * square
+        for b in corners
+    )
+    return found if agree else None
 
 
 def follow(frame: Any, cal: Calibration) -> tuple[Calibration, float]:

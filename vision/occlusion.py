@@ -25,6 +25,7 @@ RING = 1.0  #: width of the table ring around the playing area, in squares
 THRESHOLD = 28.0  #: grey levels (after matching) a pixel must change by
 MIN_RING_PX = 0.5  #: an arm enters through the ring: at least this many squares of it there
 MIN_BOARD_SQ = 1.5  #: ... and covers at least this many squares' area of the playing area
+MIN_RING_THROUGH = 1.0  #: ... and reaches the ring's outer edge or covers this much of it
 COVERED = 0.25  #: a square this much under the region is hidden
 
 
@@ -76,8 +77,12 @@ def occlusion(reference: Any, current: Any, threshold: float = THRESHOLD) -> Occ
     """The region over the board in `current` that is not in `reference` (both `ringed`).
 
     Only a region that crosses the playing area's edge counts; it is an arm if it is big on
-    both sides of the edge (`MIN_RING_PX`, `MIN_BOARD_SQ`). Squares covered by it for at
-    least `COVERED` of their area are hidden.
+    both sides of the edge (`MIN_RING_PX`, `MIN_BOARD_SQ`) and comes from outside: it reaches
+    the ring's outer edge, or covers `MIN_RING_THROUGH` of it. Pieces taken off the edge
+    ranks change only the ring's inner part, where their tops leaned over the edge (the
+    video's empty board against its start position: 7.8 squares inside, 0.5 in the ring, not
+    at its outer edge); of the video's 169 hand frames seen without this rule none is lost.
+    Squares covered by it for at least `COVERED` of their area are hidden.
     """
     n, c = np(), cv2()
     board, ring = _masks(current.shape[0])
@@ -91,7 +96,11 @@ def occlusion(reference: Any, current: Any, threshold: float = THRESHOLD) -> Occ
     cell_area = CELL * CELL
     in_ring = n.bincount(labels[ring], minlength=count)[1:] / cell_area
     in_board = n.bincount(labels[board], minlength=count)[1:] / cell_area
-    arms = n.flatnonzero((in_ring >= MIN_RING_PX) & (in_board >= MIN_BOARD_SQ)) + 1
+    outer = n.zeros_like(ring)
+    outer[:2, :] = outer[-2:, :] = outer[:, :2] = outer[:, -2:] = True
+    at_outer = n.bincount(labels[outer], minlength=count)[1:] > 0
+    through = at_outer | (in_ring >= MIN_RING_THROUGH)
+    arms = n.flatnonzero((in_ring >= MIN_RING_PX) & (in_board >= MIN_BOARD_SQ) & through) + 1
     if len(arms) == 0:
         return Occlusion((), 0.0, 0.0)
     lo = int(RING * CELL)

@@ -5,7 +5,10 @@ corner squares must be light, FIDE Art. 2.1), else found from the calibration
 (`follow.locate`: a bumped camera, a resized or a cropped picture). What is on it: the
 classifier's reading with `?` where a square cannot be read: a piece of doubtful colour, a
 doubtful occupancy, or a square under a hand or arm (`occlusion`, against the calibration's
-own frame, so only when the picture comes from the calibration's camera position).
+own frame, so only when the picture comes from the calibration's camera position: found by
+`locate`, or given corners where `follow.same_view` finds the board). A hand over more squares
+than a move changes is no position at all: refused (`HandOverBoard`), as the tracker never
+passes such a frame to the rules.
 """
 
 from __future__ import annotations
@@ -16,13 +19,14 @@ from typing import Any
 from vision import geometry
 from vision.calibration import Calibration
 from vision.classify import classify_board, reading
-from vision.errors import CalibrationError
-from vision.follow import locate
+from vision.errors import CalibrationError, HandOverBoard
+from vision.follow import locate, same_view
 from vision.occlusion import occlusion, ringed
 from vision.placement import UNKNOWN, from_grid, to_grid
 from vision.registration import REF_WIDTH, decode
 
 MIN_CONFIDENCE = 0.6  #: least probability of a square's state to report it (as the tracker)
+MAX_HIDDEN = 4  #: hidden squares beyond what a move changes: a hand, no position (as the tracker)
 
 
 @dataclass(frozen=True)
@@ -50,6 +54,7 @@ def read_picture(
     Raises:
         CalibrationError: the corners are off the picture or a quarter turn off, or the
             board cannot be found (another board, or moved too far).
+        HandOverBoard: a hand or arm hides more than `MAX_HIDDEN` squares (fewer are `?`).
     """
     how: str | None = None
     moved: float | None = None
@@ -69,14 +74,19 @@ def read_picture(
     _, _, post = classify_board(geometry.warp(frame, here.homography()), here)
     seen = reading(post, MIN_CONFIDENCE)
     hidden: tuple[str, ...] = ()
-    if cal.reference and corners is None:
+    view = (here.corners, here.white_at) if corners is None else None
+    if corners is not None and (followed := same_view(frame, cal, corners)) is not None:
+        view = (followed, cal.white_at)
+    if cal.reference and view is not None:
         ref = ringed(
             decode(cal.reference),
             cal.corners,
             cal.white_at,
             scale=REF_WIDTH / max(cal.frame_size[0], 1),
         )
-        hidden = occlusion(ref, ringed(frame, here.corners, here.white_at)).squares
+        hidden = occlusion(ref, ringed(frame, *view)).squares
+        if len(hidden) > MAX_HIDDEN:
+            raise HandOverBoard(hidden)
     grid = to_grid(seen.placement)
     for sq in hidden:
         grid[8 - int(sq[1])]["abcdefgh".index(sq[0])] = UNKNOWN

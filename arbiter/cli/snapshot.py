@@ -1,7 +1,10 @@
 """`arbiter snapshot`: the board one picture shows, as a FEN placement with X and x.
 
 A square that cannot be read is `?`: a piece of doubtful colour, a doubtful occupancy, or a
-square under a hand or arm (seen against the calibration's own frame); the JSON names them.
+square under a hand or arm (seen against the calibration's own frame, with or without
+`--corners`, when the picture comes from the calibration's camera); the JSON names them. A
+hand or arm over more squares than a move changes gives no reading: one line on stderr and
+exit status 3 (`HAND_EXIT`), so that a script takes the picture again.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ import json
 import sys
 
 HELP = "classify one picture's squares (empty / white / black) with a calibration"
+HAND_EXIT = 3  #: exit status when a hand or arm over the board hides the position
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -31,13 +35,18 @@ def run(args: argparse.Namespace) -> int:
 
     cv2(), np()  # without the camera extra, say how to install it before anything else
     from vision.calibration import Calibration
+    from vision.errors import HandOverBoard
     from vision.geometry import parse_corners
     from vision.picture import read_picture
     from vision.sources import read_image
 
     cal = Calibration.load(args.calibration)
     frame = read_image(args.image)
-    got = read_picture(frame, cal, parse_corners(args.corners) if args.corners else None)
+    try:
+        got = read_picture(frame, cal, parse_corners(args.corners) if args.corners else None)
+    except HandOverBoard as exc:
+        sys.stderr.write(f"arbiter snapshot: {exc}\n")
+        return HAND_EXIT
     out: dict[str, object] = {}
     if got.located is not None:
         out["located"] = got.located

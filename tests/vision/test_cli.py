@@ -288,23 +288,95 @@ def test_snapshot_reads_a_resized_or_cropped_picture_and_refuses_turned_corners(
     assert "quarter turn" in capsys.readouterr().err
 
 
-def test_snapshot_marks_squares_under_an_arm(
+def _arm(frame: Any, corners: list[list[int]], reach_sq: float) -> Any:
+    """`frame` with a skin-coloured arm one square wide, from the picture's bottom edge to
+    `reach_sq` squares into the board across its bottom side (blurred edges)."""
+    import cv2
+    import numpy as np
+
+    (x0, _), (x1, _), (_, y2), _ = corners
+    square = abs(x1 - x0) / 8
+    h, w = frame.shape[:2]
+    cx, tip = (x0 + x1) / 2, y2 - reach_sq * square
+    band = np.zeros((h, w), np.float32)
+    cv2.line(band, (int(cx + 10), h + 20), (int(cx), int(tip)), 1.0, int(square))
+    cv2.circle(band, (int(cx), int(tip)), int(square / 2), 1.0, -1)
+    band = cv2.GaussianBlur(band, (0, 0), 3)[..., None]
+    skin = np.array([120, 150, 205], np.float32)  # BGR
+    return (frame * (1 - band) + skin * band).astype(np.uint8)
+
+
+def test_snapshot_refuses_a_hand_over_the_board_with_or_without_corners(
     frames: list[Any],
     vision_data: Path,
     video: dict[str, Any],
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """A real frame with a hand (frame 244): '?' on the hidden squares, not a guess."""
+    """A real hand (frame 244, over 34 squares) and a painted arm reaching four squares in
+    give no reading, with `--corners` too (before: read as a position there), exit status 3;
+    a fingertip over three squares gives `?` on them; a clean frame reads complete."""
     import cv2
 
+    from arbiter.cli.snapshot import HAND_EXIT
+
     cal = tmp_path / "cal.json"
-    argv = ["calibrate", "--video", str(vision_data / video["file"]), "--corners"]
-    assert main([*argv, _corners(video), "--out", str(cal)]) == 0
+    corners = _corners(video)
+    argv = ["calibrate", "--video", str(vision_data / video["file"]), "--corners", corners]
+    assert main([*argv, "--out", str(cal)]) == 0
     capsys.readouterr()
-    cv2.imwrite(str(tmp_path / "hand.png"), frames[244])
-    argv = ["snapshot", "--image", str(tmp_path / "hand.png"), "--calibration", str(cal)]
-    assert main([*argv, "--json"]) == 0
-    got = json.loads(capsys.readouterr().out)
-    assert got["complete"] is False and len(got["hidden"]) >= 20
-    assert got["board"].count("?") >= len(got["hidden"])
+    pictures = {
+        "hand": frames[244],
+        "arm": _arm(frames[3], video["corners"], 4.0),
+        "finger": _arm(frames[3], video["corners"], 1.5),
+        "clean": frames[3],
+    }
+    for name, picture in pictures.items():
+        cv2.imwrite(str(tmp_path / f"{name}.png"), picture)
+    for given in ([], ["--corners", corners]):
+        base = ["snapshot", "--calibration", str(cal), *given, "--json", "--image"]
+        for name in ("hand", "arm"):
+            assert main([*base, str(tmp_path / f"{name}.png")]) == HAND_EXIT, (name, given)
+            captured = capsys.readouterr()
+            assert captured.out == ""
+            assert captured.err.startswith("arbiter snapshot: a hand or arm is over the board")
+            assert "\n" not in captured.err.strip()
+        assert main([*base, str(tmp_path / "finger.png")]) == 0
+        got = json.loads(capsys.readouterr().out)
+        assert got["complete"] is False and 1 <= len(got["hidden"]) <= 4
+        assert got["board"].count("?") >= len(got["hidden"])
+        assert main([*base, str(tmp_path / "clean.png")]) == 0
+        got = json.loads(capsys.readouterr().out)
+        assert got["complete"] is True and got["board"] == to_sensed(video["segments"][1]["fen"])
+
+
+def test_the_hand_check_needs_the_calibration_camera_s_view(
+    images: dict[str, dict[str, Any]], vision_data: Path
+) -> None:
+    """Against the calibration's frame only a picture from the same camera place is checked
+    for a hand: a photo from another place (the same size, the view tilted by 60 px) is read,
+    not refused (every handheld uschess photo would look like an arm against IMG_4755); a
+    tilt of 5 px still counts as the same place and shows no hand either."""
+    import cv2
+    import numpy as np
+
+    from vision.calibration import calibrate
+    from vision.follow import same_view
+    from vision.picture import read_picture
+    from vision.sources import read_image
+
+    ref = images["uschess/IMG_4755.jpg"]
+    img = read_image(str(vision_data / ref["file"]))
+    corners = [tuple(p) for p in ref["corners"]]
+    cal = calibrate(img, corners, ref["white_at"], ref["fen"])
+    assert same_view(img, cal, corners) is not None
+    h, w = img.shape[:2]
+    edge = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    for px, same in ((5, True), (60, False)):
+        step = np.array([[px, 0], [-px, px], [0, 0], [0, -px]], np.float32)
+        tilt = cv2.getPerspectiveTransform(edge, edge + step)
+        tilted = cv2.warpPerspective(img, tilt, (w, h))
+        at = cv2.perspectiveTransform(np.array([corners], np.float32), tilt)[0]
+        moved = [(float(x), float(y)) for x, y in at]
+        assert (same_view(tilted, cal, moved) is not None) is same, px
+        assert read_picture(tilted, cal, moved).hidden == (), px

@@ -84,3 +84,18 @@ def test_a_real_hand_held_still_yields_no_snapshot_then_the_scene_does(
     after = _snapshots(tracker, [frames[300]] * int(FPS), t0=5.0)
     seg = next(s for s in video["segments"] if s["from_frame"] <= 300 <= s["to_frame"])
     assert [s.board for s in after] == [to_sensed(seg["fen"])]
+
+
+def test_pieces_taken_off_the_edge_are_no_arm(
+    frames: list[Any], vision_data: Any, video_cal: Any
+) -> None:
+    """The same camera's empty board against the start position: the pieces' tops no longer
+    lean over the edge, a change across it that does not come from outside (before: an arm
+    over 7.8 squares); the painted arm over the same empty board still is one."""
+    from vision.sources import video_frames
+
+    cal = video_cal
+    ref = ringed(decode(cal.reference), cal.corners, cal.white_at, scale=REF_WIDTH / 640)
+    empty = [f for _, f in video_frames(str(vision_data / "pcwawc" / "emptyBoard001.avi"))][30]
+    assert not occlusion(ref, ringed(empty, cal.corners, cal.white_at))
+    assert occlusion(ref, ringed(_arm(empty, cal), cal.corners, cal.white_at))

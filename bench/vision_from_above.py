@@ -1,0 +1,135 @@
+"""Pieces seen from straight above, synthetic: how many are read as empty squares?
+
+From straight above a pawn is a disc about half a square wide; a white one on a light square
+differs from the square only by its rim, its shading and its shadow (issue 16: every error on
+phone photos from above was such a pawn). The data has no such photo, so discs are painted
+on the empty squares of the video's clean frames (its camera looks nearly straight down),
+on the top-down board the classifier reads, one kind at a time on the empty squares of one
+square colour in every other 2x2 block (so that most empty squares stay empty, as in play),
+and the board is classified with the calibration of frame 3. `other squares` counts the
+unpainted squares then read wrong (the discs upset the light mapping).
+
+Kinds: white plastic and light wood pawn heads (radius 0.28 square), each with its rim and a
+soft shadow or as a flat disc with neither (contrast with the square alone), and a black
+plastic one. Each disc is counted as read right, as the wrong colour, as `?` (said it cannot
+read: honest) or as empty (a silent misread).
+
+    python bench/vision_from_above.py [--step K]
+"""
+
+from __future__ import annotations
+
+import os
+
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import sys  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import Any  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+from vision import geometry  # noqa: E402
+from vision.calibration import calibrate  # noqa: E402
+from vision.classify import classify_board, reading  # noqa: E402
+from vision.placement import to_grid, to_sensed  # noqa: E402
+from vision.sources import video_frames  # noqa: E402
+
+DATA = ROOT.parent / "shared" / "data" / "vision"
+MIN_CONFIDENCE = 0.6  #: as `arbiter snapshot` and the tracker
+
+#: name: (BGR colour, expected state, with rim and shadow)
+KINDS: dict[str, tuple[tuple[int, int, int], str, bool]] = {
+    "white plastic, rim + shadow": ((232, 236, 238), "X", True),
+    "white plastic, flat": ((232, 236, 238), "X", False),
+    "light wood, rim + shadow": ((140, 185, 222), "X", True),
+    "light wood, flat": ((140, 185, 222), "X", False),
+    "black plastic, rim + shadow": ((38, 38, 42), "x", True),
+}
+RADIUS = 0.28  #: a pawn's head seen from above, in squares
+
+
+def paint_disc(board: Any, row: int, col: int, bgr: tuple[int, int, int], relief: bool) -> None:
+    """A disc on square (row, col) of the canonical board, in place: with `relief`, a soft
+    shadow to the lower right and a darker rim (the head's rounded edge)."""
+    sq = geometry.SQ
+    cx, cy = col * sq + sq / 2, row * sq + sq / 2
+    r = RADIUS * sq
+    h, w = board.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    img = board.astype(np.float32)
+    if relief:
+        d_shadow = np.hypot(xx - cx - 0.12 * sq, yy - cy - 0.12 * sq)
+        shadow = np.clip((r * 1.15 - d_shadow) / 3.0, 0, 1) * 0.45
+        img *= 1 - shadow[..., None]
+    d = np.hypot(xx - cx, yy - cy)
+    inside = np.clip((r - d) / 1.5, 0, 1)[..., None]
+    colour = np.array(bgr, np.float32)
+    if relief:
+        rim = np.clip(1 - np.abs(d - r * 0.85) / (0.18 * r), 0, 1)[..., None]
+        colour = colour * (1 - 0.35 * rim)
+    img = img * (1 - inside) + colour * inside
+    board[:] = np.clip(img, 0, 255).astype(np.uint8)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--step", type=int, default=12, help="every K-th clean frame")
+    args = parser.parse_args()
+    cv2.setNumThreads(1)
+    labels = json.loads((DATA / "labels.json").read_text())
+    video = next(v for v in labels["videos"] if v["file"].endswith("scholarsmate.avi"))
+    frames = [f for _, f in video_frames(str(DATA / video["file"]))]
+    cal = calibrate(frames[3], [tuple(p) for p in video["corners"]])
+    h = cal.homography()
+    scored = [
+        (frames[k], to_sensed(seg["fen"]))
+        for seg in video["segments"]
+        if seg["clean"]
+        for k in range(seg["from_frame"], seg["to_frame"] + 1, args.step)
+    ]
+    out: dict[str, Any] = {"frames": len(scored)}
+    for name, (bgr, want, relief) in KINDS.items():
+        counts = {
+            colour: {"right": 0, "wrong colour": 0, "?": 0, "empty": 0, "other squares": 0}
+            for colour in ("light", "dark")
+        }
+        for frame, truth in scored:
+            grid = to_grid(truth)
+            for parity, colour in ((0, "light"), (1, "dark")):
+                board = geometry.warp(frame, h)
+                painted = [
+                    (r, c)
+                    for r in range(8)
+                    for c in range(8)
+                    if grid[r][c] == "." and (r + c) % 2 == parity and (r // 2 + c // 2) % 2 == 0
+                ]
+                for r, c in painted:
+                    paint_disc(board, r, c, bgr, relief)
+                _, _, post = classify_board(board, cal)
+                read = to_grid(reading(post, MIN_CONFIDENCE).placement)
+                tally = counts[colour]
+                for r in range(8):
+                    for c in range(8):
+                        if (r, c) in painted:
+                            got = read[r][c]
+                            key = "right" if got == want else "empty" if got == "." else got
+                            tally["wrong colour" if key in "Xx" else key] += 1
+                        elif read[r][c] != grid[r][c]:
+                            tally["other squares"] += 1
+        out[name] = counts
+        print(name, json.dumps(counts), flush=True)
+    (ROOT / "out").mkdir(exist_ok=True)
+    (ROOT / "out" / "vision_from_above.json").write_text(json.dumps(out, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
