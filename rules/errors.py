@@ -12,7 +12,9 @@ The tree (builtin mixins let callers that know only `ValueError` catch them too)
     │   └── EventOrderError              time runs backwards; no `start` first; a second one
     ├── TimeControlError (ValueError)    a time-control string or a clock call
     ├── PositionError (ValueError)       a FEN or piece placement cannot be read
-    └── ProfileError (ValueError)        an unknown rule profile
+    ├── ProfileError (ValueError)        an unknown rule profile
+    └── GameStateError (RuntimeError)    the engine asked for a phase change that cannot
+                                         happen (a bug in the rules core, never a player's)
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ __all__ = [
     "ArbiterError",
     "EventError",
     "EventOrderError",
+    "GameStateError",
     "PositionError",
     "ProfileError",
     "TimeControlError",
@@ -59,3 +62,7 @@ class PositionError(ArbiterError, ValueError):
 
 class ProfileError(ArbiterError, ValueError):
     """An unknown rule profile was asked for."""
+
+
+class GameStateError(ArbiterError, RuntimeError):
+    """The rules core asked its game state for a change its phase table forbids (a bug)."""
