@@ -46,7 +46,6 @@ from rules.events import (
     Tick,
     Touch,
 )
-from rules.phases import RULES_EVENTS
 from rules.rulings import ClockState, Ruling
 from rules.state import GameState
 
@@ -69,7 +68,7 @@ class Game(GameState):
         # a tick says that time reached t: what falls due at t itself is decided too
         self._advance(event.t, out, strict_before=not isinstance(event, Tick))
         self.t = event.t
-        if not RULES_EVENTS[self.phase]:  # the game is over
+        if not self.rules_events:  # the phase rules no event (the game is over)
             return self._ordered(out)
         handler = _HANDLERS.get(type(event))
         if handler is not None:

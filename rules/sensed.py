@@ -239,13 +239,15 @@ class Match:
     inferred: bool  # other sequences explain it too: the order was inferred
 
 
-#: the work one search for the plies explaining a board report may do, in plies tried
-#: (each a push, a generation of legal moves and a pop: some 25 microseconds here, a few
-#: times that on a Raspberry Pi). A report that close to the game is explained in a few
-#: dozen; a far-off one (the board set up again, pieces knocked over, a camera moved) could
-#: take minutes at `max_plies` 8 (issue 17, D4). Counted in plies, not in seconds, so that a
-#: replay rules exactly as the game did.
-SEARCH_NODES = 1500
+#: the work one search for the plies explaining a board report may do, in plies tried (each
+#: a push, a generation of the moves of the pieces in the differing region and a pop: about
+#: 12 microseconds on the development machine, a few times that on a Raspberry Pi, so the
+#: whole budget is some 7 ms here). A report close to the game is explained in a few dozen;
+#: the golden corpus's hardest search (a random stream) takes 467. A far-off report (the
+#: board set up again, pieces knocked over, a camera moved) could take minutes at
+#: `max_plies` 8 (issue 17, D4). Counted in plies, not in seconds, so that a replay rules
+#: exactly as the game did.
+SEARCH_NODES = 600
 
 #: at most the squares one ply changes: castling moves four (king and rook), en passant three
 _SQUARES_PER_PLY = 4
@@ -381,8 +383,12 @@ def _search(
     if depth == 0 or len(found) > 8:
         return
     region = diff | changed
-    for move in board.legal_moves:
-        if move.from_square not in region or move.to_square not in region:
+    region_mask = 0
+    for sq in region:
+        region_mask |= chess.BB_SQUARES[sq]
+    # only pieces standing in the region are generated (the order is that of `legal_moves`)
+    for move in board.generate_legal_moves(from_mask=region_mask):
+        if move.to_square not in region:
             continue
         if move.promotion not in (None, chess.QUEEN):
             continue

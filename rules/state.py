@@ -26,7 +26,7 @@ import chess
 from rules.clock import GameClock
 from rules.errors import EventError, PositionError
 from rules.events import Start
-from rules.phases import PRESS_WAITS_FOR_REPORT, Phase, Trigger, next_phase
+from rules.phases import PRESS_WAITS_FOR_REPORT, RULES_EVENTS, Phase, Trigger, next_phase
 from rules.profiles import get_profile
 from rules.rulings import (
     ClockState,
@@ -98,6 +98,8 @@ class GameState:
         #: the game has ended, nothing more is ruled: `phase is Phase.OVER`, kept with the
         #: phase by `_go` (a plain attribute: every event and helper asks it)
         self.over = False
+        #: whether events are ruled now (`phases.RULES_EVENTS` of the phase, kept by `_go`)
+        self.rules_events = RULES_EVENTS[self.phase]
         self.result: Result | None = None
         self.reason: Reason | None = None
         self.turn = Turn(SIDE[self.board.turn])
@@ -131,6 +133,7 @@ class GameState:
     def _go(self, trigger: Trigger) -> None:
         self.phase = next_phase(self.phase, trigger)
         self.over = self.phase is Phase.OVER
+        self.rules_events = RULES_EVENTS[self.phase]
 
     def source_lost(self) -> None:
         """The source said `disconnected`: its reports may be missing from now on."""
@@ -493,7 +496,7 @@ def san_and_push(board: chess.Board, move: chess.Move) -> tuple[str, bool]:
         capture = board.is_capture(move)
         if piece_type != chess.PAWN:
             rivals = board.pieces_mask(piece_type, board.turn) & ~chess.BB_SQUARES[from_sq]
-            if rivals & board.attackers_mask(board.turn, to_sq):
+            if rivals and rivals & _reach(piece_type, to_sq, board.occupied):
                 # another piece of the kind may go there: python-chess disambiguates
                 san = board.san(move)
                 board.push(move)
@@ -511,3 +514,19 @@ def san_and_push(board: chess.Board, move: chess.Move) -> tuple[str, bool]:
     if board.is_check():
         san += "+" if has_moves else "#"
     return san, has_moves
+
+
+def _reach(piece_type: chess.PieceType, square: chess.Square, occupied: int) -> int:
+    """The squares a piece of `piece_type` (not a pawn) on `square` attacks: those from which
+    one of that kind attacks `square` (attacks are symmetric for these pieces)."""
+    if piece_type == chess.KNIGHT:
+        return chess.BB_KNIGHT_ATTACKS[square]
+    if piece_type == chess.KING:
+        return chess.BB_KING_ATTACKS[square]
+    reach = 0
+    if piece_type in (chess.BISHOP, chess.QUEEN):
+        reach |= chess.BB_DIAG_ATTACKS[square][chess.BB_DIAG_MASKS[square] & occupied]
+    if piece_type in (chess.ROOK, chess.QUEEN):
+        reach |= chess.BB_RANK_ATTACKS[square][chess.BB_RANK_MASKS[square] & occupied]
+        reach |= chess.BB_FILE_ATTACKS[square][chess.BB_FILE_MASKS[square] & occupied]
+    return reach

@@ -15,10 +15,38 @@ from event_script import Script, moves, of
 from rules.events import Sensor
 from rules.sensed import SEARCH_NODES, BeyondBudget, find_match
 
-GAME = (
-    "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7 Re1 b5 Bb3 d6 c3 O-O h3 Nb8 d4 Nbd7 "
-    "c4 c6 cxb5 axb5 Nc3 Bb7 Bg5 b4 Nb1 h6"
-).split()
+GAME = [
+    "e4",
+    "e5",
+    "Nf3",
+    "Nc6",
+    "Bb5",
+    "a6",
+    "Ba4",
+    "Nf6",
+    "O-O",
+    "Be7",
+    "Re1",
+    "b5",
+    "Bb3",
+    "d6",
+    "c3",
+    "O-O",
+    "h3",
+    "Nb8",
+    "d4",
+    "Nbd7",
+    "c4",
+    "c6",
+    "cxb5",
+    "axb5",
+    "Nc3",
+    "Bb7",
+    "Bg5",
+    "b4",
+    "Nb1",
+    "h6",
+]
 
 
 def placements() -> list[str]:
