@@ -39,6 +39,7 @@ import json
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -112,8 +113,9 @@ class Digest:
         self.add("R", ruling_dict(r))
 
 
-def rule_stream(stream: list[Any], digest: Digest) -> None:
-    """Rule one event stream with a fresh `Game`, feeding everything observable to `digest`."""
+def rule_stream(stream: list[Any], digest: Digest, collect: list[Ruling] | None = None) -> None:
+    """Rule one event stream with a fresh `Game`, feeding everything observable to `digest`
+    (and every ruling, in order, to `collect`)."""
     digest.streams += 1
     try:
         game = Game(stream[0])
@@ -121,25 +123,40 @@ def rule_stream(stream: list[Any], digest: Digest) -> None:
             digest.events += 1
             for r in game.handle(ev):
                 digest.ruling(r)
+                if collect is not None:
+                    collect.append(r)
             digest.add("D", game.next_deadline())
         for r in game.finish():
             digest.ruling(r)
+            if collect is not None:
+                collect.append(r)
         digest.add("E", [game.result, game.reason, game.over, game.ply, game.board.fen()])
     except Exception as exc:
         digest.errors += 1
         digest.add("X", [type(exc).__name__, str(exc)])
 
 
-def games_digest(sensor: str, games: list[chess.pgn.Game]) -> Digest:
+#: told of each game's stream and rulings: (index in `games`, game, stream, rulings)
+StreamHook = Callable[[int, chess.pgn.Game, list[Any], list[Ruling]], None]
+
+
+def games_digest(
+    sensor: str, games: list[chess.pgn.Game], on_stream: StreamHook | None = None
+) -> Digest:
+    """The digest of every game simulated for `sensor` (seed 0) and ruled; `on_stream` sees
+    each stream and its rulings (the game-score test checks them in the same pass)."""
     digest = Digest()
-    for game in games:
+    for index, game in enumerate(games):
         try:
             stream = simulate_game(game, sensor, seed=0)
         except Exception as exc:
             digest.errors += 1
             digest.add("S", [type(exc).__name__, str(exc)])
             continue
-        rule_stream(stream, digest)
+        rulings: list[Ruling] | None = [] if on_stream is not None else None
+        rule_stream(stream, digest, rulings)
+        if on_stream is not None and rulings is not None:
+            on_stream(index, game, stream, rulings)
     return digest
 
 

@@ -9,7 +9,7 @@ the arbiter's declaration of a result.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, get_args
+from typing import Any, get_args
 
 import chess
 
@@ -31,17 +31,14 @@ from rules.events import (
 )
 from rules.rulings import Illegal, Obligation, Penalty, Reason, Ruling
 from rules.sides import COLOR, SIDE, other, win_for
+from rules.state import GameState
 from rules.touch import obligation_for
-from rules.turn import Turn
 from rules.types import Side
-
-if TYPE_CHECKING:
-    from rules.game import Game
 
 _REASONS: frozenset[str] = frozenset(get_args(Reason))
 
 
-def arbiter_action(game: Game, ev: ArbiterAction, out: list[Ruling]) -> None:
+def arbiter_action(game: GameState, ev: ArbiterAction, out: list[Ruling]) -> None:
     """An arbiter's intervention; after the game's end only `declare` is taken (and ignored)."""
     if game.over:
         return
@@ -50,59 +47,54 @@ def arbiter_action(game: Game, ev: ArbiterAction, out: list[Ruling]) -> None:
         handler(game, ev, out)
 
 
-def declare(game: Game, ev: Declare, out: list[Ruling]) -> None:
+def declare(game: GameState, ev: Declare, out: list[Ruling]) -> None:
     """The arbiter declares the result (12.2); a reason the contract lacks is their decision."""
     reason: Any = ev.reason if ev.reason in _REASONS else "arbiter_decision"
     ending.game_over(game, ev.t, ev.result, reason, None, out)
 
 
-def pause(game: Game, ev: PauseClocks, out: list[Ruling]) -> None:
+def pause(game: GameState, ev: PauseClocks, out: list[Ruling]) -> None:
     """6.11.1: both clocks stop."""
     if game.timed:
         game.clock.pause(game.clock_time(ev.t))
         game.clock_ruling(out, ev.t)
 
 
-def resume(game: Game, ev: Resume, out: list[Ruling]) -> None:
+def resume(game: GameState, ev: Resume, out: list[Ruling]) -> None:
     """The clocks go on after a pause."""
     if game.timed:
         game.clock.resume(game.clock_time(ev.t))
         game.clock_ruling(out, ev.t)
 
 
-def add_time(game: Game, ev: AddTime, out: list[Ruling]) -> None:
+def add_time(game: GameState, ev: AddTime, out: list[Ruling]) -> None:
     """6.11.3: time added to one clock."""
     if game.timed:
         game.clock.add(ev.side, float(ev.seconds), game.clock_time(ev.t))
         game.clock_ruling(out, ev.t)
 
 
-def set_clock(game: Game, ev: SetClock, out: list[Ruling]) -> None:
+def set_clock(game: GameState, ev: SetClock, out: list[Ruling]) -> None:
     """6.10.2: the clocks set to the times the arbiter names."""
     if game.timed:
         game.clock.set(float(ev.white), float(ev.black), game.clock_time(ev.t))
         game.clock_ruling(out, ev.t)
 
 
-def set_position(game: Game, ev: SetPosition, out: list[Ruling]) -> None:
+def set_position(game: GameState, ev: SetPosition, out: list[Ruling]) -> None:
     """7.1: the arbiter sets up a position; the record and the repetitions start again."""
     t = ev.t
     try:
         board = chess.Board(ev.fen)
     except ValueError as exc:
         raise EventError(f"set_position: the FEN {ev.fen!r} cannot be read ({exc})") from None
-    game.board = board
-    game.board_changed()
-    game.records.clear()
-    game.repetitions.clear()
-    game.count_position()
-    game.turn = Turn(SIDE[board.turn])
+    game.set_position(board)
     if game.timed and game.clock.running not in (None, SIDE[board.turn]):
         game.clock.start(SIDE[board.turn], game.clock_time(t))
     game.reinstate(t, "arbiter", "7.1", out)
 
 
-def takeback(game: Game, ev: Takeback, out: list[Ruling]) -> None:
+def takeback(game: GameState, ev: Takeback, out: list[Ruling]) -> None:
     """7.1: the last plies are taken back; the side to move's clock runs."""
     game.take_back(ev.plies)
     if game.timed:
@@ -110,20 +102,20 @@ def takeback(game: Game, ev: Takeback, out: list[Ruling]) -> None:
     game.reinstate(ev.t, "arbiter", "7.1", out)
 
 
-def warn(game: Game, ev: Warn, out: list[Ruling]) -> None:
+def warn(game: GameState, ev: Warn, out: list[Ruling]) -> None:
     """12.9.1: a warning."""
     out.append(Penalty(t=ev.t, side=ev.side, article="12.9.1", kind="warning"))
 
 
-def two_hands_action(game: Game, ev: TwoHands, out: list[Ruling]) -> None:
+def two_hands_action(game: GameState, ev: TwoHands, out: list[Ruling]) -> None:
     two_hands(game, ev.side, ev.t, out)
 
 
-def accident_action(game: Game, ev: Accident, out: list[Ruling]) -> None:
+def accident_action(game: GameState, ev: Accident, out: list[Ruling]) -> None:
     accident(game, ev.side, ev.square, ev.t, out)
 
 
-def arbiter_penalty(game: Game, ev: Penalise, out: list[Ruling]) -> None:
+def arbiter_penalty(game: GameState, ev: Penalise, out: list[Ruling]) -> None:
     """12.9: a penalty the arbiter gives (warning, time to the opponent or off, game lost)."""
     side = ev.side
     kind = ev.kind or "time_added"
@@ -148,7 +140,7 @@ def arbiter_penalty(game: Game, ev: Penalise, out: list[Ruling]) -> None:
     game.clock_ruling(out, t)
 
 
-def two_hands(game: Game, side: Side, t: float, out: list[Ruling]) -> None:
+def two_hands(game: GameState, side: Side, t: float, out: list[Ruling]) -> None:
     """4.1 before the press (a warning); 7.5.4 once the move was completed."""
     last = game.records[-1] if game.records else None
     if last is not None and last.side == side and last.pressed and game.board.turn != COLOR[side]:
@@ -179,7 +171,7 @@ def two_hands(game: Game, side: Side, t: float, out: list[Ruling]) -> None:
     out.append(Penalty(t=t, side=side, article="4.1", kind="warning"))
 
 
-def accident(game: Game, side: Side, square: str, t: float, out: list[Ruling]) -> None:
+def accident(game: GameState, side: Side, square: str, t: float, out: list[Ruling]) -> None:
     """4.2.2: the arbiter judged a touch accidental; its duty lapses."""
     sq = chess.parse_square(square)
     turn = game.turn
@@ -194,7 +186,7 @@ def accident(game: Game, side: Side, square: str, t: float, out: list[Ruling]) -
         hands.emit_obligation(game, new, t, out)
 
 
-_ACTIONS: dict[type[ArbiterAction], Callable[[Game, Any, list[Ruling]], None]] = {
+_ACTIONS: dict[type[ArbiterAction], Callable[[GameState, Any, list[Ruling]], None]] = {
     Declare: declare,
     PauseClocks: pause,
     Resume: resume,

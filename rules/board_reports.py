@@ -10,25 +10,28 @@ report is reconciled with the game (a move made meanwhile, or a `mismatch`: 7.4)
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import chess
 
 from rules import hands, moves, presses
-from rules.events import Lift, Place, Promote, Sensor, Snapshot
+from rules.events import Adjust, Lift, Place, Promote, Sensor, Snapshot, Touch
 from rules.rulings import Ruling
-from rules.sensed import Sensed, compatible, find_match, letter_color, sensed_from_placement
+from rules.sensed import (
+    Match,
+    Sensed,
+    compatible,
+    find_match,
+    letter_color,
+    sensed_from_placement,
+)
 from rules.sides import SIDE
+from rules.state import GameState
 from rules.touch import castling_rook
-
-if TYPE_CHECKING:
-    from rules.game import Game
 
 PROMOTION_TYPES = {"q": chess.QUEEN, "r": chess.ROOK, "b": chess.BISHOP, "n": chess.KNIGHT}
 
 
 def lift(
-    game: Game, ev: Lift, out: list[Ruling], *, t: float | None = None, update: bool = True
+    game: GameState, ev: Lift, out: list[Ruling], *, t: float | None = None, update: bool = True
 ) -> None:
     """A piece left a square: a touch by the hand it is in (4.3), unless it only slid over."""
     t = ev.t if t is None else t
@@ -54,7 +57,7 @@ def lift(
         moves.settle_if_move(game, t, out)
 
 
-def place(game: Game, ev: Place, out: list[Ruling], *, t: float | None = None) -> None:
+def place(game: GameState, ev: Place, out: list[Ruling], *, t: float | None = None) -> None:
     """A piece put down: pending until released (slide_s, 4.7), unless the square blinked."""
     t = ev.t if t is None else t
     sq = chess.parse_square(ev.square)
@@ -86,7 +89,7 @@ def place(game: Game, ev: Place, out: list[Ruling], *, t: float | None = None) -
             game.turn.promo_first.setdefault(sq, letter)
 
 
-def letter_in_hand(game: Game, sq: int) -> str:
+def letter_in_hand(game: GameState, sq: int) -> str:
     """The piece a piece-blind sensor put down: the one lifted piece, if only one is up.
 
     A pawn put on a last rank stays unknown: it may be the promotion's new piece.
@@ -100,12 +103,11 @@ def letter_in_hand(game: Game, sq: int) -> str:
         and game.sensed[sq] is None
         and letter_color(letter) == game.board.turn
     ]
-    return up[0] if len(up) == 1 and hands.own_in_hand(game) == 1 else "?"
+    return up[0] if len(up) == 1 and game.own_in_hand() == 1 else "?"
 
 
-def snapshot(game: Game, ev: Snapshot, out: list[Ruling]) -> None:
+def snapshot(game: GameState, ev: Snapshot, out: list[Ruling]) -> None:
     """A whole-board report: lifts first, then places, own pieces first (events.md)."""
-    game.snapshots_seen = True
     seen = sensed_from_placement(ev.board)
     place_t = ev.seen_at if ev.seen_at is not None and ev.seen_at <= ev.t else ev.t
     us = game.board.turn
@@ -113,8 +115,7 @@ def snapshot(game: Game, ev: Snapshot, out: list[Ruling]) -> None:
     if game.reconciling:
         reconcile(game, seen, place_t, ev.t, out)
         return
-    if game.disconnected:
-        game.disconnected = False
+    game.full_report()
     lifts = [sq for sq in changed if game.sensed[sq] is not None]
     lifts.sort(key=lambda sq: letter_color(game.sensed[sq]) != us)
     lifts = lift_order(game, lifts, seen)
@@ -144,11 +145,10 @@ def snapshot(game: Game, ev: Snapshot, out: list[Ruling]) -> None:
         presses.resolve_waiting(game, ev.t, out)
 
 
-def reconcile(game: Game, seen: Sensed, seen_at: float, t: float, out: list[Ruling]) -> None:
+def reconcile(game: GameState, seen: Sensed, seen_at: float, t: float, out: list[Ruling]) -> None:
     """The first full report after a reconnection: a move (or up to `max_plies`) made
     while the cable was out is recognised; anything else is a `mismatch` (events.md)."""
-    game.reconciling = False
-    game.disconnected = False
+    game.full_report()
     game.pending.clear()
     game.recent_lift.clear()
     game.sensed = [
@@ -158,20 +158,20 @@ def reconcile(game: Game, seen: Sensed, seen_at: float, t: float, out: list[Ruli
     diff = game.diff()
     if diff:
         match = game.match()
-        if match is None:
+        if not isinstance(match, Match):
             game.mismatch(t, out, diff)
         else:
             moves.made_all(game, match, t, seen_at, out)
     presses.resolve_waiting(game, t, out)
 
 
-def lift_order(game: Game, lifts: list[int], seen: Sensed) -> list[int]:
+def lift_order(game: GameState, lifts: list[int], seen: Sensed) -> list[int]:
     """Lifts in the order that explains a legal move: the moving piece (the king when
     castling, 4.4.1) first, then the rook or the taken piece; own pieces first otherwise."""
     if len(lifts) < 2:
         return lifts
     match = find_match(game.board, seen, max_plies=1, promotion=game.promo())
-    if match is None:
+    if not isinstance(match, Match):
         return lifts
     move = match.moves[0]
     first = [move.from_square]
@@ -188,15 +188,28 @@ def piece_of(letter: str | None) -> chess.Piece | None:
     return chess.Piece.from_symbol(letter)
 
 
-def sensor(game: Game, ev: Sensor, out: list[Ruling]) -> None:
+def sensor(game: GameState, ev: Sensor, out: list[Ruling]) -> None:
     """What a source says about itself: after `reconnected` the next full report is reconciled."""
     if ev.status == "disconnected":
-        game.disconnected = True
+        game.source_lost()
     elif ev.status == "reconnected":
-        game.disconnected = True  # until the next full report reconciles the board
-        game.reconciling = True
+        game.source_back()  # until the next full report reconciles the board
 
 
-def promote(game: Game, ev: Promote, out: list[Ruling]) -> None:
+def promote(game: GameState, ev: Promote, out: list[Ruling]) -> None:
     """The piece a player promotes to, for sensors that cannot tell (4.4.4, events.md)."""
     game.promotion[ev.side] = PROMOTION_TYPES[ev.piece.lower()]
+
+
+def touch(game: GameState, ev: Touch, out: list[Ruling]) -> None:
+    """A touch without a lift (a camera, the arbiter): 4.3 as for a lift."""
+    sq = chess.parse_square(ev.square)
+    if ev.side != SIDE[game.board.turn] and game.pending:
+        moves.release_early(game, ev.t, out)
+    hands.touched(game, sq, game.sensed[sq], ev.side, ev.t, out)
+
+
+def adjust(game: GameState, ev: Adjust, out: list[Ruling]) -> None:
+    """4.2.1: only the player having the move adjusts, announcing it first."""
+    if ev.side == SIDE[game.board.turn]:
+        game.turn.adjusting = True

@@ -125,14 +125,9 @@ class GameClock:
         return side, at
 
     def reading(self, t: float) -> tuple[float, float, Side | None, bool]:
-        """(white, black, running, paused) as `state` gives them, without building a dict."""
-        state = self.state(t)
-        return state["white"], state["black"], state["running"], state["paused"]
+        """(white, black, running, paused) at `t`: `state`'s fields, without building a dict.
 
-    def state(self, t: float) -> dict[str, Any]:
-        """The contract's `clock` ruling fields: seconds left (3 decimals), running, paused.
-
-        `remaining` of both sides, the running segment charged once.
+        `remaining` of both sides (3 decimals), the running segment charged once.
         """
         self._check_time(t)
         running = self._running
@@ -140,8 +135,7 @@ class GameClock:
             white = black = 0.0
         else:
             white, black = self._main["white"], self._main["black"]
-            if self._ticking():
-                assert running is not None
+            if running is not None and not self._paused:
                 charge = self._charge(running, t)
                 if running == "white":
                     white -= charge
@@ -151,12 +145,12 @@ class GameClock:
                     black -= charge
                     if self.control.hourglass:
                         white += charge
-        return {
-            "white": round(max(0.0, white), 3),
-            "black": round(max(0.0, black), 3),
-            "running": running,
-            "paused": self._paused,
-        }
+        return round(max(0.0, white), 3), round(max(0.0, black), 3), running, self._paused
+
+    def state(self, t: float) -> dict[str, Any]:
+        """The contract's `clock` ruling fields: seconds left (3 decimals), running, paused."""
+        white, black, running, paused = self.reading(t)
+        return {"white": white, "black": black, "running": running, "paused": paused}
 
     # ----------------------------------------------------------------- presses
 

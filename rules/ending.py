@@ -8,18 +8,14 @@ resignation or a second illegal move asks whether the opponent can still mate (6
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from rules import winnability
 from rules.events import Resign
 from rules.rulings import Flag, GameOver, Reason, Ruling
 from rules.sides import COLOR, SIDE, other, win_for
+from rules.state import GameState
 from rules.types import Result, Side
 from rules.winnability.explain import static_reason
 from rules.winnability.material import few_minor_pieces, minor_pieces_only, pawns_locked
-
-if TYPE_CHECKING:
-    from rules.game import Game
 
 #: work allowed for the dead-position check after a move (winnability budget units)
 DEAD_POSITION_BUDGET = 500
@@ -28,19 +24,18 @@ DEAD_POSITION_BUDGET = 500
 RULING_BUDGET = 400
 
 
-def after_move(game: Game, t: float, out: list[Ruling], made_at: float) -> None:
+def after_move(game: GameState, t: float, out: list[Ruling], made_at: float) -> None:
     """Automatic endings after a move: 5.1.1, 5.2.1, 9.6, 5.2.2, and the profile's draws."""
     board = game.board
     mover = other(SIDE[board.turn])
-    has_moves = any(True for _ in board.generate_legal_moves())
-    if not has_moves:
+    if not game.has_legal_moves():
         if board.is_check():
             game_over(game, t, win_for(mover), "checkmate", "5.1.1", out)
         else:
             game_over(game, t, "1/2-1/2", "stalemate", "5.2.1", out)
         return
-    key = board._transposition_key()
-    if game.repetitions.get(key, 0) >= 5:
+    repetitions = game.repetitions_of_current()
+    if repetitions >= 5:
         game_over(game, t, "1/2-1/2", "fivefold_repetition", "9.6.1", out)
         return
     if board.halfmove_clock >= 150:
@@ -50,9 +45,7 @@ def after_move(game: Game, t: float, out: list[Ruling], made_at: float) -> None:
         game_over(game, t, "1/2-1/2", "dead_position", "5.2.2", out)
         return
     if game.profile.automatic_draws and (
-        game.repetitions.get(key, 0) >= 3
-        or board.halfmove_clock >= 100
-        or board.is_insufficient_material()
+        repetitions >= 3 or board.halfmove_clock >= 100 or board.is_insufficient_material()
     ):
         game_over(game, t, "1/2-1/2", "profile", "9.2, 9.3, 5.2.2", out)
         return
@@ -60,7 +53,7 @@ def after_move(game: Game, t: float, out: list[Ruling], made_at: float) -> None:
         game_over(game, t, "1/2-1/2", "profile", "5.2.2", out)
 
 
-def dead_position(game: Game) -> bool:
+def dead_position(game: GameState) -> bool:
     """5.2.2: no series of legal moves can end in mate (proven, never guessed).
 
     Checked after every move, so it must be cheap: python-chess's insufficient material
@@ -84,12 +77,12 @@ def dead_position(game: Game) -> bool:
     return winnability.analyse(board, budget=DEAD_POSITION_BUDGET).dead is True
 
 
-def cannot_mate(game: Game, side: Side) -> bool:
+def cannot_mate(game: GameState, side: Side) -> bool:
     """6.9, 5.1.2, 7.5.5: `side` cannot mate by any series of legal moves (proven)."""
     return why_cannot_mate(game, side) is not None
 
 
-def why_cannot_mate(game: Game, side: Side) -> str | None:
+def why_cannot_mate(game: GameState, side: Side) -> str | None:
     """6.9, 5.1.2, 7.5.5: why `side` cannot mate by any series of legal moves (a proof, in
     words), or None when that is not proven.
 
@@ -108,7 +101,7 @@ def why_cannot_mate(game: Game, side: Side) -> str | None:
 
 
 def game_over(
-    game: Game,
+    game: GameState,
     t: float,
     result: Result,
     reason: Reason,
@@ -122,10 +115,7 @@ def game_over(
     that would win cannot mate (time_dead_position and the like), for the arbiter to show."""
     if game.over:
         return
-    game.over = True
-    game.result = result
-    game.reason = reason
-    game.pending.clear()
+    game.end(result, reason)
     out.append(
         GameOver(t=t, article=article, result=result, reason=reason, explanation=explanation)
     )
@@ -135,7 +125,7 @@ def game_over(
 
 
 def flag(
-    game: Game, side: Side, at: float, t: float, out: list[Ruling], *, waited: bool = False
+    game: GameState, side: Side, at: float, t: float, out: list[Ruling], *, waited: bool = False
 ) -> None:
     """6.9: the time ran out. A placement still pending may yet end the game first."""
     if game.over:
@@ -155,7 +145,7 @@ def flag(
         game_over(game, t, win_for(winner), "time", "6.9", out)
 
 
-def flag_after_release(game: Game, t: float, out: list[Ruling]) -> None:
+def flag_after_release(game: GameState, t: float, out: list[Ruling]) -> None:
     """A flag that waited for this release (events.md): the move did not end the game."""
     if game.flag_wait is not None and not game.pending:
         side, at = game.flag_wait
@@ -163,7 +153,7 @@ def flag_after_release(game: Game, t: float, out: list[Ruling]) -> None:
         flag(game, side, at, t, out, waited=True)
 
 
-def resign(game: Game, ev: Resign, out: list[Ruling]) -> None:
+def resign(game: GameState, ev: Resign, out: list[Ruling]) -> None:
     """5.1.2: resignation loses, unless the opponent cannot mate by any legal series."""
     winner = other(ev.side)
     if cannot_mate(game, winner):

@@ -13,7 +13,9 @@ The tree (builtin mixins let callers that know only `ValueError` catch them too)
     ├── TimeControlError (ValueError)    a time-control string or a clock call
     ├── PositionError (ValueError)       a FEN or piece placement cannot be read
     ├── ProfileError (ValueError)        an unknown rule profile
-    └── LanguageError (ValueError)       a language the arbiter does not speak (`--lang`)
+    ├── LanguageError (ValueError)       a language the arbiter does not speak (`--lang`)
+    └── GameStateError (RuntimeError)    the engine asked for a phase change that cannot
+                                         happen (a bug in the rules core, never a player's)
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ __all__ = [
     "ArbiterError",
     "EventError",
     "EventOrderError",
+    "GameStateError",
     "LanguageError",
     "PositionError",
     "ProfileError",
@@ -82,3 +85,7 @@ class ProfileError(ArbiterError, ValueError):
 
 class LanguageError(ArbiterError, ValueError):
     """A language the arbiter has no catalogue for was asked for (`--lang`)."""
+
+
+class GameStateError(ArbiterError, RuntimeError):
+    """The rules core asked its game state for a change its phase table forbids (a bug)."""

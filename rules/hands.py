@@ -10,23 +10,17 @@ he declared an adjustment (4.2.1); touches by the other player are breaches (4.2
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import chess
 
-from rules import moves
-from rules.events import Adjust, Touch
 from rules.rulings import Obligation, Ruling, Violation
 from rules.sensed import letter_color
 from rules.sides import COLOR, SIDE
+from rules.state import GameState
 from rules.touch import Duty, castling_rook, obligation_for
 from rules.types import Side
 
-if TYPE_CHECKING:
-    from rules.game import Game
 
-
-def whose_hand(game: Game, side: Side | None, square: int | None = None) -> Side:
+def whose_hand(game: GameState, side: Side | None, square: int | None = None) -> Side:
     """Whose hand: the event's `side`, else the player having the move (events.md).
 
     Exception: a piece of the player who just made his move, still unpressed, lifted from a
@@ -50,7 +44,7 @@ def whose_hand(game: Game, side: Side | None, square: int | None = None) -> Side
     return mover
 
 
-def holding_hand(game: Game) -> Side:
+def holding_hand(game: GameState) -> Side:
     """Whose hand puts a piece down: the other player's, if he still holds one he lifted."""
     mover = SIDE[game.board.turn]
     for sq, (_t, letter, hand) in reversed(list(game.recent_lift.items())):
@@ -59,18 +53,8 @@ def holding_hand(game: Game) -> Side:
     return mover
 
 
-def own_in_hand(game: Game) -> int:
-    """How many of the mover's pieces are off the board (captures aside).
-
-    A slot of unknown colour is the mover's where he put a piece down this turn, else
-    whatever the game's position has there (`own_on_board`; `Game.own_in_hand` counts the
-    same from the squares that differ, kept per sensed board).
-    """
-    return game.own_in_hand()
-
-
 def touched(
-    game: Game,
+    game: GameState,
     sq: int,
     letter: str | None,
     hand: Side,
@@ -103,7 +87,7 @@ def touched(
             update_obligation(game, t, out)
 
 
-def own_first_within_noise(game: Game) -> None:
+def own_first_within_noise(game: GameState) -> None:
     """Touches within `noise_s` are simultaneous; own pieces count first (4.3.3)."""
     turn = game.turn
     us = game.board.turn
@@ -118,7 +102,7 @@ def own_first_within_noise(game: Game) -> None:
             order[i - 1], order[i] = b, a
 
 
-def not_your_move(game: Game, sq: int, hand: Side, t: float, out: list[Ruling]) -> None:
+def not_your_move(game: GameState, sq: int, hand: Side, t: float, out: list[Ruling]) -> None:
     """4.2.1, 6.2.5: only the player having the move may handle the pieces."""
     last = game.records[-1] if game.records else None
     if last is not None and last.side == hand and sq == last.move.to_square:
@@ -128,7 +112,7 @@ def not_your_move(game: Game, sq: int, hand: Side, t: float, out: list[Ruling]) 
     out.append(Violation(t=t, side=hand, article="4.2.1", kind="not_your_move", square=sq))
 
 
-def undo_touch(game: Game, sq: int, hand: Side, t: float, out: list[Ruling]) -> None:
+def undo_touch(game: GameState, sq: int, hand: Side, t: float, out: list[Ruling]) -> None:
     """A sensor blink (noise_s) was no touch: take it back, the duty may lapse (4.2.2)."""
     turn = game.turn
     if hand == turn.side and sq in turn.touches:
@@ -137,7 +121,7 @@ def undo_touch(game: Game, sq: int, hand: Side, t: float, out: list[Ruling]) -> 
         update_obligation(game, t, out, lapse_ok=True)
 
 
-def article4_breach(game: Game, move: chess.Move, t: float, side: Side) -> Violation | None:
+def article4_breach(game: GameState, move: chess.Move, t: float, side: Side) -> Violation | None:
     """The Article 4 breach this move commits, if any, as its ruling at `t`."""
     turn = game.turn
     board = game.board
@@ -167,7 +151,9 @@ def article4_breach(game: Game, move: chess.Move, t: float, side: Side) -> Viola
     return None
 
 
-def update_obligation(game: Game, t: float, out: list[Ruling], *, lapse_ok: bool = False) -> None:
+def update_obligation(
+    game: GameState, t: float, out: list[Ruling], *, lapse_ok: bool = False
+) -> None:
     """4.3, 4.4, 4.5: the duty of the mover's touches so far; rule it when it changes."""
     turn = game.turn
     if turn.forced is not None:
@@ -186,20 +172,6 @@ def update_obligation(game: Game, t: float, out: list[Ruling], *, lapse_ok: bool
     emit_obligation(game, new, t, out)
 
 
-def emit_obligation(game: Game, ob: Duty, t: float, out: list[Ruling]) -> None:
+def emit_obligation(game: GameState, ob: Duty, t: float, out: list[Ruling]) -> None:
     """The `obligation` ruling of a duty (4.3 to 4.5, 9.5.3 declared move)."""
     out.append(ob.ruling(t, game.turn.side))
-
-
-def touch(game: Game, ev: Touch, out: list[Ruling]) -> None:
-    """A touch without a lift (a camera, the arbiter): 4.3 as for a lift."""
-    sq = chess.parse_square(ev.square)
-    if ev.side != SIDE[game.board.turn] and game.pending:
-        moves.release_early(game, ev.t, out)
-    touched(game, sq, game.sensed[sq], ev.side, ev.t, out)
-
-
-def adjust(game: Game, ev: Adjust, out: list[Ruling]) -> None:
-    """4.2.1: only the player having the move adjusts, announcing it first."""
-    if ev.side == SIDE[game.board.turn]:
-        game.turn.adjusting = True

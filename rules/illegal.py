@@ -10,19 +10,15 @@ cannot mate). A pawn left on the last rank becomes a queen (7.5.2); a press with
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import chess
 
-from rules import ending, presses
+from rules import ending
+from rules.clocking import counted_press
 from rules.profiles import penalty_article, penalty_seconds
-from rules.rulings import Defect, Illegal, MoveStands, Penalty, Ruling
-from rules.sides import SIDE, other, win_for
-from rules.turn import MoveRecord, Turn
+from rules.rulings import Defect, Illegal, Penalty, Ruling
+from rules.sides import other, win_for
+from rules.state import GameState
 from rules.types import Side
-
-if TYPE_CHECKING:
-    from rules.game import Game
 
 DEFECT_ARTICLE = {
     "unreachable": "7.5.1",
@@ -35,7 +31,7 @@ DEFECT_ARTICLE = {
 
 
 def released(
-    game: Game, kind: str, move: chess.Move | None, t: float, diff: set[int], out: list[Ruling]
+    game: GameState, kind: str, move: chess.Move | None, t: float, diff: set[int], out: list[Ruling]
 ) -> None:
     """7.5.1 / 4.7: released where no legal move takes it; correctable until the press."""
     key = game.arrangement(diff)
@@ -58,7 +54,7 @@ def released(
 
 
 def completed(
-    game: Game,
+    game: GameState,
     side: Side,
     defect: Defect,
     move: chess.Move | None,
@@ -78,36 +74,21 @@ def completed(
     )
     credit, counted = 0.0, False
     if defect != "no_move" and game.timed:
-        credit, counted = presses.counted_press(game, side, game.clock_time(press_t))
+        credit, counted = counted_press(game, side, game.clock_time(press_t))
     if defect == "not_promoted" and move is not None:
         # 7.5.2: the pawn becomes a queen of its colour; the move stands
         queen = chess.Move(move.from_square, move.to_square, chess.QUEEN)
-        game.board.push(queen)
-        game.board_changed()
-        game.count_position()
-        record = MoveRecord(
-            game.ply,
-            side,
+        _, stands = game.stand(
             queen,
+            side,
+            t,
             press_t,
-            list(game.turn.touches),
+            touches=list(game.turn.touches),
             pressed=True,
             credit=credit,
             counted=counted,
         )
-        game.records.append(record)
-        out.append(
-            MoveStands(
-                t=t,
-                side=side,
-                ply=game.ply,
-                move=queen,
-                san=san_of_last(game),
-                fen=game.fen(),
-                made_at=round(press_t, 6),
-            )
-        )
-        game.turn = Turn(SIDE[game.board.turn])
+        out.append(stands)
     elif defect != "no_move" and game.timed:
         if counted:
             game.clock.uncount_move(side)
@@ -124,7 +105,7 @@ def completed(
 
 
 def penalties(
-    game: Game, side: Side, count: int, credit: float, t: float, out: list[Ruling]
+    game: GameState, side: Side, count: int, credit: float, t: float, out: list[Ruling]
 ) -> bool:
     """7.5.5: the press's increment back, then time to the opponent or the game lost.
 
@@ -171,7 +152,7 @@ def penalties(
     return True
 
 
-def loses_at_once(game: Game) -> bool:
+def loses_at_once(game: GameState) -> bool:
     """Czech text: in games under 15 minutes a completed illegal move loses at once."""
     limit = game.profile.illegal_loses_under_s
     if limit is None or not game.timed:
@@ -179,11 +160,3 @@ def loses_at_once(game: Game) -> bool:
     periods = game.control.periods
     total = sum(p.seconds for p in periods) + 60 * (periods[0].increment if periods else 0)
     return total < limit
-
-
-def san_of_last(game: Game) -> str:
-    """The SAN of the move just pushed (7.5.2: the pawn made a queen)."""
-    move = game.board.pop()
-    san = game.board.san(move)
-    game.board.push(move)
-    return san

@@ -12,46 +12,48 @@ pieces (`mismatch`, 7.4).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import chess
 
-from rules import ending, hands, illegal, presses
-from rules.rulings import MoveStands, Ruling
-from rules.sensed import Match, changed_squares, classify_attempt, compatible, find_match
+from rules import clocking, ending, hands, illegal
+from rules.rulings import Ruling
+from rules.sensed import (
+    BeyondBudget,
+    Match,
+    SearchBudget,
+    changed_squares,
+    classify_attempt,
+    find_match,
+)
 from rules.sides import SIDE
-from rules.turn import MoveRecord, Turn
-
-if TYPE_CHECKING:
-    from rules.game import Game
-
-_BLIND = frozenset(("?", "X", "x"))  # the letters of a piece of unknown kind or colour
+from rules.state import GameState
 
 
-def release_early(game: Game, t: float, out: list[Ruling]) -> None:
+def release_early(game: GameState, t: float, out: list[Ruling]) -> None:
     """The other player's hand is at work: the mover has let go of what he put down."""
-    if hands.own_in_hand(game) > 0:
+    if game.own_in_hand() > 0:
         return
     diff = game.diff()
-    if diff and game.match(1):
+    if diff and isinstance(game.match(1), Match):
         release_all(game, t, out)
 
 
-def settle_if_move(game: Game, t: float, out: list[Ruling], made_at: float | None = None) -> bool:
+def settle_if_move(
+    game: GameState, t: float, out: list[Ruling], made_at: float | None = None
+) -> bool:
     """Make the move the board shows, if it shows one; rule nothing otherwise."""
-    if game.over or game.pending or hands.own_in_hand(game) > 0:
+    if game.over or game.pending or game.own_in_hand() > 0:
         return False
     diff = game.diff()
     refused = game.turn.refused
     if not diff or (refused is not None and game.arrangement(diff) == refused):
         return False
-    if game.match() is None:
+    if not isinstance(game.match(), Match):
         return False
     settle(game, t, out, made_at=t if made_at is None else made_at)
     return True
 
 
-def release_all(game: Game, t: float, out: list[Ruling]) -> None:
+def release_all(game: GameState, t: float, out: list[Ruling]) -> None:
     """Release every piece put down, oldest first (a press, a still scene: 4.7)."""
     for sq in sorted(game.pending, key=lambda s: game.pending[s][0]):
         if game.over:
@@ -60,28 +62,30 @@ def release_all(game: Game, t: float, out: list[Ruling]) -> None:
             release(game, sq, t, out)
 
 
-def release(game: Game, sq: int, t: float, out: list[Ruling]) -> None:
+def release(game: GameState, sq: int, t: float, out: list[Ruling]) -> None:
     """The piece on `sq` is released (4.7): the last one down makes the move."""
     placed_t, _hand = game.pending.pop(sq)
     if game.pending:
         return  # the move is made when its last piece is released
-    if hands.own_in_hand(game) > 0:
+    if game.own_in_hand() > 0:
         # the hand still holds a piece of this move (castling, a capture), unless a report
         # was lost: the board then shows the mover's move and the reply already made
         caught_up = game.match()
-        if caught_up is not None:
+        if isinstance(caught_up, Match):
             made_all(game, caught_up, t, placed_t, out)
         return
     settle(game, t, out, made_at=placed_t)
 
 
 def settle(
-    game: Game, t: float, out: list[Ruling], *, made_at: float, pressed: bool = False
+    game: GameState, t: float, out: list[Ruling], *, made_at: float, pressed: bool = False
 ) -> str:
     """Everything is down: which legal move (if any) does the board show?
 
     Returns 'none' (board = position), 'move', 'partial' (castling or promotion under way),
-    'illegal' (the mover's pieces stand where no legal move puts them) or 'mismatch'.
+    'illegal' (the mover's pieces stand where no legal move puts them), 'mismatch',
+    'refused' (strict mode: the arrangement already refused) or 'unexplained' (so far off
+    that the search for the plies explaining it ran out of budget: a `mismatch`, issue 17 D4).
     """
     diff = game.diff()
     if not diff:
@@ -91,6 +95,9 @@ def settle(
     if refused is not None and game.arrangement(diff) == refused:
         return "refused"
     match = game.match()
+    if isinstance(match, BeyondBudget):
+        game.mismatch(t, out, diff)
+        return "unexplained"
     if match is not None:
         made_all(game, match, t, made_at, out)
         return "move"
@@ -109,21 +116,7 @@ def settle(
     return "mismatch"
 
 
-def name_sensed_pieces(game: Game) -> None:
-    """Once a move stands, pieces a blind sensor showed as X, x or ? are known."""
-    board = game.board
-    sensed = game.sensed
-    if _BLIND.isdisjoint(sensed):
-        return
-    for sq in range(64):
-        letter = sensed[sq]
-        if letter in ("?", "X", "x"):
-            piece = board.piece_at(sq)
-            if piece is not None and compatible(letter, piece):
-                sensed[sq] = piece.symbol()
-
-
-def made_all(game: Game, match: Match, t: float, made_at: float, out: list[Ruling]) -> None:
+def made_all(game: GameState, match: Match, t: float, made_at: float, out: list[Ruling]) -> None:
     """The plies of one report, in order (several when a late sensor saw them at once)."""
     for i, move in enumerate(match.moves):
         if game.over:
@@ -141,7 +134,7 @@ def made_all(game: Game, match: Match, t: float, made_at: float, out: list[Rulin
 
 
 def made_with_displaced(
-    game: Game, diff: set[int], t: float, made_at: float, out: list[Ruling]
+    game: GameState, diff: set[int], t: float, made_at: float, out: list[Ruling]
 ) -> bool:
     """A legal move, with opponent pieces the mover took off and did not capture.
 
@@ -156,7 +149,7 @@ def made_with_displaced(
         piece = game.board.piece_at(sq)
         restored[sq] = piece.symbol() if piece else None
     match = find_match(game.board, restored, max_plies=1, promotion=game.promo())
-    if match is None:
+    if not isinstance(match, Match):
         return False
     move = match.moves[0]
     if move.to_square in off or game.board.is_en_passant(move):
@@ -168,7 +161,7 @@ def made_with_displaced(
 
 
 def made_with_doubt(
-    game: Game, diff: set[int], t: float, made_at: float, out: list[Ruling]
+    game: GameState, diff: set[int], t: float, made_at: float, out: list[Ruling]
 ) -> bool:
     """A still scene (a camera) showing legal plies and one square that none of them touched
     reported otherwise: the plies stand and the square is a `mismatch` (7.4), not an illegal
@@ -183,13 +176,20 @@ def made_with_doubt(
     if not game.still_scene_source() or len(diff) < 3:
         return False
     found: list[tuple[int, Match]] = []
+    budget = SearchBudget()  # one budget for every square's search
     for sq in sorted(diff):
         restored = list(game.sensed)
         piece = game.board.piece_at(sq)
         restored[sq] = piece.symbol() if piece else None
         match = find_match(
-            game.board, restored, max_plies=game.start.max_plies, promotion=game.promo()
+            game.board,
+            restored,
+            max_plies=game.start.max_plies,
+            promotion=game.promo(),
+            budget=budget,
         )
+        if isinstance(match, BeyondBudget):
+            return False  # too far off to tell which square alone is misread
         if match is None:
             continue
         board = game.board.copy(stack=False)
@@ -208,7 +208,7 @@ def made_with_doubt(
 
 
 def made(
-    game: Game,
+    game: GameState,
     move: chess.Move,
     t: float,
     made_at: float,
@@ -228,34 +228,18 @@ def made(
             game.turn.refused = game.arrangement(game.diff())
             game.reinstate(t, "strict", violation.article, out)
             return
-    touches = list(turn.touches)
-    changed = changed_squares(game.board, move)
-    # `board.san(move)` pushes the move to see check or mate, then pops it: keep it pushed
-    san = game.board._algebraic_and_push(move)
-    game.board_changed(changed)
-    game.count_position()
-    name_sensed_pieces(game)
-    record = MoveRecord(game.ply, side, move, made_at, touches, violation)
-    game.records.append(record)
-    out.append(
-        MoveStands(
-            t=t,
-            side=side,
-            ply=game.ply,
-            move=move,
-            san=san,
-            fen=game.fen(),
-            made_at=round(made_at, 6),
-            inferred=inferred,
-        )
+    record, stands = game.stand(
+        move,
+        side,
+        t,
+        made_at,
+        touches=list(turn.touches),
+        violation=violation,
+        inferred=inferred,
     )
-    game.promotion.pop(side, None)
-    game.turn = Turn(SIDE[game.board.turn])
-    game.recent_lift.clear()
-    # an offer by the opponent stands until answered (9.1.2.1)
-    game.clear_mismatch()
+    out.append(stands)
     if game.start.auto_press:
-        presses.complete(game, record, game.clock_time(made_at), out)
+        clocking.complete(game, record, game.clock_time(made_at), out)
     ending.after_move(game, t, out, made_at)
     if not game.over:
         ending.flag_after_release(game, t, out)

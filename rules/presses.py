@@ -14,21 +14,17 @@ It completes the mover's move, or does nothing.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from rules import ending, hands, illegal, moves
+from rules import ending, illegal, moves
+from rules.clocking import complete
 from rules.events import Press
 from rules.rulings import Defect, Ruling
-from rules.sensed import classify_attempt
+from rules.sensed import Match, classify_attempt
 from rules.sides import SIDE
-from rules.turn import MoveRecord
+from rules.state import GameState
 from rules.types import Side
 
-if TYPE_CHECKING:
-    from rules.game import Game
 
-
-def press(game: Game, ev: Press, out: list[Ruling]) -> None:
+def press(game: GameState, ev: Press, out: list[Ruling]) -> None:
     """A clock press (6.2.1): releases the move (4.7) and completes it, or waits for a report."""
     side = ev.side
     if game.pending and (game.start.latency_s == 0 or pending_makes_move(game)):
@@ -66,7 +62,7 @@ def press(game: Game, ev: Press, out: list[Ruling]) -> None:
             resolve(game, side, ev.t, ev.t, out)
 
 
-def untimed_presser(game: Game, given: Side) -> Side:
+def untimed_presser(game: GameState, given: Side) -> Side:
     """Whose press a press is in a game without a clock: the mover's (6.2.1, 7.5.3).
 
     `given` (the side the source named) when that side has a move not yet completed by a
@@ -86,15 +82,15 @@ def untimed_presser(game: Game, given: Side) -> Side:
     return SIDE[game.board.turn]
 
 
-def pending_makes_move(game: Game) -> bool:
+def pending_makes_move(game: GameState) -> bool:
     """Whether the pieces put down already show a legal move (none left in the hand)."""
-    if hands.own_in_hand(game) > 0:
+    if game.own_in_hand() > 0:
         return False
     diff = game.diff()
-    return bool(diff) and (game.match() is not None)
+    return bool(diff) and isinstance(game.match(), Match)
 
 
-def resolve_waiting(game: Game, t: float, out: list[Ruling]) -> None:
+def resolve_waiting(game: GameState, t: float, out: list[Ruling]) -> None:
     """A still scene arrived: presses that waited for it are matched now."""
     while game.waiting_presses and not game.over:
         side, pt = game.waiting_presses.pop(0)
@@ -102,7 +98,7 @@ def resolve_waiting(game: Game, t: float, out: list[Ruling]) -> None:
 
 
 def resolve(
-    game: Game, side: Side, press_t: float, t: float, out: list[Ruling], *, final: bool = False
+    game: GameState, side: Side, press_t: float, t: float, out: list[Ruling], *, final: bool = False
 ) -> None:
     """Match a press with its move, or rule it a press without a move (7.5.3)."""
     if game.over:
@@ -129,6 +125,8 @@ def resolve(
     state = moves.settle(game, t, out, made_at=made_at, pressed=True)
     if state == "refused":
         return  # strict: the refused move is no move; the player's clock runs on
+    if state == "unexplained":
+        return  # too far off to prove a move or an illegal one: the `mismatch` is the ruling
     if state == "move":
         last = game.records[-1]
         if last.side == side and not last.pressed:
@@ -156,36 +154,3 @@ def resolve(
         game.mismatch(t, out, diff)
         if game.timed:  # 7.5.3 only where there is a clock
             illegal.completed(game, side, "no_move", None, t, out, press_t=press_t)
-
-
-def complete(
-    game: Game,
-    record: MoveRecord,
-    press_t: float,
-    out: list[Ruling],
-    *,
-    ruling_t: float | None = None,
-) -> None:
-    """6.2.1: the press completes the move; the clock ruling follows."""
-    t = press_t if ruling_t is None else ruling_t
-    if game.timed:
-        record.credit, record.counted = counted_press(game, record.side, press_t)
-        # a press on a stopped clock (the arbiter paused it) completes nothing: the player
-        # presses again once the clock runs
-        record.pressed = record.counted
-    else:
-        record.pressed = True
-    if getattr(record, "two_hands", False):
-        return
-    game.clock_ruling(out, t)
-
-
-def counted_press(game: Game, side: Side, t: float) -> tuple[float, bool]:
-    """Press `side`'s clock for a completed move: (the credit it gave, whether it counted).
-
-    A press on a clock that is not running (the arbiter paused it, or it is the other
-    side's) stops nothing and counts no move, so a later take-back must not uncount one.
-    """
-    before = game.clock.moves_completed(side)
-    credit = game.clock.press(side, t, completed_move=True)
-    return credit, game.clock.moves_completed(side) > before

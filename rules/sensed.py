@@ -28,8 +28,11 @@ from rules.placement import (
 )
 
 __all__ = [
+    "SEARCH_NODES",
+    "BeyondBudget",
     "LegalMoves",
     "Match",
+    "SearchBudget",
     "Sensed",
     "board_fen_of",
     "compatible",
@@ -236,6 +239,44 @@ class Match:
     inferred: bool  # other sequences explain it too: the order was inferred
 
 
+#: the work one search for the plies explaining a board report may do, in plies tried (each
+#: a push, a generation of the moves of the pieces in the differing region and a pop: about
+#: 12 microseconds on the development machine, a few times that on a Raspberry Pi, so the
+#: whole budget is some 7 ms here). A report close to the game is explained in a few dozen;
+#: the golden corpus's hardest search (a random stream) takes 467. A far-off report (the
+#: board set up again, pieces knocked over, a camera moved) could take minutes at
+#: `max_plies` 8 (issue 17, D4). Counted in plies, not in seconds, so that a replay rules
+#: exactly as the game did.
+SEARCH_NODES = 600
+
+#: at most the squares one ply changes: castling moves four (king and rook), en passant three
+_SQUARES_PER_PLY = 4
+
+
+class SearchBudget:
+    """The plies a search (or several, sharing it) may still try (`SEARCH_NODES`)."""
+
+    __slots__ = ("left",)
+
+    def __init__(self, nodes: int = SEARCH_NODES) -> None:
+        self.left = nodes
+
+
+@dataclass(frozen=True, slots=True)
+class BeyondBudget:
+    """The search ran out of its budget before it could say which plies explain the report.
+
+    The rules core then treats the report as one no legal sequence explains in reach: a
+    `mismatch` (events.md), never an illegal move it could not prove.
+    """
+
+    nodes: int
+
+
+class _OutOfNodes(Exception):
+    """Unwinds the search when its budget is spent (caught in `find_match`, never escapes)."""
+
+
 def _consistent(board: chess.Board, sensed: Sensed, squares: Iterable[int]) -> bool:
     return all(compatible(sensed[sq], board.piece_at(sq)) for sq in squares)
 
@@ -248,13 +289,16 @@ def find_match(
     promotion: int | None = None,
     diff: set[int] | None = None,
     legal: LegalMoves | None = None,
-) -> Match | None:
+    budget: SearchBudget | None = None,
+) -> Match | BeyondBudget | None:
     """The legal move (or sequence of up to `max_plies`) that turns `board` into `sensed`.
 
     `promotion` is the piece type a `promote` event named; sensors that cannot tell a queen
     from a knight get a queen otherwise (events.md, "When a move is made"). Returns None when
     nothing explains the board, or when sequences that explain it end in different positions.
     `legal`: the position's legal moves, kept by the caller (`LegalMoves` of `board`).
+    The search for sequences tries at most `budget`'s plies (a fresh `SEARCH_NODES` when
+    None); beyond it the answer is `BeyondBudget` (issue 17, D4).
     """
     if diff is None:
         diff = differing(board, sensed)
@@ -295,7 +339,18 @@ def find_match(
     if max_plies < 2:
         return None
     found: list[tuple[chess.Move, ...]] = []
-    _search(board, sensed, diff, set(), [], max_plies, found)
+    if budget is None:
+        budget = SearchBudget()
+    allowed = budget.left
+    if len(diff) > _SQUARES_PER_PLY * max_plies:
+        return None  # more squares differ than `max_plies` plies can change
+    stack_depth = len(board.move_stack)
+    try:
+        _search(board, sensed, diff, set(), [], max_plies, found, budget)
+    except _OutOfNodes:
+        while len(board.move_stack) > stack_depth:
+            board.pop()  # the search's own plies, unwound
+        return BeyondBudget(allowed)
     if not found:
         return None
     ends = set()
@@ -319,23 +374,35 @@ def _search(
     seq: list[chess.Move],
     depth: int,
     found: list[tuple[chess.Move, ...]],
+    budget: SearchBudget,
 ) -> None:
+    """Depth-first: sequences of legal plies, each inside the differing region, that change
+    every differing square and leave the board as sensed. A branch stops where more squares
+    are left to explain than its remaining plies can change (exact: it could explain
+    nothing); the whole search stops when `budget` is spent (`_OutOfNodes`)."""
     if depth == 0 or len(found) > 8:
         return
     region = diff | changed
-    for move in board.legal_moves:
-        if move.from_square not in region or move.to_square not in region:
+    region_mask = 0
+    for sq in region:
+        region_mask |= chess.BB_SQUARES[sq]
+    # only pieces standing in the region are generated (the order is that of `legal_moves`)
+    for move in board.generate_legal_moves(from_mask=region_mask):
+        if move.to_square not in region:
             continue
         if move.promotion not in (None, chess.QUEEN):
             continue
+        if budget.left <= 0:
+            raise _OutOfNodes
+        budget.left -= 1
         squares = changed_squares(board, move)
         board.push(move)
         now_changed = changed | set(squares)
         seq.append(move)
         if diff.issubset(now_changed) and len(seq) > 1 and _consistent(board, sensed, now_changed):
             found.append(tuple(seq))
-        else:
-            _search(board, sensed, diff, now_changed, seq, depth - 1, found)
+        elif len(diff - now_changed) <= _SQUARES_PER_PLY * (depth - 1):
+            _search(board, sensed, diff, now_changed, seq, depth - 1, found, budget)
         seq.pop()
         board.pop()
 

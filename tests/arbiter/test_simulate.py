@@ -12,6 +12,7 @@ from pathlib import Path
 import chess
 import chess.pgn
 import pytest
+from corpus_pass import corpus_pass
 
 from arbiter import cli
 from arbiter.errors import PgnError, SimulateError
@@ -654,75 +655,19 @@ def replay(events: list[Event]) -> list[dict]:
     return rulings
 
 
-def clocks_after_presses(events: list[Event], rulings: list[dict]) -> list[dict | None]:
-    """For each press, the first `clock` ruling at or after it that stopped the mover's clock
-    (a late sensor's press is ruled when the move is reported: latency_s, the camera's scene)."""
-    clocks = [r for r in rulings if r["type"] == "clock"]
-    out: list[dict | None] = []
-    for press in (e for e in events if isinstance(e, Press)):
-        out.append(
-            next(
-                (c for c in clocks if c["t"] >= press.t and c["running"] != press.side),
-                None,
-            )
-        )
-    return out
-
-
-def disagreements(game: chess.pgn.Game, sensor: str, seed: int) -> list[str]:
-    """What the rules core rules differently from the game score, in words."""
-    events = simulate_game(game, sensor, seed=seed)
-    rulings = replay(events)
-    found = []
-    moves = [r["uci"] for r in rulings if r["type"] == "move"]
-    wanted = [m.uci() for m in game.mainline_moves()]
-    over = [(r["result"], r["reason"]) for r in rulings if r["type"] == "game_over"]
-    # 5.2.2: a dead position ends the game at once, where a platform may play on to stalemate
-    # (clocked-games.pgn game 271: 93. a7+ leaves Black only Ka8 and stalemate)
-    dead_early = over == [(game.headers["Result"], "dead_position")] and (
-        moves == wanted[: len(moves)]
-    )
-    if moves != wanted and not dead_early:
-        ply = next(
-            (i for i, (a, b) in enumerate(zip(moves, wanted, strict=False)) if a != b), len(moves)
-        )
-        found.append(
-            f"moves differ from ply {ply + 1}: {moves[ply : ply + 2]} v {wanted[ply : ply + 2]}"
-        )
-    if [result for result, _ in over] != [game.headers["Result"]]:
-        found.append(
-            f"game_over {over}, PGN {game.headers['Result']} ({game.headers.get('Termination')})"
-        )
-    wrong = [r for r in rulings if r["type"] in ("violation", "illegal", "mismatch")]
-    if wrong:
-        found.append(f"{wrong[0]['type']} at t={wrong[0]['t']}: {wrong[0].get('message')}")
-    clocks = [node.clock() for node in game.mainline()]
-    if all(c is not None for c in clocks):
-        shown = clocks_after_presses(events, rulings)
-        nodes = list(game.mainline())[: len(moves)]
-        shown = shown[: len(moves)]
-        if dead_early or game.end().board().is_game_over():  # the move ended the game: its
-            nodes, shown = nodes[:-1], shown[:-1]  # clock stopped at once, no increment (5.1.1)
-        for ply, (node, clock) in enumerate(zip(nodes, shown, strict=True), 1):
-            mover = side(not node.board().turn)
-            if clock is None or abs(clock[mover] - node.clock()) > 0.1:
-                found.append(f"ply {ply}: clock {clock} v [%clk] {node.clock()}")
-                break
-    return found
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("sensor", SENSORS)
 @pytest.mark.parametrize(("name", "count"), [("real-games.pgn", 1083), ("clocked-games.pgn", 310)])
 def test_the_rules_core_rules_each_stream_to_the_game_score(
     shared: Path, name: str, count: int, sensor: str
 ) -> None:
-    """Moves, result, clocks (within 0.1 s of [%clk]) and no violation, illegal or mismatch."""
-    failures = []
-    for number, game in enumerate(games_of(shared / "data/games" / name, count), 1):
-        found = disagreements(game, sensor, seed=number)
-        if found:
-            failures.append(f"{name} game {number}: {'; '.join(found)}")
+    """Moves, result, clocks (within 0.1 s of [%clk]) and no violation, illegal or mismatch.
+
+    The streams (seed 0) are those of the golden digest, simulated and ruled once for both in
+    the test session (`tests/corpus_pass.py`)."""
+    ruled = corpus_pass(sensor)
+    assert ruled.games[name] == count, f"{name} holds {ruled.games[name]} games, not {count}"
+    failures = ruled.failures[name]
     assert not failures, f"{len(failures)} games:\n" + "\n".join(failures[:10])
 
 

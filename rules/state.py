@@ -1,0 +1,532 @@
+"""The state of one game, and the named operations that change its position and its phase.
+
+`GameState` is the one owner of what the rules core remembers: the position (a
+`chess.Board`, its move records and repetitions, the letters a perfect sensor would show),
+the board as sensed, the hands at work (`Turn`, pieces put down and lifted), the clock, and
+the phase (`rules.phases`). The engine modules (`board_reports`, `hands`, `moves`, `presses`,
+`clocking`, `illegal`, `claims`, `ending`, `arbiter_actions`) receive it and never import
+`rules.game`, so the rules core's imports point one way.
+
+The position and the phase change only here:
+- `stand(...)`: a move becomes standing (4.7; 7.5.2 for a pawn made a queen), the one place
+  that pushes a move, counts its position (9.2) and makes its `move` ruling;
+- `take_back(n)` (4.8, 7.5.4, 7.1) and `set_position(board)` (7.1);
+- `end(...)` (the game is over) and `source_lost`/`source_back`/`full_report`, each through
+  the phase table (`rules.phases.next_phase`).
+
+Queries (`diff`, `match`, `own_in_hand`, `fen`, the deadlines) never move the live board.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import chess
+
+from rules.clock import GameClock
+from rules.errors import EventError, PositionError
+from rules.events import Start
+from rules.phases import PRESS_WAITS_FOR_REPORT, RULES_EVENTS, Phase, Trigger, next_phase
+from rules.profiles import get_profile
+from rules.rulings import (
+    ClockState,
+    Mismatch,
+    MoveStands,
+    PieceOn,
+    Reason,
+    Reinstate,
+    ReinstateReason,
+    Ruling,
+    Violation,
+)
+from rules.sensed import (
+    BeyondBudget,
+    LegalMoves,
+    Match,
+    Sensed,
+    changed_squares,
+    compatible,
+    differing,
+    fen_of,
+    find_match,
+    letter_color,
+    own_in_hand_by_count,
+    rank_fen,
+    sensed_from_board,
+)
+from rules.timecontrol import TimeControl
+from rules.turn import Arrangement, MoveRecord, Turn
+from rules.types import SIDE, Result, Side
+
+__all__ = ["GameState"]
+
+_BLIND = frozenset(("?", "X", "x"))  # the letters of a piece of unknown kind or colour
+
+
+class GameState:
+    """Everything the rules remember of one game, changed through the named operations."""
+
+    def __init__(self, start: Start) -> None:
+        if not isinstance(start, Start):
+            raise EventError("a stream must begin with a 'start' event")
+        self.start = start
+        self.profile = get_profile(start.rules)
+        control_text = start.time_control
+        if control_text is None:
+            control_text = self.profile.default_time_control
+        self.control = TimeControl.parse(control_text)
+        self.mode = start.mode or self.control.game_class()
+        try:
+            self.board = chess.Board(start.fen) if start.fen else chess.Board()
+        except ValueError as exc:
+            raise PositionError(f"start: the FEN {start.fen!r} cannot be read ({exc})") from None
+        if not self.board.is_valid():
+            raise PositionError(f"start: the FEN {start.fen!r} is not a legal chess position")
+        self.strict = start.strict
+        self.timed = not self.control.untimed
+        self.clock = GameClock(self.control, t=start.t, running=SIDE[self.board.turn])
+        self.sensed: Sensed = sensed_from_board(self.board)
+        self._expected: Sensed = list(self.sensed)  # the position's letters, kept in step
+        self._ranks = [rank_fen(self._expected, rank) for rank in range(8)]  # and their FEN
+        # the sensed board last compared, its differing squares, whether it shows a '?'
+        self._diff_cache: tuple[tuple[str | None, ...], set[int], bool] | None = None
+        self._matches: dict[tuple[object, ...], Match | BeyondBudget | None] = {}
+        self.legal = LegalMoves(self.board)  # the position's legal moves, kept in step
+        self._has_moves: bool | None = None  # whether the side to move has one (None: not known)
+        self.t = start.t
+        self.phase = Phase.PLAYING
+        #: the game has ended, nothing more is ruled: `phase is Phase.OVER`, kept with the
+        #: phase by `_go` (a plain attribute: every event and helper asks it)
+        self.over = False
+        #: whether events are ruled now (`phases.RULES_EVENTS` of the phase, kept by `_go`)
+        self.rules_events = RULES_EVENTS[self.phase]
+        self.result: Result | None = None
+        self.reason: Reason | None = None
+        self.turn = Turn(SIDE[self.board.turn])
+        self.records: list[MoveRecord] = []
+        self.illegal_count: dict[Side, int] = {"white": 0, "black": 0}
+        self.pending: dict[int, tuple[float, Side]] = {}  # square -> (place time, hand side)
+        self.recent_lift: dict[int, tuple[float, str | None, Side]] = {}  # blink detection
+        # presses waiting for the sensor's report of their move
+        self.waiting_presses: list[tuple[Side, float]] = []
+        self.flag_wait: tuple[Side, float] | None = None
+        self.offer: Side | None = None
+        self.promotion: dict[Side, int] = {}
+        self.repetitions: dict[object, int] = {}
+        self.count_position()
+        self.flags_down: set[Side] = set()
+        self.mismatch_key: tuple[object, ...] | None = None
+        self._clock_t = start.t
+
+    # ------------------------------------------------------------------ phase
+
+    @property
+    def disconnected(self) -> bool:
+        """The source's reports may be missing (lost, or back but not yet reconciled)."""
+        return self.phase in PRESS_WAITS_FOR_REPORT
+
+    @property
+    def reconciling(self) -> bool:
+        """The next full report is compared with the game as a whole (events.md)."""
+        return self.phase is Phase.RECONCILING
+
+    def _go(self, trigger: Trigger) -> None:
+        self.phase = next_phase(self.phase, trigger)
+        self.over = self.phase is Phase.OVER
+        self.rules_events = RULES_EVENTS[self.phase]
+
+    def source_lost(self) -> None:
+        """The source said `disconnected`: its reports may be missing from now on."""
+        self._go(Trigger.SOURCE_LOST)
+
+    def source_back(self) -> None:
+        """The source said `reconnected`: the next full report is reconciled."""
+        self._go(Trigger.SOURCE_BACK)
+
+    def full_report(self) -> None:
+        """A whole-board report arrived: the source reports again."""
+        self._go(Trigger.FULL_REPORT)
+
+    def end(self, result: Result, reason: Reason) -> None:
+        """The game is over with `result` (5, 6.9, 7.5.5, 9.6, a claim, the arbiter)."""
+        self._go(Trigger.GAME_OVER)
+        self.result = result
+        self.reason = reason
+        self.pending.clear()
+
+    # ------------------------------------------------------------------ timing
+
+    @property
+    def ply(self) -> int:
+        """The number of plies that stand (the position's move stack)."""
+        return len(self.board.move_stack)
+
+    def release_due(self, sq: int) -> float:
+        """When the piece put down on `sq` is released: it stood `slide_s` (4.7)."""
+        t, _ = self.pending[sq]
+        return t + self.start.slide_s
+
+    def press_due(self, t: float) -> float | None:
+        """When a press at `t` is matched with its move: `latency_s` later, or by a report."""
+        if self.still_scene_source() or self.disconnected:
+            return None  # resolved by the next still scene, however late
+        return t + self.start.latency_s
+
+    def still_scene_source(self) -> bool:
+        """A camera: it reports only still scenes, late (events.md: slide_s 0, latency_s > 0)."""
+        return self.start.slide_s == 0 and self.start.latency_s > 0
+
+    def flag_grace(self) -> float:
+        """How long a flag waits for a late report of a move made before it.
+
+        A camera reports still scenes up to `latency_s` late, so a mate released just in time
+        may not be known yet; boards that report every change need no wait (a placement
+        still within `slide_s` holds the flag by itself, see `ending.flag`).
+        """
+        return self.start.latency_s if self.still_scene_source() else 0.0
+
+    def flag_due(self) -> tuple[Side, float] | None:
+        """The running side's flag (6.9), unless the press that stopped it waits for its report."""
+        if not self.timed or self.flag_wait is not None:
+            return None
+        flag = self.clock.flag_at()
+        if flag is None:
+            return None
+        side, at = flag
+        if any(s == side and t <= at for s, t in self.waiting_presses):
+            return None  # the press that stopped this clock is only waiting for its report
+        return flag
+
+    # ------------------------------------------------------------------ clock
+
+    def clock_ruling(self, out: list[Ruling], t: float) -> None:
+        """A `clock` ruling with the times left at `t` (timed games only)."""
+        if not self.timed:
+            return
+        t = max(t, self._clock_t)
+        white, black, running, paused = self.clock.reading(t)
+        out.append(ClockState(t=t, white=white, black=black, running=running, paused=paused))
+
+    def clock_time(self, t: float) -> float:
+        """Clock operations never run backwards, even when a report comes late."""
+        self._clock_t = max(t, self._clock_t)
+        return self._clock_t
+
+    # ------------------------------------------------------------------ the position
+
+    def promo(self) -> int | None:
+        """The piece type the mover named with `promote` (for piece-blind sensors), if any."""
+        return self.promotion.get(SIDE[self.board.turn])
+
+    def stand(
+        self,
+        move: chess.Move,
+        side: Side,
+        t: float,
+        made_at: float,
+        *,
+        touches: list[int],
+        violation: Violation | None = None,
+        inferred: bool = False,
+        pressed: bool = False,
+        credit: float = 0.0,
+        counted: bool = False,
+    ) -> tuple[MoveRecord, MoveStands]:
+        """A legal move becomes standing (4.7; 7.5.2 a pawn made a queen): the one place.
+
+        Pushes it, counts its position (9.2, 9.6.1), names the pieces a blind sensor showed,
+        records it with the touches and breach a claim may need (4.8), and starts the
+        opponent's turn. Returns its record and its `move` ruling (the caller rules it).
+        """
+        board = self.board
+        changed = changed_squares(board, move)
+        san, has_moves = san_and_push(board, move)
+        self.board_changed(changed)
+        self._has_moves = has_moves
+        self.count_position()
+        self._name_sensed_pieces()
+        record = MoveRecord(
+            self.ply,
+            side,
+            move,
+            made_at,
+            touches,
+            violation,
+            pressed=pressed,
+            credit=credit,
+            counted=counted,
+        )
+        self.records.append(record)
+        ruling = MoveStands(
+            t=t,
+            side=side,
+            ply=self.ply,
+            move=move,
+            san=san,
+            fen=self.fen(),
+            made_at=round(made_at, 6),
+            inferred=inferred,
+        )
+        self.promotion.pop(side, None)
+        self.turn = Turn(SIDE[board.turn])
+        self.recent_lift.clear()
+        self.clear_mismatch()
+        return record, ruling
+
+    def _name_sensed_pieces(self) -> None:
+        """Once a move stands, pieces a blind sensor showed as X, x or ? are known."""
+        sensed = self.sensed
+        if _BLIND.isdisjoint(sensed):
+            return
+        board = self.board
+        for sq in range(64):
+            letter = sensed[sq]
+            if letter in _BLIND:
+                piece = board.piece_at(sq)
+                if piece is not None and compatible(letter, piece):
+                    sensed[sq] = piece.symbol()
+
+    def take_back(self, plies: int) -> list[MoveRecord]:
+        """Undo `plies` moves (claim upheld 4.8, 7.5.4, the arbiter 7.1); returns them."""
+        undone = []
+        for _ in range(min(plies, len(self.records))):
+            record = self.records.pop()
+            self._uncount_position()
+            self.board.pop()
+            self.board_changed()
+            if record.counted:
+                self.clock.uncount_move(record.side)
+            undone.append(record)
+        self.turn = Turn(SIDE[self.board.turn])
+        return undone
+
+    def set_position(self, board: chess.Board) -> None:
+        """7.1: the arbiter sets up a position; the record and the repetitions start again."""
+        self.board = board
+        self.board_changed()
+        self.records.clear()
+        self.repetitions.clear()
+        self.count_position()
+        self.turn = Turn(SIDE[board.turn])
+
+    def board_changed(self, squares: Iterable[int] | None = None) -> None:
+        """The position changed: the letters a perfect sensor would show follow it.
+
+        `squares`: the only squares that changed (those of one move), else all of them.
+        """
+        board = self.board
+        if squares is None:
+            self._expected = sensed_from_board(board)
+            self._ranks = [rank_fen(self._expected, rank) for rank in range(8)]
+        else:
+            expected = self._expected
+            for sq in squares:
+                piece = board.piece_at(sq)
+                expected[sq] = piece.symbol() if piece is not None else None
+            for rank in {sq >> 3 for sq in squares}:
+                self._ranks[rank] = rank_fen(expected, rank)
+        self._diff_cache = None
+        self._matches.clear()
+        self.legal = LegalMoves(board)
+        self._has_moves = None
+
+    def has_legal_moves(self) -> bool:
+        """Whether the side to move has a legal move (5.1.1, 5.2.1), kept for the position."""
+        if self._has_moves is None:
+            self._has_moves = any(True for _ in self.board.generate_legal_moves())
+        return self._has_moves
+
+    def count_position(self) -> None:
+        """One more occurrence of the current position (9.2, 9.6.1)."""
+        key = self.board._transposition_key()
+        self.repetitions[key] = self.repetitions.get(key, 0) + 1
+
+    def _uncount_position(self) -> None:
+        """The current position is taken back: one occurrence less (9.2, 9.6.1)."""
+        key = self.board._transposition_key()
+        if self.repetitions.get(key, 0) > 0:
+            self.repetitions[key] -= 1
+
+    def repetitions_of_current(self) -> int:
+        """How often the current position has stood (9.2, 9.6.1)."""
+        return self.repetitions.get(self.board._transposition_key(), 0)
+
+    def fen(self) -> str:
+        """The position's FEN, as `chess.Board.fen()` gives it (from the letters at hand)."""
+        return fen_of(self.board, self._expected, "/".join(reversed(self._ranks)))
+
+    # ------------------------------------------------------------------ the board as sensed
+
+    def diff(self) -> set[int]:
+        """Squares where the board as sensed differs from the game's position.
+
+        Asked several times for one board report (release, press, settle): the answer for
+        the last sensed board is kept until the board or the position changes.
+        """
+        return set(self._diff_state()[1])
+
+    def _diff_state(self) -> tuple[tuple[str | None, ...], set[int], bool]:
+        """(the sensed board, `diff()` of it, whether it shows a piece of unknown colour)."""
+        sensed = tuple(self.sensed)
+        cached = self._diff_cache
+        if cached is None or cached[0] != sensed:
+            diff = differing(self.board, self.sensed, self._expected)
+            cached = self._diff_cache = (sensed, diff, "?" in sensed)
+        return cached
+
+    def own_in_hand(self) -> int:
+        """How many of the mover's pieces are off the board (captures aside).
+
+        A slot of unknown colour is the mover's where he put a piece down this turn, else
+        whatever the game's position has there (`sensed.own_on_board`). Where no slot is of
+        unknown colour, a slot that agrees with the position shows a piece of the colour
+        the position has there, so only the differing squares count.
+        """
+        _, diff, unknown = self._diff_state()
+        if unknown:
+            return own_in_hand_by_count(self.sensed, self.board, self.turn.moved_squares)
+        us = self.board.turn
+        color_at = self.board.color_at
+        sensed = self.sensed
+        count = 0
+        for sq in diff:
+            if color_at(sq) == us:
+                count += 1
+            if letter_color(sensed[sq]) == us:
+                count -= 1
+        return count
+
+    def match(self, max_plies: int | None = None) -> Match | BeyondBudget | None:
+        """The legal move (or sequence, up to `max_plies`, default the start's) the board shows.
+
+        `BeyondBudget` when the report is too far off to tell within the search's budget
+        (`sensed.SEARCH_NODES`): the callers rule it a `mismatch`, never a move.
+
+        `find_match` on the sensed board and the game's position, kept per sensed board
+        until the position changes: a press asks whether the board shows a move, and the
+        release it causes asks again.
+        """
+        plies = self.start.max_plies if max_plies is None else max_plies
+        promotion = self.promo()
+        key = (tuple(self.sensed), promotion, plies)
+        if key in self._matches:
+            return self._matches[key]
+        if len(self._matches) > 64:
+            self._matches.clear()
+        diff = self.diff()
+        found: Match | BeyondBudget | None = None
+        if diff:
+            found = find_match(
+                self.board,
+                self.sensed,
+                max_plies=plies,
+                promotion=promotion,
+                diff=diff,
+                legal=self.legal,
+            )
+        self._matches[key] = found
+        return found
+
+    def arrangement(self, diff: set[int]) -> Arrangement:
+        """What stands on the differing squares: the identity of one illegal arrangement."""
+        return frozenset((sq, self.sensed[sq]) for sq in diff)
+
+    def mismatch(self, t: float, out: list[Ruling], diff: set[int] | None = None) -> None:
+        """7.4, 7.6: what to put back where, once per distinct difference."""
+        if diff is None:
+            diff = self.diff()
+        if not diff:
+            return
+        squares = sorted(diff)
+        key = (tuple(squares), tuple(self.sensed[sq] for sq in squares), self.ply)
+        if key == self.mismatch_key:
+            return
+        self.mismatch_key = key
+        missing: list[PieceOn] = []
+        extra: list[PieceOn] = []
+        for sq in squares:
+            want = self.board.piece_at(sq)
+            have = self.sensed[sq]
+            if want is not None:
+                missing.append(PieceOn(sq, want.symbol()))
+            if have is not None:
+                extra.append(PieceOn(sq, have))
+        out.append(Mismatch(t=t, missing=tuple(missing), extra=tuple(extra)))
+
+    def clear_mismatch(self) -> None:
+        """The board showed the game again: the next difference is ruled anew (7.4)."""
+        self.mismatch_key = None
+
+    def reinstate(
+        self,
+        t: float,
+        reason: ReinstateReason,
+        article: str | None,
+        out: list[Ruling],
+        *,
+        clock: bool = True,
+    ) -> None:
+        """The position goes back; the board must be made to show it (`mismatch`)."""
+        out.append(Reinstate(t=t, article=article, fen=self.fen(), ply=self.ply, reason=reason))
+        if self.turn.obligation is not None:
+            out.append(self.turn.obligation.ruling(t, self.turn.side))
+        self.turn.reported_illegal = None
+        self.mismatch_key = None
+        self.mismatch(t, out)
+        if clock:
+            self.clock_ruling(out, t)
+
+
+def san_and_push(board: chess.Board, move: chess.Move) -> tuple[str, bool]:
+    """Push the legal `move`; return its SAN (as `board.san(move)` writes it) and whether the
+    side to move then has a legal move.
+
+    python-chess's `san` generates the legal moves of the moving piece's kind towards its
+    square, to disambiguate (Nbd2), and again after the move, to tell mate (#) from check
+    (+). Here the first is asked only where another piece of that kind attacks the square
+    (else no other can go there), and the second is the one the automatic endings need
+    anyway (5.1.1, 5.2.1): one generation instead of three, the same text.
+    """
+    from_sq, to_sq = move.from_square, move.to_square
+    if board.is_castling(move):
+        san = "O-O-O" if chess.square_file(to_sq) < chess.square_file(from_sq) else "O-O"
+    else:
+        piece_type = board.piece_type_at(from_sq)
+        assert piece_type is not None, "san_and_push expects a legal move"
+        capture = board.is_capture(move)
+        if piece_type != chess.PAWN:
+            rivals = board.pieces_mask(piece_type, board.turn) & ~chess.BB_SQUARES[from_sq]
+            if rivals and rivals & _reach(piece_type, to_sq, board.occupied):
+                # another piece of the kind may go there: python-chess disambiguates
+                san = board.san(move)
+                board.push(move)
+                return san, any(True for _ in board.generate_legal_moves())
+            san = chess.piece_symbol(piece_type).upper()
+        else:
+            san = chess.FILE_NAMES[chess.square_file(from_sq)] if capture else ""
+        if capture:
+            san += "x"
+        san += chess.SQUARE_NAMES[to_sq]
+        if move.promotion:
+            san += "=" + chess.piece_symbol(move.promotion).upper()
+    board.push(move)
+    has_moves = any(True for _ in board.generate_legal_moves())
+    if board.is_check():
+        san += "+" if has_moves else "#"
+    return san, has_moves
+
+
+def _reach(piece_type: chess.PieceType, square: chess.Square, occupied: int) -> int:
+    """The squares a piece of `piece_type` (not a pawn) on `square` attacks: those from which
+    one of that kind attacks `square` (attacks are symmetric for these pieces)."""
+    if piece_type == chess.KNIGHT:
+        return chess.BB_KNIGHT_ATTACKS[square]
+    if piece_type == chess.KING:
+        return chess.BB_KING_ATTACKS[square]
+    reach = 0
+    if piece_type in (chess.BISHOP, chess.QUEEN):
+        reach |= chess.BB_DIAG_ATTACKS[square][chess.BB_DIAG_MASKS[square] & occupied]
+    if piece_type in (chess.ROOK, chess.QUEEN):
+        reach |= chess.BB_RANK_ATTACKS[square][chess.BB_RANK_MASKS[square] & occupied]
+        reach |= chess.BB_FILE_ATTACKS[square][chess.BB_FILE_MASKS[square] & occupied]
+    return reach

@@ -1,0 +1,135 @@
+"""One pass over the game corpus per sensor kind, shared by the two tests that need it.
+
+The golden digest (`tests/golden`) and the game-score test (`tests/arbiter/test_simulate.py`)
+both simulate every game of ../shared/data/games for a sensor kind (seed 0) and rule it with
+a fresh `Game`: some 70 s of CPU a sensor kind. `corpus_pass(sensor)` does it once per test
+session: it feeds the golden digest (`bench/rulings_digest.py: games_digest`) and checks each
+game's rulings against its game score on the way, keeping only the digest's summary and the
+disagreements in words (not the rulings: four sensor kinds of them would not fit in memory).
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import chess
+import chess.pgn
+
+from rules.events import Event, Press
+from rules.messages import ruling_dict
+from rules.rulings import Ruling
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@functools.cache
+def digest_bench() -> ModuleType:
+    """`bench/rulings_digest.py`, loaded once (it is a script, not a package module)."""
+    path = ROOT / "bench" / "rulings_digest.py"
+    spec = importlib.util.spec_from_file_location("rulings_digest", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@dataclass(frozen=True)
+class CorpusPass:
+    """What one sensor kind's pass over the corpus leaves for the tests."""
+
+    #: the golden digest's part for the sensor (`summary` of `games_digest`)
+    summary: dict[str, Any]
+    #: corpus file name -> "game N: what the rules ruled otherwise than the game score"
+    failures: dict[str, list[str]]
+    #: corpus file name -> how many games it holds (all were simulated and ruled)
+    games: dict[str, int]
+
+
+@functools.cache
+def corpus_pass(sensor: str) -> CorpusPass:
+    """Simulate and rule every game of the corpus for `sensor`, once per test session."""
+    bench = digest_bench()
+    games: list[chess.pgn.Game] = []
+    labels: list[tuple[str, int]] = []  # (file name, number of the game in its file)
+    for path in sorted(bench.GAMES.glob("*.pgn")):  # the order of `load_games`
+        with path.open(encoding="utf-8") as f:
+            number = 0
+            while (game := chess.pgn.read_game(f)) is not None:
+                number += 1
+                games.append(game)
+                labels.append((path.name, number))
+    failures: dict[str, list[str]] = {name: [] for name, _ in labels}
+
+    def check(index: int, game: chess.pgn.Game, stream: list[Any], rulings: list[Ruling]) -> None:
+        found = disagreements(game, stream, [ruling_dict(r) for r in rulings])
+        if found:
+            name, number = labels[index]
+            failures[name].append(f"{name} game {number}: {'; '.join(found)}")
+
+    digest = bench.games_digest(sensor, games, on_stream=check)
+    counts = {name: number for name, number in labels}  # the last number of each file
+    return CorpusPass(bench.summary(digest), failures, counts)
+
+
+def side(color: chess.Color) -> str:
+    return "white" if color else "black"
+
+
+def clocks_after_presses(events: list[Event], rulings: list[dict]) -> list[dict | None]:
+    """For each press, the first `clock` ruling at or after it that stopped the mover's clock
+    (a late sensor's press is ruled when the move is reported: latency_s, the camera's scene)."""
+    clocks = [r for r in rulings if r["type"] == "clock"]
+    out: list[dict | None] = []
+    for press in (e for e in events if isinstance(e, Press)):
+        out.append(
+            next(
+                (c for c in clocks if c["t"] >= press.t and c["running"] != press.side),
+                None,
+            )
+        )
+    return out
+
+
+def disagreements(game: chess.pgn.Game, events: list[Event], rulings: list[dict]) -> list[str]:
+    """What the rules core ruled differently from the game score, in words."""
+    found = []
+    moves = [r["uci"] for r in rulings if r["type"] == "move"]
+    wanted = [m.uci() for m in game.mainline_moves()]
+    over = [(r["result"], r["reason"]) for r in rulings if r["type"] == "game_over"]
+    # 5.2.2: a dead position ends the game at once, where a platform may play on to stalemate
+    # (clocked-games.pgn game 271: 93. a7+ leaves Black only Ka8 and stalemate)
+    dead_early = over == [(game.headers["Result"], "dead_position")] and (
+        moves == wanted[: len(moves)]
+    )
+    if moves != wanted and not dead_early:
+        ply = next(
+            (i for i, (a, b) in enumerate(zip(moves, wanted, strict=False)) if a != b), len(moves)
+        )
+        found.append(
+            f"moves differ from ply {ply + 1}: {moves[ply : ply + 2]} v {wanted[ply : ply + 2]}"
+        )
+    if [result for result, _ in over] != [game.headers["Result"]]:
+        found.append(
+            f"game_over {over}, PGN {game.headers['Result']} ({game.headers.get('Termination')})"
+        )
+    wrong = [r for r in rulings if r["type"] in ("violation", "illegal", "mismatch")]
+    if wrong:
+        found.append(f"{wrong[0]['type']} at t={wrong[0]['t']}: {wrong[0].get('message')}")
+    clocks = [node.clock() for node in game.mainline()]
+    if all(c is not None for c in clocks):
+        shown = clocks_after_presses(events, rulings)
+        nodes = list(game.mainline())[: len(moves)]
+        shown = shown[: len(moves)]
+        if dead_early or game.end().board().is_game_over():  # the move ended the game: its
+            nodes, shown = nodes[:-1], shown[:-1]  # clock stopped at once, no increment (5.1.1)
+        for ply, (node, clock) in enumerate(zip(nodes, shown, strict=True), 1):
+            mover = side(not node.board().turn)
+            if clock is None or abs(clock[mover] - node.clock()) > 0.1:
+                found.append(f"ply {ply}: clock {clock} v [%clk] {node.clock()}")
+                break
+    return found
