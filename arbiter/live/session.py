@@ -15,7 +15,13 @@ event, and a replay of the journal rules it at the same moment.
 
 On a resume (`Session.resume`) the journal's events are ruled on again to rebuild the game,
 and a `restart` event continues it: with `counted=false` (an unattended restart, whose gap no
-trusted clock knows) the clocks stand as they stood at the last event.
+trusted clock knows) the clocks stand as they stood at the last event. When a source reports
+the whole board (an e-board, a camera, a reed board), the restart is journaled between a
+`sensor disconnected` and a `sensor reconnected` (events.md): the players may have gone on
+while the program was down, so the board's first full report is reconciled with the game as
+after a pulled cable (a move, or up to `max_plies`, recognised; else a `mismatch`), and
+nothing made meanwhile is ruled a touch, an illegal move or a press without a move
+(docs/journal.md, "A restart with the board plugged in").
 """
 
 from __future__ import annotations
@@ -50,6 +56,10 @@ TICK_EPSILON = 1e-6
 
 
 RulingSink = Callable[[list[Ruling], float], None]
+
+#: the `sensor` details journaled around a restart (see the module docstring)
+DOWN_DETAIL = "the arbiter was not running (a crash or a power cut)"
+BACK_DETAIL = "the arbiter restarted"
 
 
 class Session:
@@ -146,7 +156,12 @@ class Session:
         )
         if session.display is not None:
             session.display.show(rulings, restart.t, history=True)
+        outage = any(reports_whole_board(s) for s in session.sources)
+        if outage:
+            session.submit(Sensor(t=history[-1].t, status="disconnected", detail=DOWN_DETAIL))
         session.submit(restart)
+        if outage:
+            session.submit(Sensor(t=restart.t, status="reconnected", detail=BACK_DETAIL))
         session._restore = rulings
         return session
 
@@ -387,6 +402,16 @@ def sensor_note(event: Sensor) -> str | None:
     return text.format(detail=event.detail or "no detail") if text else None
 
 
+def reports_whole_board(source: Source) -> bool:
+    """Does `source` report where the pieces stand (an e-board, a camera, a reed board)?
+
+    Such a source's first full report after a restart shows what the players did while the
+    program was down; a stream, the keyboard and clock buttons report only what happens."""
+    if isinstance(source, BoardAdapter | CameraSource):
+        return True
+    return isinstance(source, GpioSource) and source.reed is not None
+
+
 def rebuild(history: Sequence[Event]) -> tuple[Game, list[Ruling]]:
     """The game of a journal's events, ruled on again (no `finish`: the game goes on)."""
     if not history or not isinstance(history[0], Start):
@@ -398,4 +423,4 @@ def rebuild(history: Sequence[Event]) -> tuple[Game, list[Ruling]]:
     return game, rulings
 
 
-__all__ = ["ADD_TIME_S", "Session", "SessionError", "rebuild"]
+__all__ = ["ADD_TIME_S", "Session", "SessionError", "rebuild", "reports_whole_board"]

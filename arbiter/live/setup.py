@@ -328,8 +328,10 @@ def resume_game(
             source.skip_through(last_t, history)
         elif isinstance(source, BoardAdapter):
             # the game goes on: a board not plugged in yet is waited for, as after a pulled
-            # cable, so that a service restarted at boot does not fail before the board is up
+            # cable, so that a service restarted at boot does not fail before the board is up;
+            # what it sent while nobody read it gives way to its first full report
             source.wait_for_port = True
+            source.after_restart = True
     display = make_display(settings, start, sources)
     return Session.resume(
         history,
