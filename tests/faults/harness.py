@@ -70,7 +70,8 @@ def finish(process: subprocess.Popen[str], timeout: float = WAIT_S) -> tuple[int
     except subprocess.TimeoutExpired:
         process.kill()
         out, err = process.communicate()
-        raise AssertionError(f"the program did not end in {timeout} s:\n{out[-3000:]}{err}") from None
+        message = f"the program did not end in {timeout} s:\n{out[-3000:]}{err}"
+        raise AssertionError(message) from None
     return process.returncode, out, err
 
 
@@ -251,7 +252,8 @@ class Players:
         except AssertionError as exc:
             tail = "\n".join(e.to_json() for e in journal_events(self.journal)[-12:])
             story = "\n".join(self.log)
-            raise AssertionError(f"{self.protocol}: {exc}\n{story}\njournal ends:\n{tail}") from None
+            message = f"{self.protocol}: {exc}\n{story}\njournal ends:\n{tail}"
+            raise AssertionError(message) from None
         finally:
             if self.process is not None and self.process.poll() is None:
                 kill(self.process)
@@ -363,5 +365,6 @@ def _sensed(events: Sequence[Event]) -> chess.BaseBoard:
         elif isinstance(event, Lift):
             board.remove_piece_at(chess.parse_square(event.square))
         elif isinstance(event, Place) and event.piece:
-            board.set_piece_at(chess.parse_square(event.square), chess.Piece.from_symbol(event.piece))
+            piece = chess.Piece.from_symbol(event.piece)
+            board.set_piece_at(chess.parse_square(event.square), piece)
     return board
