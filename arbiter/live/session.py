@@ -275,6 +275,10 @@ class Session:
         for sink in self.sinks:
             sink(rulings, t)
 
+    def journal_path(self) -> Path | None:
+        """Where the journal is written (None: nowhere)."""
+        return self.journal.path if self.journal is not None else None
+
     def stop(self) -> None:
         """End the loop at its next turn (the journal stays resumable)."""
         self.stopped = True

@@ -11,6 +11,7 @@ their games here.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
 import os
 import signal
@@ -21,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from arbiter.clock import Clock, MonotonicClock
-from arbiter.errors import SessionError, SourceError
+from arbiter.errors import JournalError, SessionError, SourceError
 from arbiter.inputs.base import DEMO_SOURCES, KEYS_HELP, Source
 from arbiter.inputs.board import BoardAdapter
 from arbiter.inputs.camera import CameraSource
@@ -363,16 +364,44 @@ def run_session(session: Session, pgn: str | None) -> tuple[str, Path | None]:
     previous_term = signal.signal(signal.SIGTERM, on_stop)
     if previous_int is not signal.SIG_IGN:
         signal.signal(signal.SIGINT, on_stop)
+    date = f"{datetime.now():%Y.%m.%d}"
     try:
         session.run()
+    except JournalError as exc:
+        # a full disk (ENOSPC) or a file-size limit (EFBIG): nothing unjournaled was ruled on,
+        # so the game stops here with its record kept; the journal resumes it exactly
+        raise SessionError(
+            f"{exc}: the game stops here. {save_record(session, pgn, date)} Free some space,"
+            f" then `arbiter resume {session.journal_path()}` goes on from the last event"
+            " the journal holds."
+        ) from None
     finally:
         signal.signal(signal.SIGTERM, previous_term)
         signal.signal(signal.SIGINT, previous_int)
-    written = session.write_pgn(pgn, date=f"{datetime.now():%Y.%m.%d}") if pgn else None
+    written = session.write_pgn(pgn, date=date) if pgn else None
     game = session.game
     if game.over:
         return f"game over: {game.result} ({game.reason})", written
     return "stopped; the game goes on with `arbiter resume`", written
+
+
+def save_record(session: Session, pgn: str | None, date: str) -> str:
+    """Keep the record of a game the journal can no longer follow (D9): the PGN so far goes
+    to `pgn` if it can be written there, else to standard output. Says where it went."""
+    if pgn:
+        try:
+            return f"The PGN so far is in {session.write_pgn(pgn, date=date)}."
+        except SessionError as exc:
+            failed = f"{exc}; "
+    else:
+        failed = ""
+    from arbiter.records.pgn import pgn_from_rulings
+
+    text = pgn_from_rulings(session.game.start, session.rulings, date=date)
+    with contextlib.suppress(OSError):
+        sys.stdout.write(f"\n{text}\n")
+        sys.stdout.flush()
+    return f"{failed}the PGN so far is printed above."
 
 
 def settings_of(args: argparse.Namespace) -> Settings:

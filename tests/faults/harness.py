@@ -368,3 +368,15 @@ def _sensed(events: Sequence[Event]) -> chess.BaseBoard:
             piece = chess.Piece.from_symbol(event.piece)
             board.set_piece_at(chess.parse_square(event.square), piece)
     return board
+
+
+def pgn_of(path: Path) -> str:
+    done = subprocess.run(
+        [*ARBITER, "pgn", str(path)], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0 and not done.stderr, done.stderr
+    return done.stdout
+
+
+def without_date(pgn: str) -> str:
+    return "\n".join(line for line in pgn.splitlines() if not line.startswith("[Date "))

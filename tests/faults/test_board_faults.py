@@ -25,19 +25,7 @@ from tests.faults.harness import MAX_PLIES, BoardRun, Fault, Players, journal_ga
 
 pytestmark = pytest.mark.faults
 
-#: index (1-based) in real-games.pgn of DrDrunkenstein v mfm008: 31 plies, 16. Qxf7#
-GAME_NUMBER = 898
 SEED = 17
-
-
-@pytest.fixture(scope="module")
-def mate_game(shared: Path) -> chess.pgn.Game:
-    with (shared / "data" / "games" / "real-games.pgn").open(encoding="utf-8") as handle:
-        for _ in range(GAME_NUMBER - 1):
-            assert chess.pgn.skip_game(handle)
-        game = chess.pgn.read_game(handle)
-    assert game is not None and game.end().board().is_checkmate()
-    return game
 
 
 def random_faults(rng: random.Random, plies: int, count: int, cable: bool) -> list[Fault]:

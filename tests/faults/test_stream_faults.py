@@ -17,12 +17,8 @@ import subprocess
 import time
 from pathlib import Path
 
-import chess
-import chess.pgn
 import pytest
 
-from firmware_bridge.virtual import moves_to_events
-from rules.events import Start
 from tests.faults.harness import (
     ARBITER,
     ROOT,
@@ -30,44 +26,16 @@ from tests.faults.harness import (
     finish,
     journal_events,
     kill,
+    pgn_of,
     tear_last_line,
     wait_for,
+    without_date,
 )
 
 pytestmark = pytest.mark.faults
 
-GAME_NUMBER = 898
 SEED = 1017
 KILLS = 6
-
-
-@pytest.fixture(scope="module")
-def stream(shared: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The game as a stream: lifts and places at a quick pace, presses implied."""
-    with (shared / "data" / "games" / "real-games.pgn").open(encoding="utf-8") as handle:
-        for _ in range(GAME_NUMBER - 1):
-            assert chess.pgn.skip_game(handle)
-        game = chess.pgn.read_game(handle)
-    assert game is not None
-    start = Start(
-        t=0.0, time_control="300+3", auto_press=True, white="Drunkenstein", black="mfm008"
-    )
-    events = [start, *moves_to_events(game, first_t=0.5, hand_s=0.06, gap_s=0.4)]
-    path = tmp_path_factory.mktemp("stream") / "game-stream.jsonl"
-    path.write_text("".join(e.to_json() + "\n" for e in events), encoding="utf-8")
-    return path
-
-
-def pgn_of(path: Path) -> str:
-    done = subprocess.run(
-        [*ARBITER, "pgn", str(path)], cwd=ROOT, capture_output=True, text=True, timeout=60
-    )
-    assert done.returncode == 0 and not done.stderr, done.stderr
-    return done.stdout
-
-
-def without_date(pgn: str) -> str:
-    return "\n".join(line for line in pgn.splitlines() if not line.startswith("[Date "))
 
 
 def test_kills_and_torn_lines_give_the_uninterrupted_pgn(stream: Path, tmp_path: Path) -> None:
