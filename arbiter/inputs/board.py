@@ -12,6 +12,7 @@ import chess
 from arbiter.clock import Clock
 from arbiter.errors import SourceError
 from arbiter.inputs.base import Emit, Source, SourceFailed
+from arbiter.inputs.line_noise import NoiseFilter
 from arbiter.outputs.board_feedback import ClockTimes, Leds
 from rules.errors import ArbiterError
 from rules.events import Event, Lift, Place, Snapshot
@@ -39,6 +40,9 @@ class BoardAdapter(Source):
     game (events.md, `reconnected`), so the lifts and places read before it are set aside
     (`stale`) rather than ruled as touches made now. If no full report comes within
     `STALE_HOLD_S`, they are passed on after all, in order.
+
+    Line noise goes through a `NoiseFilter` first: one drop report a second, and no board
+    dump that only repeats the board while the line is noisy (issue 17, D8).
 
     It also writes to the board what the rulings say (`follow`), where the board can show it:
 
@@ -111,6 +115,8 @@ class BoardAdapter(Source):
         self.after_restart = False
         #: stale lifts and places set aside after a restart (for the display and tests)
         self.stale: list[Event] = []
+        #: line noise: one drop report a second, no repeated dumps (D8)
+        self.noise = NoiseFilter()
         self._stop = threading.Event()
 
     def start_settings(self) -> dict[str, float]:
@@ -126,7 +132,11 @@ class BoardAdapter(Source):
         held: list[Event] = []
         try:
             while not self._stop.is_set():
-                for event in self.board.poll_events(0.2):
+                now = self.board.session_time()
+                events = self.noise.flush(now)
+                for read in self.board.poll_events(0.2):
+                    events += self.noise.take(read, self.board.session_time())
+                for event in events:
                     if not waiting:
                         emit(event)
                     elif isinstance(event, Snapshot):
