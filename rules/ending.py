@@ -130,7 +130,11 @@ def game_over(
         GameOver(t=t, article=article, result=result, reason=reason, explanation=explanation)
     )
     if game.timed:
-        game.clock.stop(game.clock_time(t))
+        # a press waiting for its report (a camera sees the move late) stopped the presser's
+        # clock when it was made (6.2.1): the report that ends the game must not run it on
+        running = game.clock.running
+        pressed = [pt for side, pt in game.waiting_presses if side == running and pt < t]
+        game.clock.stop(game.clock_time(min(pressed, default=t)))
         game.clock_ruling(out, t)
 
 

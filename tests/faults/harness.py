@@ -12,6 +12,7 @@ shows up as a different record at the end, not as a test that papers over it.
 
 from __future__ import annotations
 
+import os
 import random
 import resource
 import subprocess
@@ -32,7 +33,9 @@ from rules.events import Event, Lift, Place, Restart, Sensor, Snapshot
 from rules.game import Game
 from rules.rulings import Ruling
 
-ROOT = Path(__file__).resolve().parents[2]
+#: the checkout whose programs are run: this one, or another given by OTB_FAULTS_ROOT (to
+#: show that the suite fails on an older version: `OTB_FAULTS_ROOT=../old pytest -m faults`)
+ROOT = Path(os.environ.get("OTB_FAULTS_ROOT") or Path(__file__).resolve().parents[2])
 ARBITER = [sys.executable, "-m", "arbiter.cli"]
 #: real seconds between a hand's piece events, and from a move's last piece to the next move
 #: (above every board's `slide_s`, with room for a loaded machine)
