@@ -107,6 +107,13 @@ def why_cannot_mate(game: Game, side: Side) -> str | None:
     return winnability.why_cannot_mate(board, color, RULING_BUDGET)
 
 
+#: the endings a move makes by itself (`after_move`)
+ENDED_BY_THE_MOVE = frozenset(
+    {"checkmate", "stalemate", "fivefold_repetition", "seventyfive_moves", "dead_position",
+     "profile"}
+)  # fmt: skip
+
+
 def game_over(
     game: Game,
     t: float,
@@ -130,11 +137,14 @@ def game_over(
         GameOver(t=t, article=article, result=result, reason=reason, explanation=explanation)
     )
     if game.timed:
-        # a press waiting for its report (a camera sees the move late) stopped the presser's
-        # clock when it was made (6.2.1): the report that ends the game must not run it on
-        running = game.clock.running
-        pressed = [pt for side, pt in game.waiting_presses if side == running and pt < t]
-        game.clock.stop(game.clock_time(min(pressed, default=t)))
+        stop = t
+        if reason in ENDED_BY_THE_MOVE:
+            # the mover's press waiting for the report of this move (a camera sees it late)
+            # stopped the mover's clock when it was made (6.2.1), as it does for any move
+            running = game.clock.running
+            pressed = [pt for side, pt in game.waiting_presses if side == running and pt < t]
+            stop = min(pressed, default=t)
+        game.clock.stop(game.clock_time(stop))
         game.clock_ruling(out, t)
 
 
