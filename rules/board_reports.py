@@ -160,6 +160,9 @@ def reconcile(game: GameState, seen: Sensed, seen_at: float, t: float, out: list
         match = game.match()
         if not isinstance(match, Match):
             game.mismatch(t, out, diff)
+            # the moves the presses made while the source was away are unknown: never a
+            # press without a move for them (events.md: "while a source is disconnected")
+            game.waiting_presses.clear()
         else:
             moves.made_all(game, match, t, seen_at, out)
     presses.resolve_waiting(game, t, out)

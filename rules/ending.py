@@ -100,6 +100,13 @@ def why_cannot_mate(game: GameState, side: Side) -> str | None:
     return winnability.why_cannot_mate(board, color, RULING_BUDGET)
 
 
+#: the endings a move makes by itself (`after_move`)
+ENDED_BY_THE_MOVE = frozenset(
+    {"checkmate", "stalemate", "fivefold_repetition", "seventyfive_moves", "dead_position",
+     "profile"}
+)  # fmt: skip
+
+
 def game_over(
     game: GameState,
     t: float,
@@ -120,7 +127,14 @@ def game_over(
         GameOver(t=t, article=article, result=result, reason=reason, explanation=explanation)
     )
     if game.timed:
-        game.clock.stop(game.clock_time(t))
+        stop = t
+        if reason in ENDED_BY_THE_MOVE:
+            # the mover's press waiting for the report of this move (a camera sees it late)
+            # stopped the mover's clock when it was made (6.2.1), as it does for any move
+            running = game.clock.running
+            pressed = [pt for side, pt in game.waiting_presses if side == running and pt < t]
+            stop = min(pressed, default=t)
+        game.clock.stop(game.clock_time(stop))
         game.clock_ruling(out, t)
 
 

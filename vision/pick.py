@@ -138,7 +138,8 @@ def parse_clicks(body: bytes, width: int, height: int) -> Corners:
 
     try:
         data = json.loads(body.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        # ValueError: bad JSON, or an integer of 4,300 digits; RecursionError: deep nesting
         raise CalibrationError('send JSON: {"corners": [[x, y], [x, y], [x, y], [x, y]]}') from None
     pts = data.get("corners") if isinstance(data, dict) else None
     if not isinstance(pts, list) or len(pts) != 4:
@@ -174,6 +175,49 @@ def parse_clicks(body: bytes, width: int, height: int) -> Corners:
             "the four corners do not make a convex quadrilateral: start again and click the "
             "playing area's top-left, top-right, bottom-right and bottom-left corners"
         ) from None
+
+
+def cross_site(headers: Any) -> str | None:
+    """Why a POST is refused as not coming from the picker's own page, or None (D15).
+
+    Another web page open in the user's browser may post to this server while it waits:
+    - only `application/json` is taken: a page elsewhere cannot send it without the
+      browser asking this server first (a CORS preflight), which it never answers;
+    - an `Origin` header (browsers send one on every cross-origin POST) must be this
+      server's own address, as the `Host` header names it;
+    - `Host` must be an IP address, `localhost` or this machine's name, so that a web
+      site whose name was made to point at this machine (DNS rebinding) is refused.
+    """
+    ctype = (headers.get("Content-Type") or "").split(";", 1)[0].strip().lower()
+    if ctype != "application/json":
+        return "send the corners as application/json, from the picker's own page"
+    host = (headers.get("Host") or "").strip()
+    if not _local_host_name(host):
+        return f"the page must be opened by this machine's address, not {host or 'no Host'!r}"
+    origin = headers.get("Origin")
+    if origin is not None and origin.rstrip("/") != f"http://{host}":
+        return f"a request from another site ({origin}) is refused"
+    return None
+
+
+def _local_host_name(host: str) -> bool:
+    """Is `host` (a Host header: name or address, and maybe a port) this machine?"""
+    import ipaddress
+
+    if host.startswith("["):  # an IPv6 address, [::1]:8000
+        name = host[1 : host.find("]")] if "]" in host else ""
+    else:
+        name = host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+    name = name.lower()
+    if not name:
+        return False
+    try:
+        ipaddress.ip_address(name)
+        return True
+    except ValueError:
+        pass
+    mine = socket.gethostname().lower()
+    return name in ("localhost", mine, f"{mine}.local")
 
 
 def encode_jpeg(frame: Any) -> bytes:
@@ -254,6 +298,10 @@ def _handler(state: _State) -> type[BaseHTTPRequestHandler]:
         def do_POST(self) -> None:
             if self.path.split("?", 1)[0] != "/corners":
                 self._json(404, {"error": f"no such page: {self.path}"})
+                return
+            refused = cross_site(self.headers)
+            if refused is not None:
+                self._json(400, {"error": refused})
                 return
             if state.done.is_set():
                 self._json(409, {"error": "corners were already received"})

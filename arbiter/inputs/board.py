@@ -11,12 +11,18 @@ import chess
 from arbiter.clock import Clock
 from arbiter.errors import SourceError
 from arbiter.inputs.base import Emit, Source, SourceFailed
+from arbiter.inputs.line_noise import NoiseFilter
 from arbiter.outputs.board_feedback import ClockTimes, Leds
 from rules.errors import ArbiterError
+from rules.events import Event, Lift, Place, Snapshot
 from rules.rulings import ClockState, MoveStands, Obligation
 
 if TYPE_CHECKING:
     from rules.rulings import Ruling
+
+#: on a resumed game, how long (stream seconds) the board's lifts and places are held back
+#: waiting for its first full report before they are passed on after all
+STALE_HOLD_S = 3.0
 
 
 class BoardAdapter(Source):
@@ -25,6 +31,17 @@ class BoardAdapter(Source):
     The board source stamps its events on the session's clock (`clock.now`, so a sped-up
     demo clock stamps board events in the stream's time too); a thread hands them on. Its
     sensor settings go into the game's `start`.
+
+    After a restart (`after_restart`, set by `arbiter resume`) the port may hold changes the
+    board sent while nobody read it (a USB-serial chip's buffer, a pseudo-terminal); they
+    arrive all at once, stamped with the time they are read, ahead of the full report the
+    start-up asks for. That report shows where they led, and the rules reconcile it with the
+    game (events.md, `reconnected`), so the lifts and places read before it are set aside
+    (`stale`) rather than ruled as touches made now. If no full report comes within
+    `STALE_HOLD_S`, they are passed on after all, in order.
+
+    Line noise goes through a `NoiseFilter` first: one drop report a second, and no board
+    dump that only repeats the board while the line is noisy (issue 17, D8).
 
     It also writes to the board what the rulings say (`follow`), where the board can show it:
 
@@ -93,6 +110,12 @@ class BoardAdapter(Source):
         self.sent: list[bytes] = []
         #: a board not plugged in at the start is waited for (a resumed game), not an error
         self.wait_for_port = False
+        #: a resumed game: changes read before the board's first full report are stale
+        self.after_restart = False
+        #: stale lifts and places set aside after a restart (for the display and tests)
+        self.stale: list[Event] = []
+        #: line noise: one drop report a second, no repeated dumps (D8)
+        self.noise = NoiseFilter()
         self._stop = threading.Event()
 
     def start_settings(self) -> dict[str, float]:
@@ -104,10 +127,31 @@ class BoardAdapter(Source):
         threading.Thread(target=self._pump, args=(emit,), name=self.name, daemon=True).start()
 
     def _pump(self, emit: Emit) -> None:
+        waiting = self.after_restart
+        held: list[Event] = []
         try:
             while not self._stop.is_set():
-                for event in self.board.poll_events(0.2):
-                    emit(event)
+                now = self.board.session_time()
+                events = self.noise.flush(now)
+                for read in self.board.poll_events(0.2):
+                    events += self.noise.take(read, self.board.session_time())
+                for event in events:
+                    if not waiting:
+                        emit(event)
+                    elif isinstance(event, Snapshot):
+                        waiting = False
+                        self.stale.extend(held)
+                        held.clear()
+                        emit(event)
+                    elif isinstance(event, Lift | Place):
+                        held.append(event)
+                    else:
+                        emit(event)
+                if held and self.board.session_time() - held[0].t > STALE_HOLD_S:
+                    waiting = False  # no full report came: the changes are all there is
+                    for event in held:
+                        emit(event)
+                    held.clear()
         except ArbiterError as exc:
             emit(SourceFailed(f"{self.name}: {exc}"))
 

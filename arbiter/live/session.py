@@ -15,7 +15,13 @@ event, and a replay of the journal rules it at the same moment.
 
 On a resume (`Session.resume`) the journal's events are ruled on again to rebuild the game,
 and a `restart` event continues it: with `counted=false` (an unattended restart, whose gap no
-trusted clock knows) the clocks stand as they stood at the last event.
+trusted clock knows) the clocks stand as they stood at the last event. When a source reports
+the whole board (an e-board, a camera, a reed board), the restart is journaled between a
+`sensor disconnected` and a `sensor reconnected` (events.md): the players may have gone on
+while the program was down, so the board's first full report is reconciled with the game as
+after a pulled cable (a move, or up to `max_plies`, recognised; else a `mismatch`), and
+nothing made meanwhile is ruled a touch, an illegal move or a press without a move
+(docs/journal.md, "A restart with the board plugged in").
 """
 
 from __future__ import annotations
@@ -80,6 +86,10 @@ TICK_EPSILON = 1e-6
 ROUTINE = frozenset({"clock", "obligation", "note"})
 
 RulingSink = Callable[[list[Ruling], float], None]
+
+#: the `sensor` details journaled around a restart (see the module docstring)
+DOWN_DETAIL = "the arbiter was not running (a crash or a power cut)"
+BACK_DETAIL = "the arbiter restarted"
 
 
 class Session:
@@ -183,7 +193,12 @@ class Session:
         )
         if session.display is not None:
             session.display.show(rulings, restart.t, history=True)
+        outage = any(reports_whole_board(s) for s in session.sources)
+        if outage:
+            session.submit(Sensor(t=history[-1].t, status="disconnected", detail=DOWN_DETAIL))
         session.submit(restart)
+        if outage:
+            session.submit(Sensor(t=restart.t, status="reconnected", detail=BACK_DETAIL))
         session._restore = rulings
         return session
 
@@ -335,6 +350,10 @@ class Session:
             board.follow(rulings, t)
         for sink in self.sinks:
             sink(rulings, t)
+
+    def journal_path(self) -> Path | None:
+        """Where the journal is written (None: nowhere)."""
+        return self.journal.path if self.journal is not None else None
 
     def stop(self) -> None:
         """End the loop at its next turn (the journal stays resumable)."""
@@ -497,6 +516,16 @@ def quiet_note(event: Event) -> str:
     return f"{event.type} recorded at {event.t:.2f}: nothing to rule"
 
 
+def reports_whole_board(source: Source) -> bool:
+    """Does `source` report where the pieces stand (an e-board, a camera, a reed board)?
+
+    Such a source's first full report after a restart shows what the players did while the
+    program was down; a stream, the keyboard and clock buttons report only what happens."""
+    if isinstance(source, BoardAdapter | CameraSource):
+        return True
+    return isinstance(source, GpioSource) and source.reed is not None
+
+
 def rebuild(history: Sequence[Event]) -> tuple[Game, list[Ruling]]:
     """The game of a journal's events, ruled on again (no `finish`: the game goes on)."""
     if not history or not isinstance(history[0], Start):
@@ -508,4 +537,4 @@ def rebuild(history: Sequence[Event]) -> tuple[Game, list[Ruling]]:
     return game, rulings
 
 
-__all__ = ["ADD_TIME_S", "Session", "SessionError", "rebuild"]
+__all__ = ["ADD_TIME_S", "Session", "SessionError", "rebuild", "reports_whole_board"]

@@ -11,6 +11,7 @@ their games here.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
 import os
 import signal
@@ -22,7 +23,7 @@ from typing import Any
 
 from arbiter.clock import Clock, MonotonicClock
 from arbiter.demo import SIM_BOARDS
-from arbiter.errors import SessionError, SourceError
+from arbiter.errors import JournalError, SessionError, SourceError
 from arbiter.inputs.base import DEMO_SOURCES, KEYS_HELP, Source
 from arbiter.inputs.board import BoardAdapter
 from arbiter.inputs.camera import CameraSource
@@ -369,8 +370,10 @@ def resume_game(
             source.skip_through(last_t, history)
         elif isinstance(source, BoardAdapter):
             # the game goes on: a board not plugged in yet is waited for, as after a pulled
-            # cable, so that a service restarted at boot does not fail before the board is up
+            # cable, so that a service restarted at boot does not fail before the board is up;
+            # what it sent while nobody read it gives way to its first full report
             source.wait_for_port = True
+            source.after_restart = True
     display = make_display(settings, start, sources)
     return Session.resume(
         history,
@@ -404,8 +407,18 @@ def run_session(session: Session, info: RecordInfo) -> tuple[str, Path | None]:
     previous_term = signal.signal(signal.SIGTERM, on_stop)
     if previous_int is not signal.SIG_IGN:
         signal.signal(signal.SIGINT, on_stop)
+    date = info.date
     try:
         session.run()
+    except JournalError as exc:
+        # a full disk (ENOSPC) or a file-size limit (EFBIG): nothing unjournaled was ruled on,
+        # so the game stops here with its record kept; the journal resumes it exactly
+        saved = save_record(session, pgn, date, info.tags)
+        raise SessionError(
+            f"{exc}: the game stops here. {saved} Free some space,"
+            f" then `arbiter resume {session.journal_path()}` goes on from the last event"
+            " the journal holds."
+        ) from None
     finally:
         signal.signal(signal.SIGTERM, previous_term)
         signal.signal(signal.SIGINT, previous_int)
@@ -414,6 +427,29 @@ def run_session(session: Session, info: RecordInfo) -> tuple[str, Path | None]:
     if game.over:
         return f"game over: {game.result} ({game.reason})", written
     return "stopped; the game goes on with `arbiter resume`", written
+
+
+def save_record(
+    session: Session, pgn: str | None, date: str, tags: dict[str, str] | None = None
+) -> str:
+    """Keep the record of a game the journal can no longer follow (D9): the PGN so far goes
+    to `pgn` if it can be written there, else to standard output. Says where it went."""
+    if pgn:
+        try:
+            return f"The PGN so far is in {session.write_pgn(pgn, date=date, tags=tags)}."
+        except SessionError as exc:
+            failed = f"{exc}; "
+    else:
+        failed = ""
+    from arbiter.records.pgn import pgn_from_rulings
+
+    text = pgn_from_rulings(
+        session.game.start, session.rulings, date=date, tags=tags, events=session.events
+    )
+    with contextlib.suppress(OSError):
+        sys.stdout.write(f"\n{text}\n")
+        sys.stdout.flush()
+    return f"{failed}the PGN so far is printed above."
 
 
 def settings_of(args: argparse.Namespace) -> Settings:

@@ -282,3 +282,43 @@ def test_page_script_clicks_undo_and_send(tmp_path: Path) -> None:
     assert log[2] == ["four corners: send them, or undo", False]
     assert log[3] == ["corners", {"corners": [[100, 80], [900, 90], [910, 700], [-20, 710]]}]
     assert log[4] == ["corners received", "ok", True]
+
+
+def _raw_post(url: str, body: bytes, headers: dict[str, str]) -> tuple[int, dict[str, Any]]:
+    req = urllib.request.Request(url + "corners", data=body, headers=headers)
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read())
+
+
+def test_cross_site_and_malformed_posts_get_a_400_and_the_picker_keeps_waiting() -> None:
+    """D15 (issue 17): another site's page, a DNS-rebound name, a form post, deep nesting
+    and a 4,300-digit number are each refused with a 400 naming why; the page's own POST
+    then goes through."""
+    frame = np.zeros((480, 640, 3), np.uint8)
+    p = _Picker(frame, timeout=30)
+    good = json.dumps({"corners": [[10, 10], [600, 12], [610, 470], [8, 460]]}).encode()
+    host = p.url.split("/")[2]
+    cases = [
+        ({"Content-Type": "text/plain"}, good, "application/json"),
+        ({"Content-Type": "application/x-www-form-urlencoded"}, good, "application/json"),
+        ({"Content-Type": "application/json", "Origin": "http://evil.example"}, good,
+         "another site"),
+        ({"Content-Type": "application/json", "Origin": "null"}, good, "another site"),
+        ({"Content-Type": "application/json", "Host": "evil.example:80"}, good,
+         "this machine's address"),
+        ({"Content-Type": "application/json"}, b"[" * 9000, "send JSON"),
+        ({"Content-Type": "application/json"}, b'{"corners": ' + b"1" * 5000 + b"}",
+         "send JSON"),
+    ]  # fmt: skip
+    for headers, body, says in cases:
+        status, answer = _raw_post(p.url, body, headers)
+        assert status == 400 and says in answer["error"], (headers, status, answer)
+    status, _ = _raw_post(
+        p.url, good, {"Content-Type": "application/json", "Origin": f"http://{host}"}
+    )
+    assert status == 200
+    p.thread.join(10)
+    assert p.error is None and p.result is not None

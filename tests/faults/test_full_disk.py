@@ -1,0 +1,64 @@
+"""A full disk (issue 17 item 6, D9): the game stops with a clear message, the PGN so far is
+kept (in its file, or printed when that cannot be written), and `arbiter resume` after space
+is freed gives the uninterrupted PGN.
+
+A small file system cannot be mounted in CI, so the disk fills by a file-size limit
+(RLIMIT_FSIZE, as `ulimit -f`): the journal's write fails with EFBIG where a full disk gives
+ENOSPC; both are the same `OSError` path in the journal writer, and both may leave the last
+line torn.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.faults.harness import ARBITER, ROOT, arbiter, finish, pgn_moves, pgn_of, without_date
+
+pytestmark = pytest.mark.faults
+
+#: the journal may grow to this many bytes: the game stops a third of the way through
+LIMIT = 4096
+
+
+def test_a_full_disk_stops_the_game_keeps_its_pgn_and_resumes_exactly(
+    stream: Path, tmp_path: Path
+) -> None:
+    journal, pgn = tmp_path / "game.jsonl", tmp_path / "game.pgn"
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("a file where the second game's PGN folder should be\n")
+    common = ["--no-keyboard", "--display", "plain"]
+    first = arbiter(
+        ["play", "--events", str(stream), "--journal", str(journal), "--pgn", str(pgn), *common],
+        limit_bytes=LIMIT,
+    )
+    second = arbiter(
+        ["play", "--events", str(stream), "--journal", str(tmp_path / "other.jsonl"),
+         "--pgn", str(blocked / "game.pgn"), *common],
+        limit_bytes=LIMIT,
+    )  # fmt: skip
+    status, _, err = finish(first, timeout=60)
+    assert status == 2, err
+    assert f"journal {journal}: cannot be written (File too large): the game stops here." in err
+    assert f"The PGN so far is in {pgn}." in err
+    assert f"`arbiter resume {journal}`" in err
+    assert "Traceback" not in err
+    moves, result = pgn_moves(pgn.read_text(encoding="utf-8"))
+    expected = without_date(pgn_of(stream))
+    whole, _ = pgn_moves(expected)
+    assert result == "*" and 0 < len(moves) < len(whole) and whole[: len(moves)] == moves
+
+    status, out, err = finish(second, timeout=60)
+    assert status == 2 and "the PGN so far is printed above." in err, err
+    printed, result = pgn_moves(out[out.index("[Event ") :])
+    assert result == "*" and printed and whole[: len(printed)] == printed
+
+    # space freed: the game goes on from the journal, torn last line and all
+    resumed = subprocess.run(
+        [*ARBITER, "resume", str(journal), "--pgn", str(pgn), *common],
+        cwd=ROOT, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert resumed.returncode == 0, resumed.stderr
+    assert without_date(pgn.read_text(encoding="utf-8")) == expected
