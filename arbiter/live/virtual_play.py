@@ -113,7 +113,9 @@ def open_virtual_board(
         if protocol == "certabo":
             calibration = str(Path(virtual.path).parent / "certabo-calibration.json")
             virtual.save_calibration(calibration)
-        return VirtualBoardAdapter(virtual, f"{protocol}:{virtual.path}", clock, calibration)
+        return VirtualBoardAdapter(
+            virtual, f"{virtual.board_protocol}:{virtual.path}", clock, calibration
+        )
     except BaseException:
         virtual.close()
         raise

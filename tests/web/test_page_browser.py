@@ -105,7 +105,10 @@ def test_the_arbiters_add_time_from_the_page_is_ruled_and_journaled(
         f" const [m, s] = t.split(':'); return Number(m) * 60 + Number(s) > {before + 60}; }})()",
         timeout=3000,
     )
-    assert arbiter_page.inner_text("#feedback") == "sent: Add time"
+    # the reply to the POST may come after the clocks' update from the feed: wait for it too
+    arbiter_page.wait_for_function(
+        "document.getElementById('feedback').textContent === 'sent: Add time'", timeout=3000
+    )
     game.settle()
     actions = [json.loads(line) for line in game.journal_lines()]
     added = [e for e in actions if e.get("action") == "add_time"]
