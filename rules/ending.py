@@ -15,8 +15,7 @@ from rules.events import Resign
 from rules.rulings import Flag, GameOver, Reason, Ruling
 from rules.sides import COLOR, SIDE, other, win_for
 from rules.types import Result, Side
-from rules.winnability.explain import static_reason
-from rules.winnability.material import few_minor_pieces, minor_pieces_only, pawns_locked
+from rules.winnability.material import minor_pieces_only, pawns_locked
 
 if TYPE_CHECKING:
     from rules.game import Game
@@ -86,25 +85,14 @@ def dead_position(game: Game) -> bool:
 
 def cannot_mate(game: Game, side: Side) -> bool:
     """6.9, 5.1.2, 7.5.5: `side` cannot mate by any series of legal moves (proven)."""
-    return why_cannot_mate(game, side) is not None
+    return mate_verdict(game, side)[0] is False
 
 
-def why_cannot_mate(game: Game, side: Side) -> str | None:
-    """6.9, 5.1.2, 7.5.5: why `side` cannot mate by any series of legal moves (a proof, in
-    words), or None when that is not proven.
-
-    python-chess's insufficient material first, then the static proof of blocked pawns
-    (fractions of a millisecond); the search where unwinnability is likely beyond it (locked
-    pawns, or a few minor pieces and no pawns). Elsewhere the answer is "not proven", as a
-    search out of budget would give: the flag or the resignation then counts as a loss,
-    which is right whenever a mate exists.
-    """
-    board = game.board
-    color = COLOR[side]
-    reason = static_reason(board, color)
-    if reason is not None or not (pawns_locked(board) or few_minor_pieces(board, color)):
-        return reason
-    return winnability.why_cannot_mate(board, color, RULING_BUDGET)
+def mate_verdict(game: Game, side: Side) -> tuple[bool | None, str | None]:
+    """6.9, 5.1.2, 7.5.5: can `side` mate by some series of legal moves? (False, why in
+    words) when proven impossible, (True, None) when a helpmate was found, (None, None) when
+    undecided within `RULING_BUDGET` (`winnability.verdict`)."""
+    return winnability.verdict(game.board, COLOR[side], RULING_BUDGET)
 
 
 def game_over(
@@ -123,6 +111,7 @@ def game_over(
     if game.over:
         return
     game.over = True
+    game.held = False
     game.result = result
     game.reason = reason
     game.pending.clear()
@@ -144,15 +133,35 @@ def flag(
     if mover_pending and not waited:
         game.flag_wait = (side, at)
         return
-    out.append(Flag(t=t, side=side, article="6.9", at=round(at, 6)))
     game.flags_down.add(side)
     game.clock.stop(game.clock_time(at))
     winner = other(side)
-    why = why_cannot_mate(game, winner)
-    if why is not None:
+    can, why = mate_verdict(game, winner)
+    if can is None:  # no guess either way: the game holds for the arbiter's `declare`
+        held(game, side, at, t, out)
+        return
+    out.append(Flag(t=t, side=side, article="6.9", at=round(at, 6)))
+    if can is False:
         game_over(game, t, "1/2-1/2", "time_dead_position", "6.9", out, why)
     else:
         game_over(game, t, win_for(winner), "time", "6.9", out)
+
+
+def held(game: Game, side: Side, at: float, t: float, out: list[Ruling]) -> None:
+    """6.9 with the analysis out of budget: the flag is ruled `undecided`, the clocks stop and
+    the game holds (board events ignored) until the arbiter declares the result (docs/events.md
+    `flag.undecided`)."""
+    winner = "White" if other(side) == "white" else "Black"
+    text = (
+        f"undecided: the arbiter decides whether {winner} can still mate "
+        f"(the analysis did not settle it within its budget)"
+    )
+    out.append(Flag(t=t, side=side, article="6.9", at=round(at, 6), undecided=text))
+    game.held = True
+    game.pending.clear()
+    game.waiting_presses.clear()
+    if game.timed:
+        game.clock_ruling(out, t)
 
 
 def flag_after_release(game: Game, t: float, out: list[Ruling]) -> None:

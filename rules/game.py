@@ -118,6 +118,9 @@ class Game:
         self.count_position()
         self.start_ply = 0
         self.flags_down: set[Side] = set()
+        #: a flag fell and whether the opponent can still mate is undecided (6.9): the game
+        #: holds, board events are ignored, until the arbiter's `declare` ends it
+        self.held = False
         self.mismatch_key: tuple[object, ...] | None = None
         self._clock_t = start.t
 
@@ -141,7 +144,7 @@ class Game:
         # a tick says that time reached t: what falls due at t itself is decided too
         self._advance(event.t, out, strict_before=not isinstance(event, Tick))
         self.t = event.t
-        if self.over:
+        if self.over or self.held:
             if isinstance(event, ArbiterAction):
                 arbiter_actions.arbiter_action(self, event, out)
             return self._ordered(out)
