@@ -88,6 +88,12 @@ def cannot_mate(game: Game, side: Side) -> bool:
     return mate_verdict(game, side)[0] is False
 
 
+def why_cannot_mate(game: Game, side: Side) -> str | None:
+    """6.9, 5.1.2, 7.5.5: why `side` cannot mate by any series of legal moves, in words (the
+    `explanation` of the draw), or None when that is not proven."""
+    return mate_verdict(game, side)[1]
+
+
 def mate_verdict(game: Game, side: Side) -> tuple[bool | None, str | None]:
     """6.9, 5.1.2, 7.5.5: can `side` mate by some series of legal moves? (False, why in
     words) when proven impossible, (True, None) when a helpmate was found, (None, None) when
@@ -107,7 +113,8 @@ def game_over(
     """The game ended (5, 6.9, 9.6, 7.5.5, a claim, the arbiter): rule it and stop the clocks.
 
     `explanation` (a project extension, docs/events.md): why the game is drawn when the side
-    that would win cannot mate (time_dead_position and the like), for the arbiter to show."""
+    that would win cannot mate (time_dead_position, resignation_dead_position,
+    illegal_moves_dead_position), for the arbiter to show."""
     if game.over:
         return
     game.over = True
@@ -175,7 +182,8 @@ def flag_after_release(game: Game, t: float, out: list[Ruling]) -> None:
 def resign(game: Game, ev: Resign, out: list[Ruling]) -> None:
     """5.1.2: resignation loses, unless the opponent cannot mate by any legal series."""
     winner = other(ev.side)
-    if cannot_mate(game, winner):
-        game_over(game, ev.t, "1/2-1/2", "resignation_dead_position", "5.1.2", out)
+    why = why_cannot_mate(game, winner)
+    if why is not None:
+        game_over(game, ev.t, "1/2-1/2", "resignation_dead_position", "5.1.2", out, why)
     else:
         game_over(game, ev.t, win_for(winner), "resignation", "5.1.2", out)
