@@ -46,6 +46,24 @@ _PIECE_TERM, _FOE_TERM = _tables()
 _STRENGTH = [0.0, 0.0, 0.0, 0.0, STRENGTH_ROOK, STRENGTH_QUEEN, 0.0]
 
 
+def _candidate_moves(board: chess.Board) -> list[chess.Move]:
+    """Every legal move of `board`, and some illegal ones: in check, the legal evasions; else
+    the pseudo-legal moves less the king's steps onto attacked squares (what is left illegal
+    is a pinned unit's move, rare, which the search drops when it plays it)."""
+    if board.is_check():
+        return list(board.generate_legal_moves())
+    king = board.king(board.turn)
+    if king is None:
+        return list(board.generate_pseudo_legal_moves())
+    enemy = not board.turn
+    attacked = board.is_attacked_by
+    return [
+        m
+        for m in board.generate_pseudo_legal_moves()
+        if m.from_square != king or board.is_castling(m) or not attacked(enemy, m.to_square)
+    ]
+
+
 class Guide:
     """Scores positions for a helpmate by `winner` (see the module docstring)."""
 
@@ -121,7 +139,7 @@ class Guide:
         winner = self.winner
         kl = board.king(not winner)
         kw = board.king(winner)
-        moves = list(board.generate_pseudo_legal_moves())
+        moves = _candidate_moves(board)
         if kl is None or kw is None:
             return [(0.0, m) for m in moves]
         h = self.total(board, kl, kw)
