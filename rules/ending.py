@@ -79,25 +79,37 @@ def dead_position(game: GameState) -> bool:
 
 def cannot_mate(game: GameState, side: Side) -> bool:
     """6.9, 5.1.2, 7.5.5: `side` cannot mate by any series of legal moves (proven)."""
-    return why_cannot_mate(game, side) is not None
+    return mate_verdict(game, side)[0] is False
 
 
 def why_cannot_mate(game: GameState, side: Side) -> str | None:
-    """6.9, 5.1.2, 7.5.5: why `side` cannot mate by any series of legal moves (a proof, in
-    words), or None when that is not proven.
+    """6.9, 5.1.2, 7.5.5: why `side` cannot mate by any series of legal moves, in words (the
+    `explanation` of the draw), or None when that is not proven."""
+    return mate_verdict(game, side)[1]
 
-    python-chess's insufficient material first, then the static proof of blocked pawns
-    (fractions of a millisecond); the search where unwinnability is likely beyond it (locked
-    pawns, or a few minor pieces and no pawns). Elsewhere the answer is "not proven", as a
-    search out of budget would give: the flag or the resignation then counts as a loss,
-    which is right whenever a mate exists.
+
+def mate_verdict(game: GameState, side: Side) -> tuple[bool | None, str | None]:
+    """6.9, 5.1.2, 7.5.5: can `side` mate by some series of legal moves? (False, why in
+    words) when proven impossible, (True, None) when mate is possible, (None, None) when
+    undecided within `RULING_BUDGET` (`winnability.verdict`).
+
+    python-chess's insufficient material and the static proof of blocked pawns come first
+    (fractions of a millisecond). The helpmate search runs where unwinnability is likely
+    beyond them: locked pawns, or a few minor pieces and no pawns. Elsewhere (free pawns or
+    major pieces, nothing the static proof can hold) the side is taken to be able to mate, as
+    the contract's "never declare a draw unless mate is provably impossible" asks: a budget
+    of `RULING_BUDGET` positions leaves real, winnable flags (K+B+P v K, K+N+2P v K from the
+    corpus) undecided, and holding such a game would take a won game from its winner.
     """
     board = game.board
     color = COLOR[side]
     reason = static_reason(board, color)
-    if reason is not None or not (pawns_locked(board) or few_minor_pieces(board, color)):
-        return reason
-    return winnability.why_cannot_mate(board, color, RULING_BUDGET)
+    if reason is not None:
+        return False, reason
+    if not (pawns_locked(board) or few_minor_pieces(board, color)):
+        return True, None
+    return winnability.verdict(board, color, RULING_BUDGET)
+
 
 
 #: the endings a move makes by itself (`after_move`)
@@ -119,10 +131,12 @@ def game_over(
     """The game ended (5, 6.9, 9.6, 7.5.5, a claim, the arbiter): rule it and stop the clocks.
 
     `explanation` (a project extension, docs/events.md): why the game is drawn when the side
-    that would win cannot mate (time_dead_position and the like), for the arbiter to show."""
+    that would win cannot mate (time_dead_position, resignation_dead_position,
+    illegal_moves_dead_position), for the arbiter to show."""
     if game.over:
         return
     game.end(result, reason)
+    game.held = False
     out.append(
         GameOver(t=t, article=article, result=result, reason=reason, explanation=explanation)
     )
@@ -148,15 +162,35 @@ def flag(
     if mover_pending and not waited:
         game.flag_wait = (side, at)
         return
-    out.append(Flag(t=t, side=side, article="6.9", at=round(at, 6)))
     game.flags_down.add(side)
     game.clock.stop(game.clock_time(at))
     winner = other(side)
-    why = why_cannot_mate(game, winner)
-    if why is not None:
+    can, why = mate_verdict(game, winner)
+    if can is None:  # no guess either way: the game holds for the arbiter's `declare`
+        held(game, side, at, t, out)
+        return
+    out.append(Flag(t=t, side=side, article="6.9", at=round(at, 6)))
+    if can is False:
         game_over(game, t, "1/2-1/2", "time_dead_position", "6.9", out, why)
     else:
         game_over(game, t, win_for(winner), "time", "6.9", out)
+
+
+def held(game: GameState, side: Side, at: float, t: float, out: list[Ruling]) -> None:
+    """6.9 with the analysis out of budget: the flag is ruled `undecided`, the clocks stop and
+    the game holds (board events ignored) until the arbiter declares the result (docs/events.md
+    `flag.undecided`)."""
+    winner = "White" if other(side) == "white" else "Black"
+    text = (
+        f"undecided: the arbiter decides whether {winner} can still mate "
+        f"(the analysis did not settle it within its budget)"
+    )
+    out.append(Flag(t=t, side=side, article="6.9", at=round(at, 6), undecided=text))
+    game.held = True
+    game.pending.clear()
+    game.waiting_presses.clear()
+    if game.timed:
+        game.clock_ruling(out, t)
 
 
 def flag_after_release(game: GameState, t: float, out: list[Ruling]) -> None:
@@ -170,7 +204,8 @@ def flag_after_release(game: GameState, t: float, out: list[Ruling]) -> None:
 def resign(game: GameState, ev: Resign, out: list[Ruling]) -> None:
     """5.1.2: resignation loses, unless the opponent cannot mate by any legal series."""
     winner = other(ev.side)
-    if cannot_mate(game, winner):
-        game_over(game, ev.t, "1/2-1/2", "resignation_dead_position", "5.1.2", out)
+    why = why_cannot_mate(game, winner)
+    if why is not None:
+        game_over(game, ev.t, "1/2-1/2", "resignation_dead_position", "5.1.2", out, why)
     else:
         game_over(game, ev.t, win_for(winner), "resignation", "5.1.2", out)

@@ -30,6 +30,7 @@ from rules.events import (
     ARBITER_ACTION_TYPES,
     Accept,
     Adjust,
+    ArbiterAction,
     Claim,
     Decline,
     Event,
@@ -68,7 +69,9 @@ class Game(GameState):
         # a tick says that time reached t: what falls due at t itself is decided too
         self._advance(event.t, out, strict_before=not isinstance(event, Tick))
         self.t = event.t
-        if not self.rules_events:  # the phase rules no event (the game is over)
+        if not self.rules_events or self.held:  # over, or a flag held for the arbiter
+            if isinstance(event, ArbiterAction):
+                arbiter_actions.arbiter_action(self, event, out)
             return self._ordered(out)
         handler = _HANDLERS.get(type(event))
         if handler is not None:

@@ -129,8 +129,9 @@ def penalties(
             )
         )
     if count >= 2 or loses_at_once(game):
-        if ending.cannot_mate(game, opponent):
-            ending.game_over(game, t, "1/2-1/2", "illegal_moves_dead_position", "7.5.5", out)
+        why = ending.why_cannot_mate(game, opponent)
+        if why is not None:
+            ending.game_over(game, t, "1/2-1/2", "illegal_moves_dead_position", "7.5.5", out, why)
         else:
             out.append(Penalty(t=t, side=side, article="7.5.5", kind="game_lost"))
             result = win_for(opponent)

@@ -297,9 +297,15 @@ class Flag(Ruling):
 
     type: ClassVar[str] = "flag"
     at: float
+    #: project extension (docs/events.md): set when it is not known within the analysis's
+    #: budget whether the opponent can still mate; no `game_over` follows, the arbiter decides
+    undecided: str | None = None
 
     def fields(self) -> dict[str, Any]:
-        return {"at": self.at}
+        out: dict[str, Any] = {"at": self.at}
+        if self.undecided is not None:
+            out["undecided"] = self.undecided
+        return out
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -453,7 +459,7 @@ def _parse(
             paused=bool(d["paused"]),
         )
     if cls is Flag:
-        return Flag(**common, at=d["at"])
+        return Flag(**common, at=d["at"], undecided=d.get("undecided"))
     if cls is GameOver:
         return GameOver(
             **common, result=d["result"], reason=d["reason"], explanation=d.get("explanation")

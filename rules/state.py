@@ -116,6 +116,9 @@ class GameState:
         self.count_position()
         self.flags_down: set[Side] = set()
         self.mismatch_key: tuple[object, ...] | None = None
+        #: a flag fell and whether the opponent can still mate is undecided (6.9): the game
+        #: holds, board events are ignored, until the arbiter's `declare` ends it
+        self.held = False
         self._clock_t = start.t
 
     # ------------------------------------------------------------------ phase

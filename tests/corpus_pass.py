@@ -113,7 +113,10 @@ def disagreements(game: chess.pgn.Game, events: list[Event], rulings: list[dict]
         found.append(
             f"moves differ from ply {ply + 1}: {moves[ply : ply + 2]} v {wanted[ply : ply + 2]}"
         )
-    if [result for result, _ in over] != [game.headers["Result"]]:
+    # 6.9: a flag whose consequence the analysis could not settle within its budget is held
+    # for the arbiter ("undecided", docs/events.md): no game_over, and no guess either way
+    held = not over and any(r["type"] == "flag" and r.get("undecided") for r in rulings)
+    if [result for result, _ in over] != [game.headers["Result"]] and not held:
         found.append(
             f"game_over {over}, PGN {game.headers['Result']} ({game.headers.get('Termination')})"
         )

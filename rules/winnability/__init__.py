@@ -8,7 +8,8 @@ walk of every reachable position); `True` only with a helpmate line in hand (`de
 it); `None` when the node budget ran out first.
 
 Public API: `Winnability`, `analyse`, `can_mate`, `decide`, `find_helpmate`, `why_cannot_mate`
-(the reason in words), `may_be_dead` (the cheap screen after every move), `board_from_fen`.
+(the reason in words), `verdict` (the answer and its reason together), `may_be_dead` (the
+cheap screen after every move), `board_from_fen`.
 
 The method follows the Chess Unwinnability Analyzer (Ambrona, 2022): a static look at pawns that
 can never move (`static`), then a guided best-first helpmate search
@@ -126,14 +127,22 @@ def why_cannot_mate(
 ) -> str | None:
     """Why `color` cannot mate, in words for the players (5.2.2, 6.9, 7.5.5, 5.1.2), or None
     when it can or when that is undecided within `budget`: the same proofs as `decide`."""
+    return verdict(board, color, budget)[1]
+
+
+def verdict(
+    board: chess.Board, color: chess.Color, budget: int = DEFAULT_BUDGET
+) -> tuple[bool | None, str | None]:
+    """`can_mate` with its reason: (False, why in words) when `color` provably cannot mate,
+    (True, None) when a helpmate was found, (None, None) when undecided within `budget` (the
+    arbiter decides: FIDE 6.9 gives no default)."""
     if board.is_checkmate() and board.turn == color:
-        return f"{'White' if color == chess.WHITE else 'Black'} is checkmated"
+        return False, f"{'White' if color == chess.WHITE else 'Black'} is checkmated"
     reason = static_reason(board, color)
     if reason is not None:
-        return reason
-    if decide(board, color, budget)[0] is False:
-        return searched_reason(color)
-    return None
+        return False, reason
+    found = decide(board, color, budget)[0]
+    return (False, searched_reason(color)) if found is False else (found, None)
 
 
 def decide(

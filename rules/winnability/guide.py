@@ -32,21 +32,6 @@ HEAVY_BLOCKERS = 4  # loser's units from which the two weights above apply
 W_CHECK = 2.0  # bonus for a winner's move that gives check directly
 
 
-def _attacks(piece: int, color: chess.Color, sq: int, occupied: int) -> int:
-    """Squares a `piece` of `color` on `sq` attacks, given the `occupied` squares."""
-    if piece == chess.PAWN:
-        return chess.BB_PAWN_ATTACKS[color][sq]
-    if piece == chess.KNIGHT:
-        return chess.BB_KNIGHT_ATTACKS[sq]
-    bb = 0
-    if piece in (chess.BISHOP, chess.QUEEN):
-        bb |= chess.BB_DIAG_ATTACKS[sq][chess.BB_DIAG_MASKS[sq] & occupied]
-    if piece in (chess.ROOK, chess.QUEEN):
-        bb |= chess.BB_RANK_ATTACKS[sq][chess.BB_RANK_MASKS[sq] & occupied]
-        bb |= chess.BB_FILE_ATTACKS[sq][chess.BB_FILE_MASKS[sq] & occupied]
-    return bb
-
-
 def _tables() -> tuple[list[list[float]], list[list[float]]]:
     piece = [
         [W_PIECE * max(0, _DIST[sq][k] - 1) - MATERIAL for sq in chess.SQUARES]
@@ -59,6 +44,24 @@ def _tables() -> tuple[list[list[float]], list[list[float]]]:
 _PIECE_TERM, _FOE_TERM = _tables()
 #: extra bonus of strong winner's pieces, so that promoting to them looks like progress
 _STRENGTH = [0.0, 0.0, 0.0, 0.0, STRENGTH_ROOK, STRENGTH_QUEEN, 0.0]
+
+
+def _candidate_moves(board: chess.Board) -> list[chess.Move]:
+    """Every legal move of `board`, and some illegal ones: in check, the legal evasions; else
+    the pseudo-legal moves less the king's steps onto attacked squares (what is left illegal
+    is a pinned unit's move, rare, which the search drops when it plays it)."""
+    if board.is_check():
+        return list(board.generate_legal_moves())
+    king = board.king(board.turn)
+    if king is None:
+        return list(board.generate_pseudo_legal_moves())
+    enemy = not board.turn
+    attacked = board.is_attacked_by
+    return [
+        m
+        for m in board.generate_pseudo_legal_moves()
+        if m.from_square != king or board.is_castling(m) or not attacked(enemy, m.to_square)
+    ]
 
 
 class Guide:
@@ -106,69 +109,114 @@ class Guide:
             return _PIECE_TERM[loser_king][sq] - _STRENGTH[piece]
         return _FOE_TERM[loser_king][sq]
 
-    def _units(self, board: chess.Board) -> dict[int, tuple[chess.Color, int]]:
-        """Square -> (colour, piece type) of every unit but the kings."""
-        units: dict[int, tuple[chess.Color, int]] = {}
+    def total(self, board: chess.Board, kl: int, kw: int) -> float:
+        """The score of `board` with the loser's king on `kl`."""
+        winner = self.winner
+        own = board.occupied_co[winner]
+        h = W_CORNER * self.corner[kl] + self.w_king * max(0, _DIST[kw][kl] - 2)
+        pawn_term = self.pawn_term
+        for sq in chess.scan_forward(board.pawns & own):
+            h += pawn_term[sq]
+        near = _PIECE_TERM[kl]
         for piece, bb in (
-            (chess.PAWN, board.pawns),
             (chess.KNIGHT, board.knights),
             (chess.BISHOP, board.bishops),
             (chess.ROOK, board.rooks),
             (chess.QUEEN, board.queens),
         ):
-            for sq in chess.scan_forward(bb):
-                units[sq] = (bool(board.occupied_co[chess.WHITE] & chess.BB_SQUARES[sq]), piece)
-        return units
-
-    def _total(self, units: dict[int, tuple[chess.Color, int]], kl: int, kw: int) -> float:
-        h = W_CORNER * self.corner[kl] + self.w_king * max(0, _DIST[kw][kl] - 2)
-        term = self.term
-        for sq, (color, piece) in units.items():
-            h += term(color, piece, sq, kl)
+            strength = _STRENGTH[piece]
+            for sq in chess.scan_forward(bb & own):
+                h += near[sq] - strength
+        foe = _FOE_TERM[kl]
+        for sq in chess.scan_forward(board.occupied_co[not winner] & ~board.kings):
+            h += foe[sq]
         return h
 
     def children(self, board: chess.Board) -> list[tuple[float, chess.Move]]:
-        """(score after the move, move) for every legal move of `board`, without a push: each
-        score is the parent's corrected for the moved unit and the captured one."""
+        """(score after the move, move) for every *pseudo-legal* move of `board` (the search
+        drops those that leave the mover's king in check when it plays them), without a push:
+        each score is the parent's corrected for the moved unit and the captured one."""
         winner = self.winner
         kl = board.king(not winner)
         kw = board.king(winner)
-        moves = list(board.generate_legal_moves())
+        moves = _candidate_moves(board)
         if kl is None or kw is None:
             return [(0.0, m) for m in moves]
-        units = self._units(board)
-        h = self._total(units, kl, kw)
-        term = self.term
+        h = self.total(board, kl, kw)
         turn = board.turn
-        out: list[tuple[float, chess.Move]] = []
         occupied = board.occupied
+        kings = board.kings
+        enemy = board.occupied_co[not turn]
+        piece_type_at = board.piece_type_at
+        out: list[tuple[float, chess.Move]] = []
+        append = out.append
+        if turn == winner:
+            near = _PIECE_TERM[kl]
+            foe = _FOE_TERM[kl]
+            pawn_term = self.pawn_term
+            w_king = self.w_king
+            king_now = w_king * max(0, _DIST[kw][kl] - 2)
+            # squares from which each kind of piece would give check (attacks are symmetric)
+            diag = chess.BB_DIAG_ATTACKS[kl][chess.BB_DIAG_MASKS[kl] & occupied]
+            orth = (
+                chess.BB_RANK_ATTACKS[kl][chess.BB_RANK_MASKS[kl] & occupied]
+                | chess.BB_FILE_ATTACKS[kl][chess.BB_FILE_MASKS[kl] & occupied]
+            )
+            checking = (
+                0,
+                chess.BB_PAWN_ATTACKS[not turn][kl],
+                chess.BB_KNIGHT_ATTACKS[kl],
+                diag,
+                orth,
+                diag | orth,
+                0,
+            )
+            for move in moves:
+                frm, to = move.from_square, move.to_square
+                bb_to = 1 << to
+                if kings >> frm & 1:  # the winner's king (castling: the rook's step ignored)
+                    f = h + w_king * max(0, _DIST[to][kl] - 2) - king_now
+                else:
+                    piece = piece_type_at(frm) or chess.PAWN
+                    placed = move.promotion or piece
+                    f = h
+                    f -= pawn_term[frm] if piece == chess.PAWN else near[frm] - _STRENGTH[piece]
+                    f += pawn_term[to] if placed == chess.PAWN else near[to] - _STRENGTH[placed]
+                    if checking[placed] & bb_to:
+                        f -= W_CHECK
+                    if piece == chess.PAWN and not enemy & bb_to and (to - frm) % 8:
+                        f -= foe[to + (-8 if turn == chess.WHITE else 8)]  # en passant
+                if enemy & bb_to:
+                    f -= foe[to]
+                append((f, move))
+            return out
+        # the loser moves
+        near = _PIECE_TERM[kl]
+        foe = _FOE_TERM[kl]
+        pawn_term = self.pawn_term
+        own = board.occupied_co[winner]
+        pieces = own & ~board.pawns & ~kings
+        base = sum(pawn_term[sq] for sq in chess.scan_forward(own & board.pawns))
+        mine = [(sq, _STRENGTH[piece_type_at(sq) or 0]) for sq in chess.scan_forward(pieces)]
+        foes = list(chess.scan_forward(board.occupied_co[turn] & ~kings))
+        corner = self.corner
+        w_king = self.w_king
         for move in moves:
             frm, to = move.from_square, move.to_square
-            unit = units.get(frm)
-            if unit is None:  # a king moves (castling: the rook's step is ignored)
-                if turn == winner:
-                    f = h + self.w_king * (max(0, _DIST[to][kl] - 2) - max(0, _DIST[kw][kl] - 2))
-                    victim = units.get(to)
-                    if victim is not None:
-                        f -= term(victim[0], victim[1], to, kl)
-                else:
-                    victim = units.pop(to, None)
-                    f = self._total(units, to, kw)
-                    if victim is not None:
-                        units[to] = victim
-                out.append((f, move))
-                continue
-            piece = unit[1]
-            placed = move.promotion or piece
-            f = h - term(turn, piece, frm, kl) + term(turn, placed, to, kl)
-            victim = units.get(to)
-            if victim is not None:
-                f -= term(victim[0], victim[1], to, kl)
-            elif piece == chess.PAWN and (to - frm) % 8:  # en passant
-                f -= term(not turn, chess.PAWN, to + (-8 if turn == chess.WHITE else 8), kl)
-            if turn == winner and _attacks(placed, turn, to, occupied & ~chess.BB_SQUARES[frm]) & (
-                1 << kl
-            ):
-                f -= W_CHECK
-            out.append((f, move))
+            bb_to = 1 << to
+            if kings >> frm & 1:  # the loser's king: every term moves with it
+                near_to, foe_to = _PIECE_TERM[to], _FOE_TERM[to]
+                f = W_CORNER * corner[to] + w_king * max(0, _DIST[kw][to] - 2) + base
+                f += sum(near_to[sq] - strength for sq, strength in mine if sq != to)
+                f += sum(foe_to[sq] for sq in foes)
+                if enemy & bb_to and pawn_term and board.pawns & bb_to:
+                    f -= pawn_term[to]
+            else:
+                f = h - foe[frm] + foe[to]
+                if enemy & bb_to:
+                    victim = piece_type_at(to) or chess.PAWN
+                    f -= pawn_term[to] if victim == chess.PAWN else near[to] - _STRENGTH[victim]
+                elif (to - frm) % 8 and piece_type_at(frm) == chess.PAWN:  # en passant
+                    f -= pawn_term[to + (-8 if turn == chess.WHITE else 8)]
+            append((f, move))
         return out

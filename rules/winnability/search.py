@@ -1,7 +1,8 @@
 """Bounded searches for a helpmate: a series of legal moves, both sides cooperating, that ends
 with one chosen side mating the other (FIDE 5.2.2, 6.9, 7.5.5: "by any series of legal moves").
 
-One best-first search over python-chess's own legal moves, counting the positions it expands
+One best-first search over python-chess's own moves (pseudo-legal ones, each checked for
+legality when it is played: most are never played), counting the positions it expands
 against a node budget (`Budget`), in the spirit of the Chess Unwinnability Analyzer (Ambrona,
 2022). The position the guide (`guide`) rates closest to a mate is expanded next,
 so the long helpmates of simple endings are found without a full-width search. Each position
@@ -102,6 +103,8 @@ def guided_helpmate(
         irreversible = _irreversible(parent, move)
         node = parent.copy(stack=False)
         node.push(move)
+        if node.was_into_check():
+            continue  # the guide lists pseudo-legal moves: this one was not legal
         key = position_key(node)
         if key in parents:
             continue

@@ -155,3 +155,19 @@ def test_cannot_mate_never_where_a_short_helpmate_exists(seed: int) -> None:
         for color in chess.COLORS:
             if result.side(color) is False:
                 assert not _mates_within(board.copy(), color, 3), board.fen()
+
+
+def test_resignation_in_a_blocked_position_is_a_draw_with_the_reason() -> None:
+    r = Script(CLOSED_WALL).resign("white").rulings()
+    assert over(r) == ("1/2-1/2", "resignation_dead_position")
+    assert "blocked" in (of(r, "game_over")[0].explanation or "")
+    r = Script(WALL_WITH_A_BREAK).resign("white").rulings()
+    assert over(r) == ("0-1", "resignation")
+    assert of(r, "game_over")[0].explanation is None
+
+
+def test_second_illegal_move_against_a_lone_king_is_a_draw_with_the_reason() -> None:
+    s = Script("4k3/8/8/8/8/8/8/R3K3 w - - 0 1").lift("a1").place("b2", "R").press("white")
+    r = s.lift("b2").place("b3", "R").press("white").rulings()
+    assert over(r) == ("1/2-1/2", "illegal_moves_dead_position")
+    assert of(r, "game_over")[0].explanation == "Black has only the king"

@@ -1,0 +1,65 @@
+"""A flag whose consequence the analysis cannot settle within its budget (FIDE 6.9).
+
+6.9 makes a flag a loss only if the opponent can still mate by some series of legal moves;
+when the search runs out of budget neither answer is proven, so the session must not guess:
+the `flag` ruling says "undecided: the arbiter decides", no `game_over` follows, the clocks
+stop, board events are ignored and the arbiter's `declare` ends the game.
+"""
+
+from __future__ import annotations
+
+import chess
+import pytest
+from event_script import Script, of, over
+
+from rules import ending
+from rules.rulings import Flag, parse_ruling
+from rules.winnability import verdict
+
+#: a middlegame: Black can mate, but not within one expanded position
+MIDDLEGAME = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 0 8"
+
+
+def test_verdict_is_three_valued() -> None:
+    board = chess.Board(MIDDLEGAME)
+    assert verdict(board, chess.BLACK, 1) == (None, None)
+    can, why = verdict(board, chess.BLACK, 2500)
+    assert can is True and why is None
+    can, why = verdict(chess.Board("7k/8/8/8/8/8/8/K7 w - - 0 1"), chess.BLACK, 1)
+    assert can is False and why == "Black has only the king"
+
+
+def test_flag_with_the_analysis_out_of_budget_is_held_for_the_arbiter(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(ending, "RULING_BUDGET", 1)
+    script = Script(MIDDLEGAME, time_control="60").tick(61)
+    script.lift("e1").place("d2", "K")  # ignored: the game holds after the flag
+    r = script.rulings()
+    flag = of(r, "flag", side="white")[0]
+    assert isinstance(flag, Flag)
+    assert flag.undecided is not None and flag.undecided.startswith("undecided: the arbiter")
+    assert "Black" in flag.undecided
+    assert over(r) is None and not of(r, "move")
+    assert script.game.held and not script.game.over
+    clocks = of(r, "clock")
+    assert clocks and clocks[-1].running is None  # type: ignore[attr-defined]
+    wire = flag.to_dict()
+    assert wire["undecided"] == flag.undecided
+    assert parse_ruling(wire) == flag
+
+
+def test_the_arbiter_declares_after_an_undecided_flag(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ending, "RULING_BUDGET", 1)
+    r = Script(MIDDLEGAME, time_control="60").tick(61).arbiter(
+        "declare", result="0-1", reason="time"
+    ).rulings()
+    assert over(r) == ("0-1", "time")
+
+
+def test_flag_with_a_helpmate_found_is_a_loss_and_carries_no_undecided() -> None:
+    r = Script(MIDDLEGAME, time_control="60").tick(61).rulings()
+    assert over(r) == ("0-1", "time")
+    flag = of(r, "flag", side="white")[0]
+    assert isinstance(flag, Flag) and flag.undecided is None
+    assert "undecided" not in flag.to_dict()
