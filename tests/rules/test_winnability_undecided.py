@@ -18,6 +18,9 @@ from rules.winnability import verdict
 
 #: a middlegame: Black can mate, but not within one expanded position
 MIDDLEGAME = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 0 8"
+#: rammed pawns, where unwinnability is likely and the search decides (Black can mate after
+#: taking White's pawns, but not within one expanded position)
+LOCKED = "8/8/5k2/2p1p3/2P1P3/8/8/4K3 w - - 0 1"
 
 
 def test_verdict_is_three_valued() -> None:
@@ -33,7 +36,7 @@ def test_flag_with_the_analysis_out_of_budget_is_held_for_the_arbiter(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(ending, "RULING_BUDGET", 1)
-    script = Script(MIDDLEGAME, time_control="60").tick(61)
+    script = Script(LOCKED, time_control="60").tick(61)
     script.lift("e1").place("d2", "K")  # ignored: the game holds after the flag
     r = script.rulings()
     flag = of(r, "flag", side="white")[0]
@@ -51,9 +54,19 @@ def test_flag_with_the_analysis_out_of_budget_is_held_for_the_arbiter(
 
 def test_the_arbiter_declares_after_an_undecided_flag(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(ending, "RULING_BUDGET", 1)
-    r = Script(MIDDLEGAME, time_control="60").tick(61).arbiter(
+    r = Script(LOCKED, time_control="60").tick(61).arbiter(
         "declare", result="0-1", reason="time"
     ).rulings()
+    assert over(r) == ("0-1", "time")
+
+
+def test_a_flag_with_free_pieces_is_a_loss_without_a_search(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Outside locked pawns and a few minor pieces the side can mate (the contract: never a
+    draw unless mate is provably impossible), whatever the search's budget."""
+    monkeypatch.setattr(ending, "RULING_BUDGET", 1)
+    r = Script(MIDDLEGAME, time_control="60").tick(61).rulings()
     assert over(r) == ("0-1", "time")
 
 
