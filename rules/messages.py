@@ -21,6 +21,7 @@ import chess
 from rules.i18n import LANGUAGES, N_, Nn_, Np_, translations
 from rules.rulings import (
     ClaimRuling,
+    GameOver,
     Illegal,
     Mismatch,
     MoveStands,
@@ -138,6 +139,7 @@ EN: dict[str, str | Plural] = {
     "flag": N_("{Side}'s time has run out (Art. {article})."),
     "draw_offer": N_("{Side} offers a draw (Art. {article})."),
     "game_over": N_("The game is over: {result}, {reason_text} (Art. {article})."),
+    "game_over.declared": N_("The game is over: {result}, {reason_text}."),
     "warning": N_("{Side}: {text}"),
     "note": N_("{text}"),
 }
@@ -247,6 +249,8 @@ def key_of(ruling: Ruling) -> str:
             if not ruling.admissible:
                 return "claim.inadmissible"
             return "claim.valid" if valid else "claim.invalid"
+        case GameOver(article=None):
+            return "game_over.declared"  # the arbiter's declaration (12.2) names no article
     return ruling.type
 
 
