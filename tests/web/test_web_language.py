@@ -96,7 +96,8 @@ def _js_keys(text: str) -> dict[str, Any]:
         lambda m: f'"{m.group(1)}"' if m.group(1) else m.group(0),
         body,
     )
-    return json.loads(re.sub(r",(\s*[}\]])", r"\1", tokens))
+    parsed: dict[str, Any] = json.loads(re.sub(r",(\s*[}\]])", r"\1", tokens))
+    return parsed
 
 
 def test_the_catalogues_page_words_are_the_scripts_strings() -> None:
