@@ -506,6 +506,7 @@ DECLINED = {
     "black": N_("Black declines the draw offer (Art. 9.1.2.1)."),
 }
 NOTHING_TO_RULE = N_("{type} recorded at {t}: nothing to rule")
+RESUMED = N_("resumed the game of {path} at t={t}")
 
 
 def sensor_note(event: Sensor, language: str = "en") -> str | None:
@@ -517,13 +518,24 @@ def sensor_note(event: Sensor, language: str = "en") -> str | None:
     return gettext(text, language).format(detail=event.detail or gettext(NO_DETAIL, language))
 
 
+def _decimal(value: float, language: str) -> str:
+    """`value` with two decimals, written with a decimal comma in every language but English."""
+    text = f"{value:.2f}"
+    return text if language == "en" else text.replace(".", ",")
+
+
+def resumed_note(path: object, t: float, language: str = "en") -> str:
+    """The screen's line when a game is resumed from its journal at stream time `t`."""
+    return gettext(RESUMED, language).format(path=path, t=_decimal(t, language))
+
+
 def quiet_note(event: Event, language: str = "en") -> str:
     """The screen's line for a typed command the rules took without a ruling."""
     side = getattr(event, "side", None)
     if isinstance(event, Decline) and side in DECLINED:
         return gettext(DECLINED[side], language)
-    when = f"{event.t:.2f}" if language == "en" else f"{event.t:.2f}".replace(".", ",")
-    return gettext(NOTHING_TO_RULE, language).format(type=event.type, t=when)
+    text = gettext(NOTHING_TO_RULE, language)
+    return text.format(type=event.type, t=_decimal(event.t, language))
 
 
 def rebuild(history: Sequence[Event]) -> tuple[Game, list[Ruling]]:

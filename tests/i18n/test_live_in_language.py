@@ -10,7 +10,7 @@ import pytest
 
 from arbiter.i18n import error_text
 from arbiter.live.commands import CommandError, parse_command
-from arbiter.live.session import quiet_note, sensor_note
+from arbiter.live.session import quiet_note, resumed_note, sensor_note
 from arbiter.live.start_check import waiting_note
 from arbiter.outputs.display import Display, ruling_text
 from arbiter.records.pgn import pgn_from_rulings
@@ -135,3 +135,8 @@ def test_the_sessions_notes_in_a_language() -> None:
     )
     sensor = Sensor(t=1, status="camera_moved", detail="12 px")
     assert sensor_note(sensor, "cs") == "kamera se pohnula: 12 px"
+
+
+def test_the_resumed_games_line_in_a_language() -> None:
+    assert resumed_note("g.jsonl", 12.5) == "resumed the game of g.jsonl at t=12.50"
+    assert resumed_note("g.jsonl", 12.5, "cs") == "partie z g.jsonl pokračuje v t=12,50"
