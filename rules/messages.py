@@ -12,7 +12,6 @@ A missing key or field never breaks a ruling: the English text, then the bare ke
 from __future__ import annotations
 
 import json
-import string
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,6 +20,7 @@ import chess
 from rules.i18n import LANGUAGES, N_, Nn_, Np_, translations
 from rules.rulings import (
     ClaimRuling,
+    GameOver,
     Illegal,
     Mismatch,
     MoveStands,
@@ -138,6 +138,7 @@ EN: dict[str, str | Plural] = {
     "flag": N_("{Side}'s time has run out (Art. {article})."),
     "draw_offer": N_("{Side} offers a draw (Art. {article})."),
     "game_over": N_("The game is over: {result}, {reason_text} (Art. {article})."),
+    "game_over.declared": N_("The game is over: {result}, {reason_text}."),
     "warning": N_("{Side}: {text}"),
     "note": N_("{text}"),
 }
@@ -247,6 +248,8 @@ def key_of(ruling: Ruling) -> str:
             if not ruling.admissible:
                 return "claim.inadmissible"
             return "claim.valid" if valid else "claim.invalid"
+        case GameOver(article=None):
+            return "game_over.declared"  # the arbiter's declaration (12.2) names no article
     return ruling.type
 
 
@@ -355,7 +358,7 @@ def _fill(template: str, fields: dict[str, Any], language: str) -> str:
     """`template` filled with `fields`: a missing field reads `?`; a bad template stands."""
     try:
         if language in DECIMAL_COMMA:
-            return _COMMA.vformat(template, (), _Defaulting(fields))
+            fields = {k: _Comma(v) if _is_number(v) else v for k, v in fields.items()}
         return template.format_map(_Defaulting(fields))
     except (ValueError, TypeError, KeyError, IndexError):
         return template
@@ -365,17 +368,28 @@ def _fill(template: str, fields: dict[str, Any], language: str) -> str:
 DECIMAL_COMMA = frozenset(LANGUAGES) - {"en"}
 
 
-class _CommaFormatter(string.Formatter):
-    """Numbers with a decimal comma; everything else as `str.format` gives it."""
-
-    def format_field(self, value: Any, format_spec: str) -> str:
-        text = format(value, format_spec)
-        if isinstance(value, float | int) and not isinstance(value, bool):
-            return text.replace(".", ",")
-        return text
+def _is_number(value: Any) -> bool:
+    return isinstance(value, float | int) and not isinstance(value, bool)
 
 
-_COMMA = _CommaFormatter()
+class _Comma:
+    """A number that formats with a decimal comma (`{seconds:g}` -> `2,5`); `!r` and `!s`
+    give it as Python writes it. (`str.format_map` stays in C: a `string.Formatter` made
+    every sentence in these languages about ten times slower.)"""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: float) -> None:
+        self.value = value
+
+    def __format__(self, format_spec: str) -> str:
+        return format(self.value, format_spec).replace(".", ",")
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+    def __repr__(self) -> str:
+        return repr(self.value)
 
 
 class _Defaulting(dict[str, Any]):

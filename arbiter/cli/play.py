@@ -158,6 +158,7 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from arbiter.live.records import lock_journal, set_aside
+    from arbiter.live.session import resumed_note
     from arbiter.live.setup import (
         archive,
         default_journal,
@@ -193,7 +194,7 @@ def run(args: argparse.Namespace) -> int:
         assert isinstance(start, Start)  # load_unfinished rebuilt the game from it
         session = resume_game(path, history, settings)
         sys.stderr.write(f"arbiter play: {not_applied(path, start, settings)}\n")
-        session.display.note(f"resumed the game of {path} at t={history[-1].t:.2f}")
+        session.display.note(resumed_note(path, history[-1].t, session.language))
     else:
         if path.exists() and path.stat().st_size > 0:
             moved = archive(path)

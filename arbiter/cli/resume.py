@@ -47,7 +47,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from arbiter.errors import SessionError
     from arbiter.live.records import lock_journal
-    from arbiter.live.session import rebuild
+    from arbiter.live.session import rebuild, resumed_note
     from arbiter.live.setup import record_info, resume_game, settings_of
     from arbiter.records.journal import read_journal
     from arbiter.records.paths import check_distinct
@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
         raise SessionError(f"journal {path}: the game is already over ({game.result})")
     web = reserve_page(settings)
     session = resume_game(path, history, settings, gap_s=args.gap, counted=args.counted)
-    session.display.note(f"resumed the game of {path} at t={history[-1].t:.2f}")
+    session.display.note(resumed_note(path, history[-1].t, session.language))
     info = record_info(settings, path, resumed=True)
     try:
         return report_with_page(session, settings, path, web, info)

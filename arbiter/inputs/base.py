@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from arbiter.clock import Clock
@@ -40,9 +40,11 @@ class Typed:
 
 @dataclass(frozen=True, slots=True)
 class Notice:
-    """A line for the arbiter's screen from a source (a typed command that did nothing)."""
+    """A line for the arbiter's screen from a source (a typed command that did nothing);
+    `error`, when the line is an error of ours, lets the screen say it in its language."""
 
     text: str
+    error: BaseException | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)

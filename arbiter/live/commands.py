@@ -54,6 +54,7 @@ from rules.events import (
     SetClock,
     Takeback,
 )
+from rules.i18n import N_
 from rules.presses import untimed_presser
 from rules.rulings import ClaimKind
 from rules.types import Result, Side
@@ -162,6 +163,7 @@ COMMANDS_HELP = (
     " accept | decline | resign | declare 1-0 | takeback | setclock 5:00 5:00 | pause | quit"
 )
 MAX_CLOCK_S = 100 * 3600.0
+HAND_NEEDS_BOARD = N_("hand commands need a virtual board (--board dgt-sim)")
 
 
 def parse_command(text: str) -> Command:
@@ -188,17 +190,21 @@ def parse_command(text: str) -> Command:
         return _takeback(rest)
     if head == "setclock":
         if len(rest) != 2:
-            raise CommandError("setclock needs White's and Black's times, e.g. setclock 5:00 4:30")
+            raise CommandError.of(
+                N_("setclock needs White's and Black's times, e.g. setclock 5:00 4:30")
+            )
         return SetClockCmd(_seconds(rest[0]), _seconds(rest[1]))
     if head == "add":
         if len(rest) != 2 or rest[0] not in SIDE_WORDS:
-            raise CommandError("add needs a side and seconds, e.g. add white 60")
+            raise CommandError.of(N_("add needs a side and seconds, e.g. add white 60"))
         return AddTimeCmd(SIDE_WORDS[rest[0]], _seconds(rest[1]))
     if head in ("pause", "resume") and not rest:
         return PauseCmd(resume=head == "resume")
     if head in ("quit", "q", "stop") and not rest:
         return QuitCmd()
-    raise CommandError(f"{text.strip()!r} is not a command; {COMMANDS_HELP}")
+    raise CommandError.of(
+        N_("{text!r} is not a command; {help}"), text=text.strip(), help=COMMANDS_HELP
+    )
 
 
 def _is_uci(word: str) -> bool:
@@ -211,17 +217,20 @@ def _is_uci(word: str) -> bool:
 
 def _square(word: str) -> str:
     if word not in chess.SQUARE_NAMES:
-        raise CommandError(f"{word!r} is not a square (a1 to h8)")
+        raise CommandError.of(N_("{word!r} is not a square (a1 to h8)"), word=word)
     return word
 
 
 def _hand_step(head: str, rest: list[str]) -> HandStep:
     if not rest or len(rest) > 2:
-        raise CommandError(f"{head} needs a square, e.g. {head} e2")
+        raise CommandError.of(N_("{head} needs a square, e.g. {head} e2"), head=head)
     piece = None
     if len(rest) == 2:
         if head != "place" or rest[1] not in ("q", "r", "b", "n"):
-            raise CommandError(f"{head} {' '.join(rest)}: only place names a piece (q, r, b, n)")
+            raise CommandError.of(
+                N_("{command}: only place names a piece (q, r, b, n)"),
+                command=" ".join([head, *rest]),
+            )
         piece = rest[1]
     kind: Literal["lift", "place"] = "lift" if head == "lift" else "place"
     return HandStep(kind, _square(rest[0]), piece)
@@ -232,7 +241,11 @@ def _one_side(head: str, rest: list[str]) -> Side | None:
         return None
     if len(rest) == 1 and rest[0] in SIDE_WORDS:
         return SIDE_WORDS[rest[0]]
-    raise CommandError(f"{head} takes at most a side (white or black), not {' '.join(rest)!r}")
+    raise CommandError.of(
+        N_("{head} takes at most a side (white or black), not {rest!r}"),
+        head=head,
+        rest=" ".join(rest),
+    )
 
 
 def _claim(rest: list[str]) -> ClaimCmd:
@@ -247,22 +260,28 @@ def _claim(rest: list[str]) -> ClaimCmd:
         elif _is_uci(word):
             move = word
         else:
-            raise CommandError(
-                f"claim {' '.join(rest)}: {word!r} is not a claim kind (touch, threefold, fifty),"
-                " a move (e2e4) or a side"
+            raise CommandError.of(
+                N_(
+                    "claim {rest}: {word!r} is not a claim kind (touch, threefold, fifty),"
+                    " a move (e2e4) or a side"
+                ),
+                rest=" ".join(rest),
+                word=word,
             )
     if move is not None and kind in ("touch_move",):
-        raise CommandError("a touch-move claim names no move")
+        raise CommandError.of(N_("a touch-move claim names no move"))
     return ClaimCmd(kind, move, side)
 
 
 def _declare(rest: list[str]) -> DeclareCmd:
     if not rest:
-        raise CommandError("declare needs a result: 1-0, 0-1 or 1/2-1/2")
+        raise CommandError.of(N_("declare needs a result: 1-0, 0-1 or 1/2-1/2"))
     word = {"½-½": "1/2-1/2", "draw": "1/2-1/2"}.get(rest[0], rest[0])
     result = next((r for r in RESULTS if r == word), None)
     if result is None:
-        raise CommandError(f"declare {rest[0]!r}: the result is 1-0, 0-1 or 1/2-1/2")
+        raise CommandError.of(
+            N_("declare {word!r}: the result is 1-0, 0-1 or 1/2-1/2"), word=rest[0]
+        )
     reason = "_".join(rest[1:]) or None
     return DeclareCmd(result, reason)
 
@@ -272,7 +291,9 @@ def _takeback(rest: list[str]) -> TakebackCmd:
         return TakebackCmd(1)
     if len(rest) == 1 and rest[0].isdigit() and 0 < int(rest[0]) <= 1000:
         return TakebackCmd(int(rest[0]))
-    raise CommandError("takeback takes the number of plies to take back, e.g. takeback 2")
+    raise CommandError.of(
+        N_("takeback takes the number of plies to take back, e.g. takeback 2")
+    )
 
 
 def _seconds(word: str) -> float:
@@ -285,9 +306,11 @@ def _seconds(word: str) -> float:
         for part in parts:
             value = value * 60 + float(part)
     except ValueError:
-        raise CommandError(f"{word!r} is not a time: write 5:00, 1:30:00 or seconds") from None
+        raise CommandError.of(
+            N_("{word!r} is not a time: write 5:00, 1:30:00 or seconds"), word=word
+        ) from None
     if value > MAX_CLOCK_S:
-        raise CommandError(f"{word!r} is more than 100 hours")
+        raise CommandError.of(N_("{word!r} is more than 100 hours"), word=word)
     return value
 
 
@@ -309,14 +332,14 @@ def event_for(cmd: GameCommand, game: Game, t: float) -> Event | None:
                 return Press(t=t, side=untimed_presser(game, to_move))
             running = game.clock.running
             if running is None or game.clock.paused:
-                raise CommandError("no clock runs: there is nothing to press")
+                raise CommandError.of(N_("no clock runs: there is nothing to press"))
             return Press(t=t, side=running)
         case ClaimCmd(kind=kind, move=move, side=side):
             return Claim(t=t, side=side or to_move, kind=kind, move=move)
         case PlayerCmd(word="accept" | "decline", side=side):
             offered = game.offer
             if offered is None:
-                raise CommandError(f"{cmd.word}: no draw offer stands")
+                raise CommandError.of(N_("{word}: no draw offer stands"), word=cmd.word)
             answer = side or ("black" if offered == "white" else "white")
             return (Accept if cmd.word == "accept" else Decline)(t=t, side=answer)
         case PlayerCmd(word="offer", side=side):

@@ -35,6 +35,7 @@ from typing import Any
 
 from arbiter.clock import Clock
 from arbiter.errors import SessionError, SourceError
+from arbiter.i18n import error_text, gettext
 from arbiter.inputs.base import (
     KEY_COMMANDS,
     KeyCommand,
@@ -48,6 +49,7 @@ from arbiter.inputs.board import BoardAdapter
 from arbiter.inputs.camera import CameraSource
 from arbiter.inputs.gpio import GpioSource
 from arbiter.live.commands import (
+    HAND_NEEDS_BOARD,
     CommandError,
     HandMove,
     HandStep,
@@ -71,6 +73,7 @@ from rules.events import (
     Tick,
 )
 from rules.game import Game
+from rules.i18n import N_
 from rules.rulings import Ruling
 
 #: seconds added to a clock by the keyboard's `w` and `b` (an arbiter's add-time, 6.10-6.11)
@@ -216,7 +219,8 @@ class Session:
             return []
         rulings = self.submit(event)
         if not rulings and isinstance(item, Typed | KeyCommand) and self.display is not None:
-            self.display.note(quiet_note(event))  # what was typed is seen to be taken
+            # what was typed is seen to be taken
+            self.display.note(quiet_note(event, self.language))
         return rulings
 
     def resolve(self, item: Any) -> Event | None:
@@ -235,7 +239,8 @@ class Session:
             return self._typed(item)
         if isinstance(item, Notice):
             if self.display is not None:
-                self.display.note(item.text)
+                error = item.error
+                self.display.note(item.text if error is None else error_text(error, self.language))
             return None
         to_action = getattr(item, "to_action", None)  # the pause button's toggle
         if callable(to_action):
@@ -249,7 +254,7 @@ class Session:
         try:
             cmd = parse_command(item.text)
             if isinstance(cmd, HandMove | HandStep):
-                raise CommandError("hand commands need a virtual board (--board dgt-sim)")
+                raise CommandError.of(HAND_NEEDS_BOARD)
             if isinstance(cmd, QuitCmd):
                 self.stop()
                 return None
@@ -258,8 +263,13 @@ class Session:
             return event_for(cmd, self.game, item.t)
         except ArbiterError as exc:
             if self.display is not None:
-                self.display.note(str(exc))
+                self.display.note(error_text(exc, self.language))
             return None
+
+    @property
+    def language(self) -> str:
+        """The game's language: the display's (English without a display)."""
+        return str(getattr(self.display, "language", "en"))
 
     def wait_for_black(self) -> None:
         """Stop the clocks until Black's press starts them on a board set up right
@@ -267,24 +277,24 @@ class Session:
         self.setting_up = True
         self.submit(PauseClocks(t=self.last_t))
         if self.display is not None:
-            self.display.note(waiting_note(self.game))
+            self.display.note(waiting_note(self.game, self.language))
 
     def _start_clocks(self, t: float, side: str) -> Event | None:
         """A press while the clocks wait: Black's starts them if the pieces stand right."""
         note = None
         if side != "black":
-            note = "Black presses to start the clocks"
+            note = gettext(BLACK_STARTS, self.language)
         else:
-            wrong = setup_difference(self.game, t)
+            wrong = setup_difference(self.game, t, self.language)
             if wrong is not None:
-                note = f"{wrong} The clocks start when that is done and Black presses."
+                note = gettext(SET_UP_FIRST, self.language).format(wrong=wrong)
         if note is not None:
             if self.display is not None:
                 self.display.note(note)
             return None
         self.setting_up = False
         if self.display is not None:
-            self.display.note("Black pressed: White's clock runs")
+            self.display.note(gettext(CLOCKS_STARTED, self.language))
         return Resume(t=t) if self.game.clock.paused else None
 
     def submit(self, event: Event) -> list[Ruling]:
@@ -297,7 +307,7 @@ class Session:
         self.last_t = event.t
         rulings = self.game.handle(event)
         if isinstance(event, Sensor) and self.display is not None:
-            text = sensor_note(event)
+            text = sensor_note(event, self.language)
             if text:
                 self.display.note(text)
         self._deliver(rulings, event.t)
@@ -456,10 +466,9 @@ class Session:
         """
         from arbiter.records.pgn import pgn_from_rulings
 
-        language = getattr(self.display, "language", "en")  # the comments in the game's language
         text = pgn_from_rulings(
             self.game.start, self.rulings, date=date, tags=tags, events=self.events,
-            language=language,
+            language=self.language,
         )  # fmt: skip
         p = Path(path)
         try:
@@ -484,36 +493,68 @@ class Session:
             self.write_pgn(self.pgn_path, date=self.pgn_date, tags=self.pgn_tags)
         except SessionError as exc:
             if not self._pgn_failed and self.display is not None:
-                self.display.note(f"{exc}; the journal keeps the game, and it is tried again")
+                error = error_text(exc, self.language)
+                self.display.note(gettext(PGN_RETRIED, self.language).format(error=error))
             self._pgn_failed = True
         else:
             self._pgn_failed = False
 
 
-#: what the arbiter's screen says when a source reports on itself (events.md `sensor`)
+#: what the arbiter's screen says when a source reports on itself (events.md `sensor`); the
+#: detail is the source's own words
 SENSOR_NOTES = {
-    "disconnected": "the board is not connected ({detail}); waiting for it: moves made "
-    "meanwhile are checked when it is back",
-    "reconnected": "the board is connected again ({detail}); its position is checked "
-    "against the game",
-    "camera_moved": "the camera moved: {detail}",
-    "recalibrated": "the camera found the board again: {detail}",
+    "disconnected": N_(
+        "the board is not connected ({detail}); waiting for it: moves made "
+        "meanwhile are checked when it is back"
+    ),
+    "reconnected": N_(
+        "the board is connected again ({detail}); its position is checked against the game"
+    ),
+    "camera_moved": N_("the camera moved: {detail}"),
+    "recalibrated": N_("the camera found the board again: {detail}"),
 }
+NO_DETAIL = N_("no detail")
+#: the screen's lines while the clocks wait for Black's press (`arbiter.live.start_check`)
+BLACK_STARTS = N_("Black presses to start the clocks")
+SET_UP_FIRST = N_("{wrong} The clocks start when that is done and Black presses.")
+CLOCKS_STARTED = N_("Black pressed: White's clock runs")
+PGN_RETRIED = N_("{error}; the journal keeps the game, and it is tried again")
+#: a typed command the rules took without a ruling (`quiet_note`)
+DECLINED = {
+    "white": N_("White declines the draw offer (Art. 9.1.2.1)."),
+    "black": N_("Black declines the draw offer (Art. 9.1.2.1)."),
+}
+NOTHING_TO_RULE = N_("{type} recorded at {t}: nothing to rule")
+RESUMED = N_("resumed the game of {path} at t={t}")
 
 
-def sensor_note(event: Sensor) -> str | None:
+def sensor_note(event: Sensor, language: str = "en") -> str | None:
     """The screen's line for a source's report on itself; None for dropped bytes (the
     codecs resynchronise, and a noisy line would fill the screen)."""
     text = SENSOR_NOTES.get(event.status)
-    return text.format(detail=event.detail or "no detail") if text else None
+    if text is None:
+        return None
+    return gettext(text, language).format(detail=event.detail or gettext(NO_DETAIL, language))
 
 
-def quiet_note(event: Event) -> str:
+def _decimal(value: float, language: str) -> str:
+    """`value` with two decimals, written with a decimal comma in every language but English."""
+    text = f"{value:.2f}"
+    return text if language == "en" else text.replace(".", ",")
+
+
+def resumed_note(path: object, t: float, language: str = "en") -> str:
+    """The screen's line when a game is resumed from its journal at stream time `t`."""
+    return gettext(RESUMED, language).format(path=path, t=_decimal(t, language))
+
+
+def quiet_note(event: Event, language: str = "en") -> str:
     """The screen's line for a typed command the rules took without a ruling."""
     side = getattr(event, "side", None)
-    if isinstance(event, Decline) and side is not None:
-        return f"{side.title()} declines the draw offer (Art. 9.1.2.1)."
-    return f"{event.type} recorded at {event.t:.2f}: nothing to rule"
+    if isinstance(event, Decline) and side in DECLINED:
+        return gettext(DECLINED[side], language)
+    text = gettext(NOTHING_TO_RULE, language)
+    return text.format(type=event.type, t=_decimal(event.t, language))
 
 
 def reports_whole_board(source: Source) -> bool:

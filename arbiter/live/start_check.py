@@ -14,15 +14,26 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from arbiter.i18n import gettext
+from rules.i18n import N_
 from rules.messages import format_ruling
 from rules.rulings import Mismatch, PieceOn
 
 if TYPE_CHECKING:
     from rules.game import Game
 
-def setup_difference(game: Game, t: float) -> str | None:
+#: the screen's line while the clocks wait (`waiting_note`)
+WAITING = {
+    True: N_(
+        "set up the pieces in the game's starting position: the clocks start when Black presses"
+    ),
+    False: N_("set up the pieces in the start position: the clocks start when Black presses"),
+}
+
+
+def setup_difference(game: Game, t: float, language: str = "en") -> str | None:
     """What is wrong with the pieces on the board for the game's position, as the screen
-    says it (None: the board is right). Read only: the game is not changed."""
+    says it in `language` (None: the board is right). Read only: the game is not changed."""
     diff = game.diff()
     if not diff:
         return None
@@ -35,10 +46,9 @@ def setup_difference(game: Game, t: float) -> str | None:
             missing.append(PieceOn(square, want.symbol()))
         if have is not None:
             extra.append(PieceOn(square, have))
-    return format_ruling(Mismatch(t=t, missing=tuple(missing), extra=tuple(extra)))
+    return format_ruling(Mismatch(t=t, missing=tuple(missing), extra=tuple(extra)), language)
 
 
-def waiting_note(game: Game) -> str:
-    """The screen's line while the clocks wait for Black's press."""
-    where = "the game's starting position" if game.start.fen else "the start position"
-    return f"set up the pieces in {where}: the clocks start when Black presses"
+def waiting_note(game: Game, language: str = "en") -> str:
+    """The screen's line while the clocks wait for Black's press, in `language`."""
+    return gettext(WAITING[bool(game.start.fen)], language)

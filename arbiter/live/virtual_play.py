@@ -35,6 +35,7 @@ from arbiter.errors import SourceError
 from arbiter.inputs.base import Emit, KeyCommand, Notice, Source, SourceFailed, Typed
 from arbiter.inputs.board import BoardAdapter
 from arbiter.live.commands import (
+    HAND_NEEDS_BOARD,
     CommandError,
     HandMove,
     HandStep,
@@ -43,12 +44,18 @@ from arbiter.live.commands import (
 )
 from rules.errors import ArbiterError
 from rules.events import Event, Lift, Place, Snapshot
+from rules.i18n import N_
 
 #: real seconds a hand movement may take to come back through the serial path
 ECHO_TIMEOUT_S = 10.0
 #: stream seconds added to the board's `noise_s`/`slide_s` between two hand movements, and
 #: to its `latency_s` after a press, so that no two movements are read as one
 MARGIN_S = 0.15
+#: what the screen says when the virtual board does not do or report a hand movement
+LIFT_REFUSED = N_("the board could not lift on {square}")
+PLACE_REFUSED = N_("the board could not place on {square}")
+LIFT_UNREPORTED = N_("the board did not report the lift on {square}")
+PLACE_UNREPORTED = N_("the board did not report the place on {square}")
 
 
 class VirtualBoardAdapter(BoardAdapter):
@@ -133,7 +140,11 @@ def hand_steps(placement: str, uci: str) -> list[Lift | Place]:
     move = chess.Move.from_uci(uci)
     piece = board.piece_at(move.from_square)
     if piece is None:
-        raise CommandError(f"{uci}: there is no piece on {chess.square_name(move.from_square)}")
+        raise CommandError.of(
+            N_("{move}: there is no piece on {square}"),
+            move=uci,
+            square=chess.square_name(move.from_square),
+        )
     steps: list[Lift | Place] = []
     taken = board.piece_at(move.to_square)
     file_change = chess.square_file(move.to_square) - chess.square_file(move.from_square)
@@ -190,16 +201,22 @@ class Hand:
         piece_now = chess.BaseBoard(virtual.placement()).piece_at(chess.parse_square(cmd.square))
         if cmd.kind == "lift":
             if piece_now is None:
-                raise CommandError(f"lift {cmd.square}: there is no piece on {cmd.square}")
+                raise CommandError.of(
+                    N_("lift {square}: there is no piece on {square}"), square=cmd.square
+                )
             self._movement(Lift(t=0, square=cmd.square, piece=piece_now.symbol()))
             return
         if not self._held:
-            raise CommandError(f"place {cmd.square}: no piece is in the hand (lift one first)")
+            raise CommandError.of(
+                N_("place {square}: no piece is in the hand (lift one first)"), square=cmd.square
+            )
         letter = self._held[-1]
         if cmd.piece is not None:
             letter = cmd.piece.upper() if letter.isupper() else cmd.piece
         if piece_now is not None:
-            raise CommandError(f"place {cmd.square}: {cmd.square} is occupied; lift that first")
+            raise CommandError.of(
+                N_("place {square}: {square} is occupied; lift that first"), square=cmd.square
+            )
         self._movement(Place(t=0, square=cmd.square, piece=letter))
 
     def after_press(self) -> None:
@@ -211,9 +228,11 @@ class Hand:
         before, skipped = len(self.board.delivered), len(virtual.skipped)
         virtual.act(event)
         if len(virtual.skipped) > skipped:
-            raise CommandError(f"the board could not {event.type} on {event.square}")
+            message = LIFT_REFUSED if event.type == "lift" else PLACE_REFUSED
+            raise CommandError.of(message, square=event.square)
         if not self.board.wait_report(event.square, before):
-            raise CommandError(f"the board did not report the {event.type} on {event.square}")
+            message = LIFT_UNREPORTED if event.type == "lift" else PLACE_UNREPORTED
+            raise CommandError.of(message, square=event.square)
         if isinstance(event, Lift) and event.piece:
             self._held.append(event.piece)
         elif isinstance(event, Place) and self._held:
@@ -292,7 +311,7 @@ class CommandSource(Source):
             cmd = parse_command(line)
             if isinstance(cmd, HandMove | HandStep):
                 if hand is None:
-                    raise CommandError("hand commands need a virtual board (--board dgt-sim)")
+                    raise CommandError.of(HAND_NEEDS_BOARD)
                 if isinstance(cmd, HandStep):
                     hand.step(cmd)
                     return
@@ -301,7 +320,7 @@ class CommandSource(Source):
                 hand.after_press()
                 return
         except CommandError as exc:
-            emit(Notice(str(exc)))
+            emit(Notice(str(exc), exc))
             return
         emit(Typed(clock.now(), line))
         if isinstance(cmd, PressCmd) and hand is not None:

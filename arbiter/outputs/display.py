@@ -29,6 +29,7 @@ from __future__ import annotations
 import os
 import sys
 import textwrap
+import unicodedata
 from collections import deque
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, TextIO
@@ -67,6 +68,9 @@ PAUSED_MARK = N_("paused")
 FLAG_MARK = N_("flag")
 PLAIN_CLOCK = N_("clock      White {white}  Black {black}  ({state})")
 RUNNING = {"white": N_("white running"), "black": N_("black running"), None: N_("none running")}
+LAST_ROUTINE = N_("Last: {text}")
+INCIDENTS_HEADING = N_("Incidents:")
+NO_INCIDENTS = N_("Incidents: none")
 
 
 def format_clock(seconds: float) -> str:
@@ -224,9 +228,10 @@ class Display:
         lines.append("")
         lines.extend(self._move_lines(game, width))
         if self.routine is not None:
-            lines.append(f"Last: {format_ruling(self.routine)}")
+            last = format_ruling(self.routine, self.language)
+            lines.append(self._(LAST_ROUTINE).format(text=last))
         lines.append("")
-        lines.append("Incidents:" if self.incidents else "Incidents: none")
+        lines.append(self._(INCIDENTS_HEADING if self.incidents else NO_INCIDENTS))
         for label, r in self.incidents:  # long messages wrap, so their article stays seen
             lines.extend(
                 textwrap.wrap(
@@ -355,10 +360,24 @@ def _can_show(out: TextIO, sample: str) -> bool:
     return True
 
 
+#: Serbian and Macedonian Cyrillic in Latin letters, for a screen that has only ASCII
+_CYRILLIC = {
+    "а": "a", "б": "b", "в": "v", "г": "g", "д": "d", "ђ": "dj", "е": "e", "ж": "z", "з": "z",
+    "и": "i", "ј": "j", "к": "k", "л": "l", "љ": "lj", "м": "m", "н": "n", "њ": "nj", "о": "o",
+    "п": "p", "р": "r", "с": "s", "т": "t", "ћ": "c", "у": "u", "ф": "f", "х": "h", "ц": "c",
+    "ч": "c", "џ": "dz", "ш": "s", "ѓ": "gj", "ѕ": "dz", "ќ": "kj",
+}  # fmt: skip
+_TO_LATIN = str.maketrans(
+    {**_CYRILLIC, **{k.upper(): v.capitalize() for k, v in _CYRILLIC.items()}, "đ": "dj",
+     "Đ": "Dj", "ł": "l", "Ł": "L", "◀": "<", "·": ".", "½": "1/2"}
+)  # fmt: skip
+
+
 def _ascii(text: str) -> str:
-    """`text` in ASCII: the display's own signs as letters, the rest as `?`."""
-    for sign, plain in (("◀", "<"), ("·", "."), ("½", "1/2")):
-        text = text.replace(sign, plain)
+    """`text` in ASCII: the display's own signs as letters, letters with marks without
+    them (`č` -> `c`), Cyrillic in Latin letters, anything else as `?`."""
+    text = unicodedata.normalize("NFKD", text.translate(_TO_LATIN))
+    text = "".join(ch for ch in text if not unicodedata.combining(ch))
     return text.encode("ascii", "replace").decode("ascii")
 
 

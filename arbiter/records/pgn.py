@@ -106,13 +106,29 @@ def pgn_time_control(control: str | None) -> str:
     return ":".join(parts)
 
 
-def _action_texts(events: Iterable[Event]) -> list[tuple[Event, str]]:
-    """The arbiter's clock actions of a stream, each with its comment. A pause at the very
-    start, before any piece moved, is the clocks waiting to be started (`--clock-start
-    black-press`): not written; the resume that ends it is the start of the clocks (6.5)."""
+#: the comments of the arbiter's clock actions (`_action_texts`)
+CLOCKS_STARTED = N_("The clocks were started (Art. 6.5).")
+CLOCKS_STOPPED = N_("The arbiter stopped the clocks (Art. 6.11.1).")
+CLOCKS_RESTARTED = N_("The arbiter restarted the clocks (Art. 6.11).")
+TIME_ADDED = {
+    "white": N_("The arbiter added {seconds} s to White's clock (Art. 6.11.3)."),
+    "black": N_("The arbiter added {seconds} s to Black's clock (Art. 6.11.3)."),
+}
+CLOCKS_SET = N_("The arbiter set the clocks: White {white}, Black {black} (Art. 6.10.2).")
+
+
+def _action_texts(events: Iterable[Event], language: str = "en") -> list[tuple[Event, str]]:
+    """The arbiter's clock actions of a stream, each with its comment in `language`. A pause
+    at the very start, before any piece moved, is the clocks waiting to be started
+    (`--clock-start black-press`): not written; the resume that ends it is the start of the
+    clocks (6.5)."""
     out: list[tuple[Event, str]] = []
     waiting = False
     moved = False
+
+    def say(message: str) -> str:
+        return gettext(message, language)
+
     for event in events:
         if isinstance(event, Lift | Place | Snapshot) and not waiting:
             moved = True
@@ -122,21 +138,19 @@ def _action_texts(events: Iterable[Event]) -> list[tuple[Event, str]]:
             case Resume() if waiting:
                 waiting = False
                 moved = True
-                out.append((event, "The clocks were started (Art. 6.5)."))
+                out.append((event, say(CLOCKS_STARTED)))
             case PauseClocks():
-                out.append((event, "The arbiter stopped the clocks (Art. 6.11.1)."))
+                out.append((event, say(CLOCKS_STOPPED)))
             case Resume():
-                out.append((event, "The arbiter restarted the clocks (Art. 6.11)."))
-            case AddTime(side=side, seconds=seconds):
-                out.append(
-                    (event, f"The arbiter added {_whole(seconds)} s to {side.title()}'s clock"
-                     " (Art. 6.11.3).")
-                )  # fmt: skip
+                out.append((event, say(CLOCKS_RESTARTED)))
+            case AddTime(side=side, seconds=seconds) if side in TIME_ADDED:
+                amount = _whole(seconds)
+                if language != "en":
+                    amount = amount.replace(".", ",")  # the decimal comma of the other five
+                out.append((event, say(TIME_ADDED[side]).format(seconds=amount)))
             case SetClock(white=white, black=black):
-                out.append(
-                    (event, f"The arbiter set the clocks: White {_clk(white)}, Black"
-                     f" {_clk(black)} (Art. 6.10.2).")
-                )  # fmt: skip
+                text = say(CLOCKS_SET).format(white=_clk(white), black=_clk(black))
+                out.append((event, text))
     return out
 
 
@@ -183,7 +197,7 @@ def pgn_from_rulings(
     def note(text: str) -> None:
         (plies[-1].comments if plies else preamble).append(text)
 
-    actions = [(e.t, text) for e, text in _action_texts(events)]
+    actions = [(e.t, text) for e, text in _action_texts(events, language)]
 
     def flush(before: float) -> None:
         while actions and actions[0][0] < before:

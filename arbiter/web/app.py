@@ -31,6 +31,7 @@ from typing import Any
 from arbiter.web.feed import GameFeed
 from arbiter.web.hub import Message
 from arbiter.web.server import sse_response
+from arbiter.web.strings import page_language, page_strings
 from rules.errors import ArbiterError
 from rules.events import ArbiterAction, Event, Press, SetPosition, parse_event
 
@@ -101,6 +102,18 @@ def create_app(
 
     def state(request: Request) -> Response:
         return JSONResponse(feed.greeting_data())
+
+    def strings(request: Request) -> Response:
+        """The page's words in its language (`arbiter.web.strings.page_language`)."""
+        language = page_language(
+            request.query_params.get("lang"),
+            request.headers.get("accept-language", ""),
+            feed.language,
+        )
+        return JSONResponse(
+            {"language": language, "strings": page_strings(language)},
+            headers={"Cache-Control": "no-store", "Content-Language": language.replace("_", "-")},
+        )
 
     def events(request: Request) -> Any:
         return sse_response(
@@ -197,6 +210,7 @@ def create_app(
         Route("/teach", page),
         Route("/events", events),
         Route("/api/state", state),
+        Route("/api/strings", strings),
         Route("/api/control", control, methods=["POST"]),
         Route("/api/press", press, methods=["POST"]),
         Route("/game.pgn", pgn),

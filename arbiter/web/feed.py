@@ -27,7 +27,8 @@ from typing import TYPE_CHECKING, Any
 import chess
 
 from arbiter.web.hub import Hub, Message
-from rules.messages import ruling_dict
+from rules.i18n import LANGUAGES
+from rules.messages import format_ruling, ruling_dict
 from rules.rulings import Ruling
 
 if TYPE_CHECKING:
@@ -73,7 +74,7 @@ class GameFeed:
 
         def first() -> Iterable[Message]:
             with self._lock:
-                self._info = game_info(game, self._speed, self.taps)
+                self._info = game_info(game, self._speed, self.taps, session.language)
                 self._rulings = list(session.rulings)
                 self._dicts = [_numbered(r, i) for i, r in enumerate(self._rulings)]
                 self._sensed = tuple(game.sensed)
@@ -137,6 +138,12 @@ class GameFeed:
         """The stream time now (the session's clock is safe to read from any thread)."""
         return self.session.clock.now() if self.session is not None else 0.0
 
+    @property
+    def language(self) -> str:
+        """The game's language (the page's when neither its menu nor its browser chose)."""
+        with self._lock:
+            return str(self._info.get("language", "en"))
+
     def greeting_data(self) -> dict[str, Any]:
         with self._lock:
             return {
@@ -176,14 +183,22 @@ class GameFeed:
 def _numbered(ruling: Ruling, n: int) -> dict[str, Any]:
     """The contract's JSON of `ruling` with its sentence, and its place `n` in the game."""
     out = ruling_dict(ruling)
+    out["messages"] = sentences(ruling)
     out["n"] = n
     return out
 
 
-def game_info(game: Game, speed: float, taps: bool) -> dict[str, Any]:
+def sentences(ruling: Ruling) -> dict[str, str]:
+    """The sentence of `ruling` in every language of the arbiter but English (which is the
+    contract's `message`): a page shows the one of its own language."""
+    return {lang: format_ruling(ruling, lang) for lang in LANGUAGES if lang != "en"}
+
+
+def game_info(game: Game, speed: float, taps: bool, language: str = "en") -> dict[str, Any]:
     """The game's settings as the page shows them (names, control, mode, profile), and the
     clocks as they stand now (`clock`, in the form of a `clock` ruling): a game's first
-    `clock` ruling comes only at its first press, but White's clock runs from the start."""
+    `clock` ruling comes only at its first press, but White's clock runs from the start.
+    `language` is the game's, and `languages` those a page may choose."""
     start = game.start
     control = game.control
     first = control.periods[0] if control.periods else None
@@ -211,6 +226,8 @@ def game_info(game: Game, speed: float, taps: bool) -> dict[str, Any]:
         "hourglass": control.hourglass,
         "speed": speed,
         "taps": taps,
+        "language": language,
+        "languages": dict(LANGUAGES),
     }
 
 
@@ -279,6 +296,7 @@ def duties(game: Game) -> list[dict[str, Any]]:
             "square": None if duty.square is None else chess.SQUARE_NAMES[duty.square],
             "targets": sorted(chess.SQUARE_NAMES[sq] for sq in targets),
             "message": ruling_dict(ruling).get("message", ""),
+            "messages": sentences(ruling),
             "article": duty.article,
         }
     ]

@@ -4,6 +4,8 @@ plural forms are right for 1, 2, 5 and 21 (and fractions)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from catalogue_files import (
     DOMAINS,
@@ -40,6 +42,29 @@ def test_every_message_is_translated(domain: str, language: str) -> None:
     share = 100 * sum(1 for m in have.values() if m.string) / len(have)
     print(f"{language} {domain}: {len(have)} messages, {share:.0f} % translated")
     assert share == 100
+
+
+#: pairs of languages whose translations are of different words (sr and bs share many)
+UNLIKE = [("sr", "cs"), ("sr", "pl"), ("cs", "pl"), ("sr", "mk"), ("bs", "pl"), ("sr", "sr_Cyrl")]
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+@pytest.mark.parametrize(("one", "other"), UNLIKE)
+def test_each_language_has_its_own_words(domain: str, one: str, other: str) -> None:
+    """A catalogue filled with another language's sentences would pass every test above: few
+    of two unlike languages' translations may be the same (a placeholder line, "mat", "pat")."""
+
+    def strings(language: str) -> dict[tuple[str | None, str], str]:
+        catalog = read_catalog(po_path(domain, language), language)
+        return {(m.context, msgid(m)): str(m.string) for m in messages(catalog)}
+
+    first, second = strings(one), strings(other)
+    same = sorted(
+        k[1]
+        for k in first
+        if first[k] == second.get(k) and re.search(r"[^\W\d_]", re.sub(r"\{[^}]*\}", "", first[k]))
+    )
+    assert len(same) <= len(first) // 10, f"{one} and {other} say the same in {same[:8]}"
 
 
 @pytest.mark.parametrize(("domain", "language"), CASES)

@@ -86,11 +86,11 @@ def _display(language: str) -> str:
 
 def test_the_display_in_a_language() -> None:
     screen = _display("sr")
-    assert "Odluke:" in screen and "Potezi: 1. e4" in screen
+    assert "Događaji:" in screen and "Potezi: 1. e4" in screen
     assert "Beli je na potezu" in screen or "Crni je na potezu" in screen
     assert "Crni je završio neispravan potez" in screen
     english = _display("en")
-    assert "Rulings:" in english and "Moves: 1. e4" in english and "to move" in english
+    assert "Incidents:" in english and "Moves: 1. e4" in english and "to move" in english
 
 
 def test_plain_lines_in_a_language() -> None:

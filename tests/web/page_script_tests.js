@@ -108,6 +108,19 @@
   tests.theLogLeavesOutThePressesClocks = () => {
     eq(A.logged(rulings).filter((r) => r.type === "clock").length, 1, "only the pause's");
   };
+  tests.translatedStringsReplaceTheEnglishKeyByKey = () => {
+    const into = { moves: "Moves", pieceNames: { q: "queen", k: "king" }, flag: "F" };
+    A.translate(into, { moves: "Potezi", pieceNames: { q: "dama" }, unknown: "x", flag: { no: 1 } });
+    eq(into, { moves: "Potezi", pieceNames: { q: "dama", k: "king" }, flag: "F" }, "merged");
+  };
+  tests.aRulingsSentenceInThePagesLanguage = () => {
+    const r = { message: "White played e4.", messages: { sr: "Beli je odigrao e4." } };
+    eq(A.sentence(r, "sr"), "Beli je odigrao e4.", "Serbian");
+    eq(A.sentence(r, "en"), "White played e4.", "English");
+    eq(A.sentence(r, "pl"), "White played e4.", "a language the ruling lacks: English");
+    eq(A.sentence({ message: "m" }, "cs"), "m", "no messages at all");
+    eq(A.sentence(null, "cs"), "", "no ruling");
+  };
   const failed = [];
   for (const [name, test] of Object.entries(tests)) {
     try { test(); } catch (err) { failed.push(`${name}: ${err.message}`); }

@@ -211,3 +211,24 @@ def test_the_teaching_view_shows_a_refused_move_and_why(browser: Any, game: Live
     assert page.get_attribute("[data-square=b8]", "class").count("touched") == 1
     page.screenshot(path=str(SCREENSHOTS / "teach-refused.png"))
     page.close()
+
+
+def test_the_page_in_the_browsers_language_and_the_menus(browser: Any, game: LiveGame) -> None:
+    page = browser.new_page()
+    page.set_extra_http_headers({"Accept-Language": "pl-PL,pl;q=0.9"})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(game.url)
+    page.wait_for_function(READY, timeout=10_000)
+    page.wait_for_function("document.documentElement.lang === 'pl'", timeout=5000)
+    assert "ruchy" in page.inner_text("body").lower()  # headings are upper case by CSS
+    assert "Białe zagrały e4." in page.inner_text(".rulings")  # the formatter's Polish
+    page.select_option("#language", "sr")
+    page.wait_for_function("document.documentElement.lang === 'sr'", timeout=5000)
+    assert "Beli je odigrao e4." in page.inner_text(".rulings")
+    assert "potezi" in page.inner_text("body").lower()
+    page.reload()  # the menu's choice is kept by this browser over its Accept-Language
+    page.wait_for_function("document.documentElement.lang === 'sr'", timeout=5000)
+    assert errors == []
+    page.evaluate("localStorage.clear()")  # the other pages of this browser stay as they were
+    page.close()

@@ -5,7 +5,10 @@
  * formatter (rules.messages); this script never makes a ruling or a ruling's sentence. It
  * keeps the game's state from the event stream (/events: `state`, then `rulings`, `board`,
  * `now`), runs the clocks between two readings of the server, and draws the views.
- * Every string of the page's own is in STRINGS (a later issue translates them).
+ * Every string of the page's own is in STRINGS, in English; at start the server's
+ * /api/strings gives them in the page's language (its menu's choice, kept in localStorage,
+ * else the browser's, else the game's) and `translate` puts them in place. A ruling carries
+ * its sentence in every language (`messages`); `sentence` picks the page's.
  * The pure functions at the top are tested in a browser (tests/web/test_page_script.py).
  */
 "use strict";
@@ -88,6 +91,7 @@ const STRINGS = {
     threefold_repetition: "threefold repetition", fifty_moves: "fifty moves",
     dead_position: "dead position", illegal_moves: "illegal moves",
   },
+  language: "Language",
 };
 
 /* ------------------------------------------------------------------ pure functions */
@@ -95,6 +99,25 @@ const STRINGS = {
 /** `text` with `{name}` filled from `fields`. */
 function fill(text, fields) {
   return String(text).replace(/\{(\w+)\}/g, (m, k) => (k in fields ? String(fields[k]) : m));
+}
+
+/** `strings` (the server's translation of STRINGS) written over `into`, key by key. */
+function translate(into, strings) {
+  for (const [key, value] of Object.entries(strings || {})) {
+    if (value && typeof value === "object" && into[key] && typeof into[key] === "object") {
+      translate(into[key], value);
+    } else if (typeof value === "string" && typeof into[key] === "string") {
+      into[key] = value;
+    }
+  }
+  return into;
+}
+
+/** The sentence of a ruling (or a duty) in `language`: English is the contract's `message`. */
+function sentence(r, language) {
+  if (!r) return "";
+  const own = language && language !== "en" && r.messages ? r.messages[language] : null;
+  return own || r.message || "";
 }
 
 /** Seconds as a clock shows them: h:mm:ss from an hour, m:ss, and tenths under 10 s. */
@@ -211,7 +234,8 @@ function teachText(duty, position) {
   const letter = duty.square ? position[squareIndex(duty.square)] : "";
   const piece = STRINGS.pieceNames[String(letter).toLowerCase()] || STRINGS.piece;
   const template = STRINGS.teachDuty[duty.kind];
-  const first = template ? fill(template, { side, piece, square: duty.square || "" }) : duty.message;
+  const first = template ? fill(template, { side, piece, square: duty.square || "" })
+    : sentence(duty, page.language);
   if (!duty.targets || !duty.targets.length) return first;
   const more = duty.kind === "capture_piece" ? STRINGS.teachCapturers : STRINGS.teachTargets;
   return `${first} ${fill(more, { squares: duty.targets.join(", ") })}`;
@@ -281,6 +305,7 @@ const page = {
   feedback: { text: "", ok: true },
   leftSide: "white",
   edited: new Set(),
+  language: "en",
 };
 
 function takeToken() {
@@ -461,7 +486,7 @@ function rulingsNode() {
     list.append(el("li", { class: `r-${r.type}`, "data-type": r.type, "data-n": r.n },
       el("span", { class: "t" }, fmtClock(r.t)),
       r.article ? el("span", { class: "art" }, fill(STRINGS.article, { article: r.article })) : null,
-      r.message || r.type));
+      sentence(r, page.language) || r.type));
   }
   return list;
 }
@@ -503,7 +528,7 @@ function positionBoxes() {
       el("div", { class: "caption" }, mismatch ? STRINGS.sensedDiffers : STRINGS.sensedMoving),
       boardNode(board.sensed, sensedMarks, STRINGS.sensed)));
   }
-  if (mismatch) boxes.append(el("div", { class: "note", id: "mismatch" }, mismatch.message || ""));
+  if (mismatch) boxes.append(el("div", { class: "note", id: "mismatch" }, sentence(mismatch, page.language)));
   return boxes;
 }
 
@@ -569,13 +594,43 @@ function headerNode() {
     el("span", { class: "meta" },
       el("a", { href: "/" }, STRINGS.viewArbiter), " · ", el("a", { href: "/clock" }, STRINGS.viewClock),
       " · ", el("a", { href: "/teach" }, STRINGS.viewTeach)),
+    languageMenu(),
     el("span", { id: "status", class: "status" }));
+}
+
+/* The page's language menu: a choice is kept in this browser and the page loads anew in it. */
+function languageMenu() {
+  const names = (page.info && page.info.languages) || {};
+  const menu = el("select", { id: "language", "aria-label": STRINGS.language },
+    Object.entries(names).map(([code, name]) => el("option", { value: code }, name)));
+  menu.value = page.language;
+  menu.addEventListener("change", () => {
+    localStorage.setItem("arbiterLanguage", menu.value);
+    loadStrings(menu.value).then(render);
+  });
+  return el("span", { class: "meta" }, menu);
+}
+
+/* The page's words in `chosen` (none: the browser's or the game's language, as the server
+ * decides); the page stays in English if the server cannot answer. */
+async function loadStrings(chosen) {
+  try {
+    const query = chosen ? `?lang=${encodeURIComponent(chosen)}` : "";
+    const response = await fetch(`/api/strings${query}`, { cache: "no-store" });
+    if (!response.ok) return;
+    const data = await response.json();
+    translate(STRINGS, data.strings);
+    page.language = data.language;
+    document.documentElement.lang = data.language.replace("_", "-");
+  } catch (err) {
+    /* English stays */
+  }
 }
 
 function resultNode() {
   const over = page.rulings.filter((r) => r.type === "game_over").pop();
   return over ? el("div", { class: "result", id: "result" }, fill(STRINGS.result, { result: over.result }),
-    " ", el("span", { class: "note" }, over.message || "")) : null;
+    " ", el("span", { class: "note" }, sentence(over, page.language))) : null;
 }
 
 function renderArbiter(root) {
@@ -649,7 +704,7 @@ function renderTeach(root) {
       el("h2", {}, STRINGS.teachTitle),
       el("p", { class: "duty", id: "duty" }, words),
       refusal ? el("p", { class: "refusal", id: "refused" },
-        fill(STRINGS.teachRefused, { why: refusal.message || refusal.type })) : null,
+        fill(STRINGS.teachRefused, { why: sentence(refusal, page.language) || refusal.type })) : null,
       el("h2", {}, STRINGS.clocks), clocksNode())));
 }
 
@@ -702,7 +757,7 @@ function tick() {
 }
 
 window.ArbiterPage = {
-  STRINGS, fill, fmtClock, parseClock, streamNow, clockReading, movesOf, positionAt, placement,
+  STRINGS, fill, translate, sentence, fmtClock, parseClock, streamNow, clockReading, movesOf, positionAt, placement,
   squareName, squareIndex, differences, teachText, openClaim, upholdAction, openMismatch, lastRefusal, logged,
 };
 
@@ -710,6 +765,9 @@ if (!window.ARBITER_NO_START) {
   document.title = STRINGS.title;
   takeToken();
   render();
-  connect();
+  loadStrings(localStorage.getItem("arbiterLanguage")).then(() => {
+    render();
+    connect();
+  });
   setInterval(tick, 100);
 }
