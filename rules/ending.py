@@ -20,8 +20,11 @@ from rules.winnability.material import few_minor_pieces, minor_pieces_only, pawn
 #: work allowed for the dead-position check after a move (winnability budget units)
 DEAD_POSITION_BUDGET = 500
 #: work allowed for "can the opponent still mate?" at a flag, a resignation or a second
-#: illegal move: about 0.1 ms a position, so the ruling waits at most some 40 ms for it
-RULING_BUDGET = 400
+#: illegal move, where the static proof leaves it open (locked pawns, a few minor pieces):
+#: about 0.1 ms a position here. 400 left a real K+N v K+N flag of the corpus undecided (its
+#: helpmate takes some 2,000 positions, 40 ms); 2,500 (as `arbiter position`) decides it, at
+#: the cost of up to about 0.3 s here when nothing is found
+RULING_BUDGET = 2500
 
 
 def after_move(game: GameState, t: float, out: list[Ruling], made_at: float) -> None:
