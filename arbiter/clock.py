@@ -9,12 +9,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from arbiter.errors import SourceError
-
-if TYPE_CHECKING:
-    pass
 
 
 class Clock(Protocol):

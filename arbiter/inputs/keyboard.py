@@ -7,13 +7,10 @@ import select
 import sys
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import Any, TextIO
 
 from arbiter.clock import Clock
 from arbiter.inputs.base import KEYS, Emit, KeyCommand, Source, Typed
-
-if TYPE_CHECKING:
-    pass
 
 
 class KeyboardSource(Source):

@@ -6,16 +6,13 @@ import os
 import stat
 import threading
 from collections.abc import Iterable, Iterator
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, Any
 
 from arbiter.clock import Clock
 from arbiter.errors import SourceError
 from arbiter.inputs.base import Emit, Source, SourceDone, SourceFailed
 from rules.errors import ArbiterError
 from rules.events import Event, Start, Tick
-
-if TYPE_CHECKING:
-    pass
 
 
 class StreamSource(Source):

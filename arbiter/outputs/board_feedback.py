@@ -3,11 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    pass
-
+from typing import Any
 
 #: a Millennium LED pattern: always on (eboard-protocols.md 2.3)
 LED_ON = 0xFF
