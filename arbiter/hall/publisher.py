@@ -30,6 +30,9 @@ from rules.rulings import Ruling
 RESEND_BATCH = 1000
 #: seconds between two `state` messages while nothing happens: the station's sign of life
 HEARTBEAT_S = 10.0
+#: seconds after which an event resent but not yet acknowledged by the broker may be
+#: queued again (paho keeps and re-sends it across reconnections; this is a safety net)
+RESEND_STALE_S = 60.0
 
 
 def game_key(start: Event, journal_path: object = None) -> str:
@@ -88,6 +91,7 @@ class BoardPublisher:
         keepalive: int = mqtt.KEEPALIVE_S,
         wall: Callable[[], float] = time.time,
         with_rulings: bool = True,
+        mono: Callable[[], float] = time.monotonic,
     ) -> None:
         if address.board is None:
             raise ValueError("a board's publisher needs the board's name")
@@ -99,9 +103,15 @@ class BoardPublisher:
         self.with_rulings = with_rulings
         self.keepalive = keepalive
         self.wall = wall
+        self.mono = mono
         self._lock = threading.Lock()
         self._sent = len(session.events)  # what a resumed game held is sent when asked
         self._acks: list[str] = []
+        #: resent events the broker has not acknowledged yet: seq -> (message id, when)
+        self._resending: dict[int, tuple[int, float]] = {}
+        self._resend_mids: dict[int, int] = {}
+        #: events resent, all told (a figure for the tests and benches)
+        self.resent = 0
         self._have = threading.Event()
         self._stop = threading.Event()
         self._topics = {
@@ -116,6 +126,7 @@ class BoardPublisher:
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
         self.client.on_disconnect = self._on_disconnect
+        self.client.on_publish = self._on_publish
         self._beat: threading.Thread | None = None
         #: set while the board is connected to the broker
         self.connected = threading.Event()
@@ -180,20 +191,21 @@ class BoardPublisher:
     def _publish(self, kind: str, message: dict[str, Any], *, retain: bool = False) -> None:
         self.client.publish(self._topics[kind], encode(message), qos=1, retain=retain)
 
-    def _publish_state(self) -> None:
+    def _publish_state(self, hello: bool = False) -> None:
+        """The board's `state`; `hello` when it has just (re)connected, so the station
+        knows that its requests may have been lost and asks again at once."""
         game = self.session.game
         with self._lock:
             seq = self._sent
-        self._publish(
-            "state",
-            {
-                "game": self.game,
-                "seq": seq,
-                "over": bool(game.over),
-                "result": game.result if game.over else None,
-            },
-            retain=True,
-        )
+        message: dict[str, Any] = {
+            "game": self.game,
+            "seq": seq,
+            "over": bool(game.over),
+            "result": game.result if game.over else None,
+        }
+        if hello:
+            message["hello"] = True
+        self._publish("state", message, retain=True)
 
     def _on_connect(
         self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any
@@ -204,11 +216,17 @@ class BoardPublisher:
             [(self._topics["resend"], 1), (self._topics["control"], 1), (self._topics["have"], 1)]
         )
         self._publish("status", {"online": True}, retain=True)
-        self._publish_state()  # the station compares it with what it holds, and asks
+        self._publish_state(hello=True)  # the station compares it with what it holds, and asks
         self.connected.set()
 
     def _on_disconnect(self, *args: Any) -> None:
         self.connected.clear()
+
+    def _on_publish(self, client: Any, userdata: Any, mid: int, *args: Any) -> None:
+        """The broker acknowledged message `mid`: a resent event is through."""
+        seq = self._resend_mids.pop(mid, None)
+        if seq is not None and self._resending.get(seq, (None,))[0] == mid:
+            del self._resending[seq]
 
     def _on_message(self, client: Any, userdata: Any, msg: Any) -> None:
         data = decode(msg.payload)
@@ -227,7 +245,12 @@ class BoardPublisher:
                 self._have.set()
 
     def _resend(self, data: dict[str, Any]) -> None:
-        """Answer a gap from the journal's events (the session's copy of the journal)."""
+        """Answer a gap from the journal's events (the session's copy of the journal).
+
+        An event already resent and still in the client's queue (not yet acknowledged by the
+        broker) is not queued again: on a slow link a repeated request would otherwise put
+        the same events once more ahead of the live ones and of the final `state`. Runs on
+        the client's network thread, as `_on_publish` does."""
         if data.get("game") not in (None, self.game):
             return  # a request about an earlier game of this board
         first, last = whole(data.get("from")), whole(data.get("to"))
@@ -238,14 +261,23 @@ class BoardPublisher:
         last = held if last is None else min(last, held)
         last = min(last, first + RESEND_BATCH - 1)
         events = self.session.events
+        now = self.mono()
         for seq in range(first, last + 1):
+            queued = self._resending.get(seq)
+            if queued is not None and now - queued[1] < RESEND_STALE_S:
+                continue
             message = {
                 "game": self.game,
                 "seq": seq,
                 "event": events[seq - 1].to_dict(),
                 "resent": True,
             }
-            self.client.publish(self._topics["events"], encode(message), qos=1)
+            info = self.client.publish(self._topics["events"], encode(message), qos=1)
+            self.resent += 1
+            mid = getattr(info, "mid", None)
+            if isinstance(mid, int):
+                self._resending[seq] = (mid, now)
+                self._resend_mids[mid] = seq
 
     def _control(self, data: dict[str, Any]) -> None:
         """An arbiter action: checked here (a bad one is refused in the ack), ruled by the

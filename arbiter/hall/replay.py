@@ -84,13 +84,17 @@ class BoardReplay:
         return [s for s in steps if s is not None]
 
     def missing(self) -> tuple[int, int] | None:
-        """What to ask for: (from, to) `seq`, from the first event missing to the last the
-        board said it holds, or None. One request fills every gap (the board sends what the
-        station already holds beyond the first gap again: duplicates are ignored), so the
-        station converges in one round trip however many messages were lost."""
+        """What to ask for: (from, to) `seq`, from the first event missing to the last one
+        missing, or None. One request covers every gap (the board sends again what the
+        station already holds between two gaps: duplicates are ignored), so the station
+        converges in one round trip however many messages were lost; the events held at the
+        end (the live ones that came after the gaps) are not asked for again."""
         if self.broken is not None or self.next_seq > self.known_last:
             return None
-        return self.next_seq, self.known_last
+        last = self.known_last
+        while last in self.pending:
+            last -= 1
+        return self.next_seq, last
 
     def _apply(self, seq: int, data: dict[str, Any], board_rulings: list[Any] | None) -> Any:
         ply_before = self.game.ply if self.game is not None else 0

@@ -29,8 +29,10 @@ from rules.events import Start
 
 #: seconds (monotonic) without any message from a board whose game goes on: it is silent
 SILENT_S = 45.0
-#: seconds before a gap already asked for is asked for again
+#: seconds before a gap already asked for is asked for again, if no answer came meanwhile
 RETRY_S = 2.0
+#: the longest wait between two requests for a gap that gets no answer (the wait doubles)
+RETRY_MAX_S = 30.0
 #: seconds between two runs of `tick` by the station's thread
 TICK_S = 0.5
 
@@ -47,6 +49,10 @@ class BoardLink:
     online: bool | None = None
     last_heard: float = 0.0
     asked_at: float | None = None
+    #: when the last resent event of the current game arrived (an answer is flowing)
+    answered_at: float | None = None
+    #: seconds to wait, after the last request or answer, before asking again
+    retry_wait: float = RETRY_S
     silent: bool = False
     have_sent: int = 0
     told_broken: bool = False
@@ -59,7 +65,8 @@ class Station:
     Args:
         address: the broker (`address.prefix` is the hall's topic prefix).
         silent_s: seconds without a message after which a board is silent.
-        retry_s: seconds before a gap is asked for again.
+        retry_s: seconds before a gap is asked for again when no answer came; the wait
+            doubles at each request left unanswered, up to `retry_max_s`.
         mono, wall: the monotonic and the wall clock (injected in tests).
     """
 
@@ -69,6 +76,7 @@ class Station:
         *,
         silent_s: float = SILENT_S,
         retry_s: float = RETRY_S,
+        retry_max_s: float = RETRY_MAX_S,
         tick_s: float = TICK_S,
         mono: Callable[[], float] = time.monotonic,
         wall: Callable[[], float] = time.time,
@@ -78,6 +86,7 @@ class Station:
         self.prefix = address.prefix
         self.silent_s = silent_s
         self.retry_s = retry_s
+        self.retry_max_s = max(retry_s, retry_max_s)
         self.tick_s = tick_s
         self.mono = mono
         self.wall = wall
@@ -161,9 +170,7 @@ class Station:
         with self.lock:
             for link in self.boards.values():
                 gap = link.replay.missing()
-                if gap is not None and (
-                    link.asked_at is None or now - link.asked_at >= self.retry_s
-                ):
+                if gap is not None and self._may_ask(link, now):
                     self._ask(link, gap, now)
                 quiet = now - link.last_heard >= self.silent_s
                 if quiet and not link.silent and not link.replay.over and link.online is not False:
@@ -185,6 +192,9 @@ class Station:
         client.subscribe(
             [(f"{p}/+/events", 1), (f"{p}/+/state", 1), (f"{p}/+/status", 1), (f"{p}/+/ack", 1)]
         )
+        with self.lock:  # requests and answers in flight were lost with the connection
+            for link in self.boards.values():
+                self._forget_requests(link)
         self.connected.set()
 
     def _on_disconnect(self, *args: Any) -> None:
@@ -204,7 +214,9 @@ class Station:
             link = self.boards.get(board)
             now = self.mono()
             if link is None:
-                link = self.boards[board] = BoardLink(board, BoardReplay(board, ""), last_heard=now)
+                link = self.boards[board] = BoardLink(
+                    board, BoardReplay(board, ""), last_heard=now, retry_wait=self.retry_s
+                )
             link.last_heard = now
             link.silent = False
             if kind == "status":
@@ -243,7 +255,7 @@ class Station:
         if link.replay.game_key:
             link.earlier.append(link.replay)
         link.replay = BoardReplay(link.name, game)
-        link.asked_at = None
+        self._forget_requests(link)
         link.have_sent = 0
         link.told_broken = False
         return link.replay
@@ -254,8 +266,12 @@ class Station:
         if replay is None or seq is None:
             return
         replay.known_last = max(replay.known_last, seq)
+        if data.get("hello") is True and replay is link.replay:
+            # the board has just (re)connected: what was asked of it, or on its way from
+            # it, may have been lost with its connection or with the broker
+            self._forget_requests(link)
         gap = replay.missing()
-        if gap is not None:
+        if gap is not None and (replay is not link.replay or self._may_ask(link, now)):
             self._ask(link, gap, now, replay)
         self._confirm(link, again=True, replay=replay)  # it may have missed an earlier `have`
 
@@ -265,7 +281,14 @@ class Station:
         if replay is None or seq is None or seq < 1 or not isinstance(event, dict):
             return
         board_rulings = data.get("rulings")
+        # an event the board said it holds, new here: it fills a gap (what the board's
+        # client kept while the broker was away, or an answer)
+        fills = seq <= replay.known_last and seq >= replay.next_seq and seq not in replay.pending
         steps = replay.offer(seq, event, board_rulings if isinstance(board_rulings, list) else None)
+        if replay is link.replay and (data.get("resent") or fills):
+            # the gap is being filled: asking again now would only repeat the answer
+            link.answered_at = now
+            link.retry_wait = self.retry_s
         sent = data.get("wall")
         if steps and isinstance(sent, int | float) and not data.get("resent"):
             self.latencies.append(arrived - float(sent))
@@ -275,7 +298,7 @@ class Station:
                 link.name, "mismatch", f"the station cannot follow the game: {replay.broken}"
             )
         gap = replay.missing()
-        if gap is not None and (link.asked_at is None or now - link.asked_at >= self.retry_s):
+        if gap is not None and (replay is not link.replay or self._may_ask(link, now)):
             self._ask(link, gap, now, replay)
         if steps:
             self._ruled(link, steps)
@@ -313,10 +336,33 @@ class Station:
                 qos=1,
             )
 
+    def _may_ask(self, link: BoardLink, now: float) -> bool:
+        """May the station ask the board for its current game's gap now?
+
+        Not while an answer to the last request is still arriving: a board answers a request
+        of hundreds of events at its link's pace, and a request repeated before the answer is
+        through queues the same events again ahead of its live ones (after a broker restart
+        this delayed a finished board's last `state` past its wait for the station's `have`).
+        """
+        if link.asked_at is None:
+            return True
+        since = max(link.asked_at, link.answered_at or link.asked_at)
+        return now - since >= link.retry_wait
+
+    def _forget_requests(self, link: BoardLink) -> None:
+        link.asked_at = None
+        link.answered_at = None
+        link.retry_wait = self.retry_s
+
     def _ask(
         self, link: BoardLink, gap: tuple[int, int], now: float, replay: BoardReplay | None = None
     ) -> None:
-        link.asked_at = now
+        if replay is None or replay is link.replay:
+            if link.asked_at is not None and (
+                link.answered_at is None or link.answered_at < link.asked_at
+            ):  # the last request got no answer: the board or its link is slow, or away
+                link.retry_wait = min(link.retry_wait * 2, self.retry_max_s)
+            link.asked_at = now
         self.asked += 1
         game = (replay or link.replay).game_key
         self.client.publish(

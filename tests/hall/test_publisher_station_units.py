@@ -21,12 +21,19 @@ class FakeClient:
 
     def __init__(self) -> None:
         self.sent: list[tuple[str, dict[str, Any]]] = []
+        self.mids: list[int] = []
 
     def publish(self, topic: str, payload: bytes, qos: int = 0, retain: bool = False) -> Any:
         data = decode(payload)
         assert data is not None
         self.sent.append((topic, data))
-        return SimpleNamespace(wait_for_publish=lambda timeout=None: None)
+        self.mids.append(len(self.mids) + 1)
+        return SimpleNamespace(mid=self.mids[-1], wait_for_publish=lambda timeout=None: None)
+
+    def through(self, publisher: BoardPublisher) -> None:
+        """The broker acknowledged everything sent so far."""
+        for mid in self.mids:
+            publisher._on_publish(self, None, mid)
 
     def take(self, kind: str) -> list[dict[str, Any]]:
         found = [d for t, d in self.sent if t.endswith("/" + kind)]
@@ -67,6 +74,7 @@ def test_a_resend_answers_from_the_journal_in_batches() -> None:
     publisher._resend({"game": publisher.game, "from": 3, "to": 7})
     again = client.take("events")
     assert [m["seq"] for m in again] == [3, 4, 5, 6, 7] and all(m["resent"] for m in again)
+    client.through(publisher)
     publisher._resend({"game": "another-game", "from": 1, "to": 3})
     publisher._resend({"from": "x"})
     assert client.take("events") == []
@@ -165,3 +173,59 @@ def test_two_boards_with_one_name_are_an_alarm() -> None:
     link = station.boards["8"]
     assert link.replay.game_key == "game-b" and len(link.replay.events) == 3
     assert [len(r.events) for r in link.earlier] == [3]  # the other game is kept too
+
+
+def test_a_resend_does_not_queue_again_what_the_broker_has_not_taken_yet() -> None:
+    _session, publisher, client = _board()
+    client.take("events")
+    publisher._resend({"game": publisher.game, "from": 3, "to": 7})
+    first = client.mids[-5:]
+    assert [m["seq"] for m in client.take("events")] == [3, 4, 5, 6, 7]
+    publisher._resend({"game": publisher.game, "from": 3, "to": 9})  # asked again: 8, 9 only
+    assert [m["seq"] for m in client.take("events")] == [8, 9]
+    for mid in first[:2]:  # the broker took 3 and 4
+        publisher._on_publish(None, None, mid)
+    publisher._resend({"game": publisher.game, "from": 3, "to": 9})
+    assert [m["seq"] for m in client.take("events")] == [3, 4]
+    assert publisher.resent == 9
+
+
+def _gap_station(retry_s: float = 2.0) -> tuple[Station, BoardPublisher, FakeClient, list[Any]]:
+    """A station that holds the board's start and its last event: a gap between."""
+    session, publisher, client = _board()
+    station = Station(BrokerAddress("broker", 1883), mono=lambda: 0.0, retry_s=retry_s)
+    station.client = FakeClient()
+    live = client.take("events")
+    start = {"game": publisher.game, "seq": 1, "event": session.events[0].to_dict()}
+    for m in (start, live[-1]):
+        station._on_message(None, None, _msg("arbiter/hall/5/events", m))
+    return station, publisher, client, live
+
+
+def test_the_station_does_not_ask_again_while_the_answer_arrives() -> None:
+    station, publisher, client, live = _gap_station()
+    (ask,) = station.client.take("resend")
+    assert (ask["from"], ask["to"]) == (2, live[-1]["seq"] - 1)
+    publisher._resend(ask)
+    answer = client.take("events")
+    station.mono = lambda: 1.5
+    station._on_message(None, None, _msg("arbiter/hall/5/events", answer[0]))
+    station.tick(3.0)  # 2 s after the request, but the answer came 1.5 s ago
+    assert station.client.take("resend") == []
+    station.tick(3.5)  # 2 s since the last of the answer came: it stopped, ask for the rest
+    (again,) = station.client.take("resend")
+    assert again["from"] == answer[0]["seq"] + 1
+
+
+def test_an_unanswered_request_is_repeated_ever_more_slowly_until_the_board_says_hello() -> None:
+    station, publisher, _client, _live = _gap_station(retry_s=1.0)
+    station.client.take("resend")
+    times = []
+    for tenth in range(1, 400):
+        station.tick(tenth / 10)
+        if station.client.take("resend"):
+            times.append(tenth / 10)
+    assert times == [1.0, 3.0, 7.0, 15.0, 31.0]  # waits 1, 2, 4, 8, 16 s (at most 30)
+    state = {"game": publisher.game, "seq": 3, "over": False, "result": None, "hello": True}
+    station._on_message(None, None, _msg("arbiter/hall/5/state", state))
+    assert len(station.client.take("resend")) == 1  # the board is back: asked at once

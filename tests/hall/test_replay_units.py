@@ -35,10 +35,10 @@ def test_a_gap_is_named_until_it_is_filled() -> None:
     replay = BoardReplay("1", "g")
     for seq in (1, 2, 3, 7, 8, 12):
         replay.offer(seq, events[seq - 1], None)
-    assert replay.missing() == (4, 12)  # from the first missing to the last known
+    assert replay.missing() == (4, 11)  # from the first missing to the last missing
     for seq in (4, 5, 6):
         replay.offer(seq, events[seq - 1], None)
-    assert replay.next_seq == 9 and replay.missing() == (9, 12)
+    assert replay.next_seq == 9 and replay.missing() == (9, 11)
     replay.known_last = 30  # the board's `state` says it holds 30
     for seq in (9, 10, 11):
         replay.offer(seq, events[seq - 1], None)
