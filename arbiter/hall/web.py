@@ -14,6 +14,8 @@ the hall's state when it changed, so the station's MQTT thread never waits on a 
                                 with the board's acknowledgement (token needed)
     POST /api/alarms/ID/clear   the arbiter dealt with alarm ID (token needed)
     GET  /api/v1.0/eboards      the boards in the shape of DGT LiveChess's local API (read side)
+    WS   /api/v1.0              LiveChess's WebSocket: `eboards`, and each board's
+                                `eboardevent` feed (`arbiter.hall.livechess`)
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from arbiter.hall.livechess import PATH as LIVECHESS_PATH
+from arbiter.hall.livechess import LiveChessFeeds, eboards
 from arbiter.hall.station import Station
 from arbiter.hall.view import board_row, natural
 
@@ -39,6 +43,9 @@ MIN_GAP_S = 0.1
 #: seconds a control request waits for the board's acknowledgement
 ACK_WAIT_S = 5.0
 TOKEN_HEADER = "X-Arbiter-Token"
+#: uvicorn's WebSocket protocol for the LiveChess feed: the `websockets` package's sans-I/O
+#: one (a dependency of the project)
+WEBSOCKETS = "websockets-sansio"
 
 
 def hall_state(station: Station, names: dict[str, tuple[str, str]] | None = None) -> dict[str, Any]:
@@ -50,31 +57,6 @@ def hall_state(station: Station, names: dict[str, tuple[str, str]] | None = None
             for a in station.alarms
         ]
     return {"boards": boards, "alarms": alarms}
-
-
-def eboards(station: Station) -> list[dict[str, Any]]:
-    """The boards as DGT LiveChess's `/api/v1.0/eboards` lists them (docs/hall.md: the
-    field names follow open LiveChess clients; not confirmed against LiveChess itself)."""
-    out = []
-    with station.lock:
-        for name in sorted(station.boards, key=natural):
-            link = station.boards[name]
-            game = link.replay.game
-            clock = link.replay.last_clock
-            out.append({
-                "serialnr": name,
-                "source": "mqtt",
-                "state": "ACTIVE" if link.online else "INACTIVE",
-                "battery": None,
-                "comment": None,
-                "board": game.board.board_fen() if game is not None else None,
-                "flipped": False,
-                "clock": None if clock is None else {
-                    "white": round(clock.white), "black": round(clock.black),
-                    "run": clock.running, "time": int(time.time() * 1000),
-                },
-            })  # fmt: skip
-    return out
 
 
 class HallPage:
@@ -109,6 +91,7 @@ class HallPage:
         self._woken_at: float | None = None
         self.delays: collections.deque[float] = collections.deque(maxlen=100_000)
         station.listeners.append(self._stepped)
+        self.livechess = LiveChessFeeds(station)
 
     def _stepped(self, board: str, steps: list[Any]) -> None:
         if self._woken_at is None:
@@ -142,7 +125,7 @@ class HallPage:
         from starlette.applications import Starlette
         from starlette.requests import Request
         from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
-        from starlette.routing import Mount, Route
+        from starlette.routing import Mount, Route, WebSocketRoute
         from starlette.staticfiles import StaticFiles
 
         from arbiter.web.server import sse_response
@@ -225,6 +208,7 @@ class HallPage:
             Route("/api/board/{name}/control", control, methods=["POST"]),
             Route("/api/alarms/{ident}/clear", clear, methods=["POST"]),
             Route("/api/v1.0/eboards", boards),
+            WebSocketRoute(LIVECHESS_PATH, self.livechess.serve),
             Mount("/static", app=StaticFiles(directory=str(static)), name="static"),
         ]
         return Starlette(routes=routes)
@@ -259,7 +243,9 @@ class HallPage:
         """Serve the page and start the poller."""
         from arbiter.web.server import WebServer
 
-        self.server = WebServer(self.app(), host, port, on_stop=self.hub.close).start()
+        self.server = WebServer(
+            self.app(), host, port, on_stop=self.hub.close, ws=WEBSOCKETS
+        ).start()
         self._thread = threading.Thread(target=self._polling, name="hall-page", daemon=True)
         self._thread.start()
         return self

@@ -88,6 +88,8 @@ class WebServer:
             e.g. `hub.close` to end the endless event streams at once.
         sock: a socket already bound by `bind` (reserved before anything else was done, so
             that a port in use stops a command before it has begun its work).
+        ws: uvicorn's WebSocket protocol ("none": the game's page needs none; the hall's
+            LiveChess feed uses "websockets-sansio").
     """
 
     def __init__(
@@ -98,8 +100,10 @@ class WebServer:
         *,
         on_stop: Any = None,
         sock: socket.socket | None = None,
+        ws: str = "none",
     ) -> None:
         self.app = app
+        self.ws = ws
         self.host = host
         self.port = port
         self.on_stop = on_stop
@@ -139,7 +143,7 @@ class WebServer:
             lifespan="off",
             loop="asyncio",
             http="h11",
-            ws="none",
+            ws=self.ws,
             timeout_graceful_shutdown=1,
         )
         server = uvicorn.Server(config)  # off the main thread it installs no signal handler
