@@ -5,6 +5,9 @@ was matched and what could not be confirmed).
     FOLDER/tournament.json          {"name", "timecontrol", "rounds": [{"count", "live"}]}
     FOLDER/round-N/index.json       {"date", "pairings": [{"white", "black", "result", "live"}]}
     FOLDER/round-N/game-M.pgn       board M's game: tags from the pairings, [%clk] and [%emt]
+    FOLDER/round-N/game-M.json      the same game as LiveChess's cloud feed gives it:
+                                    {"live", "serialNr", "firstMove", "chess960", "result",
+                                     "moves": ["SAN CLOCK+EMT", ...]} (`game_json`)
     FOLDER/round-N/games.pgn        every game of the round, board order
 
 Files are replaced atomically (written beside, then renamed), so a relay polling the folder
@@ -16,6 +19,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -61,8 +65,8 @@ def think_times(replay: BoardReplay) -> dict[int, float]:
     return emt
 
 
-def game_pgn(replay: BoardReplay, pairing: Pairing | None, rnd: Round | None) -> str:
-    """The board's PGN for a broadcast: the station's record (the board's own), with the
+def _record(replay: BoardReplay, pairing: Pairing | None, rnd: Round | None) -> chess.pgn.Game:
+    """The board's game for a broadcast: the station's record (the board's own), with the
     pairing's tags and `[%emt]` beside each `[%clk]`."""
     start = replay.start
     if start is None:
@@ -74,7 +78,7 @@ def game_pgn(replay: BoardReplay, pairing: Pairing | None, rnd: Round | None) ->
     text = pgn_from_rulings(start, list(replay.rulings))
     game = chess.pgn.read_game(io.StringIO(text))
     if game is None:
-        return text
+        raise HallError(f"board {replay.board}: its record cannot be read back")
     if pairing is not None:
         game.headers["Board"] = str(pairing.board)
         if pairing.white_id:
@@ -85,8 +89,51 @@ def game_pgn(replay: BoardReplay, pairing: Pairing | None, rnd: Round | None) ->
     for ply, node in enumerate(game.mainline(), start=1):
         if ply in emt:
             node.comment = f"{node.comment} [%emt {_hms(emt[ply])}]".strip()
+    return game
+
+
+def game_pgn(replay: BoardReplay, pairing: Pairing | None, rnd: Round | None) -> str:
+    """The board's PGN for a broadcast (see `_record`)."""
+    return _pgn_text(_record(replay, pairing, rnd))
+
+
+def _pgn_text(game: chess.pgn.Game) -> str:
     exporter = chess.pgn.StringExporter(headers=True, variations=True, comments=True)
     return game.accept(exporter) + "\n"
+
+
+#: LiveChess's result words in its cloud feed, by the PGN result
+_CLOUD_RESULT = {"1-0": "WHITEWIN", "0-1": "BLACKWIN", "1/2-1/2": "DRAW"}
+#: the standard position's number among the 960 (Scharnagl's numbering)
+_STANDARD_960 = 518
+
+
+def game_json(game: chess.pgn.Game, serial: str, *, live: bool) -> dict[str, Any]:
+    """The game as LiveChess's cloud feed gives `game-M.json`: each move as its SAN, a
+    space, the mover's clock after the move in whole seconds, `+`, and the move's time in
+    whole seconds (`[%clk]` and `[%emt]` of the PGN; either is left out when not known)."""
+    moves = []
+    emt_re = re.compile(r"\[%emt\s+(\d+):(\d\d):(\d\d(?:\.\d+)?)\]")
+    for node in game.mainline():
+        text = node.san()
+        clock = node.clock()
+        spent = emt_re.search(node.comment)
+        if clock is not None:
+            text += f" {round(clock)}"
+            if spent is not None:
+                h, m, sec = spent.groups()
+                text += f"+{round(int(h) * 3600 + int(m) * 60 + float(sec))}"
+        moves.append(text)
+    board = game.board()
+    chess960 = board.chess960_pos()
+    return {
+        "live": live,
+        "serialNr": serial,
+        "firstMove": board.fullmove_number,
+        "chess960": chess960 if chess960 is not None else _STANDARD_960,
+        "result": _CLOUD_RESULT.get(game.headers.get("Result", "*"), "*"),
+        "moves": moves,
+    }
 
 
 def _player(name: str, fide_id: str) -> dict[str, Any]:
@@ -144,8 +191,11 @@ def write_round(
             }
         )
         if has_game and replay is not None:
-            text = game_pgn(replay, p, rnd)
+            game = _record(replay, p, rnd)
+            text = _pgn_text(game)
             _write(round_dir / f"game-{p.board}.pgn", text)
+            cloud = game_json(game, str(p.board), live=live)
+            _write(round_dir / f"game-{p.board}.json", json.dumps(cloud, indent=1))
             texts.append(text)
     _write(round_dir / "index.json", json.dumps({"date": date, "pairings": pairings}, indent=1))
     _write(round_dir / "games.pgn", "\n".join(texts))

@@ -14,7 +14,7 @@ from arbiter.hall.errors import PairingsError
 from arbiter.hall.export import write_round
 from arbiter.hall.pairings import read_pairings, results_csv, results_trf
 from arbiter.hall.replay import BoardReplay
-from tests.hall.relay import Relay
+from tests.hall.relay import CloudReader, Relay
 
 
 def _player(rank: int, name: str, fide: str, rounds: list[str], points: float) -> str:
@@ -114,6 +114,7 @@ def test_a_relay_follows_a_round_live(tmp_path: Path) -> None:
     streams = {"1": demo_events(seed=1), "2": demo_events(seed=2)}
     replays = {b: BoardReplay(b, "g") for b in streams}
     relay = Relay(tmp_path / "live", 1)
+    cloud = CloudReader(tmp_path / "live", 1)
     counts = []
     longest = max(len(s) for s in streams.values())
     for seq in range(1, longest + 1, 25):
@@ -122,6 +123,7 @@ def test_a_relay_follows_a_round_live(tmp_path: Path) -> None:
                 replays[board].offer(n, events[n - 1].to_dict(), None)
         write_round(tmp_path / "live", rnd, replays)
         counts.append(sum(len(v) for v in relay.poll().values()))
+        assert cloud.poll() == relay.seen  # the JSON feed holds the PGN's moves, as live
     assert counts == sorted(counts) and counts[0] < counts[-1]  # it followed the games
     index = json.loads((tmp_path / "live/round-1/index.json").read_text(encoding="utf-8"))
     assert [p["result"] for p in index["pairings"]] == [r.result() for r in replays.values()]
@@ -135,3 +137,7 @@ def test_a_relay_follows_a_round_live(tmp_path: Path) -> None:
     assert "[%clk" in first.comment and "[%emt" in first.comment
     games = (tmp_path / "live/round-1/games.pgn").read_text(encoding="utf-8")
     assert games.count("[Event ") == 2
+    words = {"1-0": "WHITEWIN", "0-1": "BLACKWIN", "1/2-1/2": "DRAW", "*": "*"}
+    assert cloud.results == {int(b): words[r.result()] for b, r in replays.items()}
+    clocks = [None if n.clock() is None else round(n.clock()) for n in game.mainline()]
+    assert cloud.clocks[2] == clocks and any(c is not None for c in clocks)
