@@ -8,12 +8,12 @@ benches play them against a real Mosquitto.
 from __future__ import annotations
 
 import dataclasses
-import threading
 from collections.abc import Sequence
 from pathlib import Path
 
 from arbiter.clock import MonotonicClock
-from arbiter.hall.publisher import HEARTBEAT_S, BoardPublisher
+from arbiter.hall.board import HallBoard
+from arbiter.hall.publisher import HEARTBEAT_S
 from arbiter.hall.topics import BrokerAddress
 from arbiter.inputs.stream import StreamSource
 from arbiter.live.session import Session
@@ -21,7 +21,7 @@ from arbiter.records.journal import JournalWriter
 from rules.events import Event, Start
 
 
-class SimulatedBoard:
+class SimulatedBoard(HallBoard):
     """One board of the hall: a scripted game played by a `Session` on its own thread.
 
     Args:
@@ -48,58 +48,17 @@ class SimulatedBoard:
         start = events[0]
         if not isinstance(start, Start):
             raise ValueError("a board's stream begins with 'start'")
-        self.name = name
-        self.journal_path = folder / f"board-{name}.jsonl"
+        journal_path = folder / f"board-{name}.jsonl"
         self.clock = MonotonicClock(speed=speed)
-        self.session = Session.new(
+        session = Session.new(
             start,
-            JournalWriter(self.journal_path, fsync=fsync),
+            JournalWriter(journal_path, fsync=fsync),
             self.clock,
             sources=[StreamSource(list(events[1:]), name=f"events:hall-{name}")],
         )
-        self.publisher = BoardPublisher(
-            self.session,
-            dataclasses.replace(address, board=name),
-            journal_path=self.journal_path,
-            heartbeat_s=heartbeat_s,
-            keepalive=keepalive,
+        super().__init__(
+            name, session, address, journal_path, heartbeat_s=heartbeat_s, keepalive=keepalive
         )
-        self.error: BaseException | None = None
-        self._thread: threading.Thread | None = None
-
-    def start(self) -> SimulatedBoard:
-        """Start playing (and publishing, if `publisher.start` was not called yet)."""
-        if not self.publisher.started:
-            self.publisher.start()
-        self._thread = threading.Thread(target=self._run, name=f"board-{self.name}", daemon=True)
-        self._thread.start()
-        return self
-
-    def _run(self) -> None:
-        try:
-            self.session.run()
-        except BaseException as exc:  # kept for the caller: a board must not die silently
-            self.error = exc
-
-    @property
-    def running(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
-
-    def join(self, timeout: float | None = None) -> None:
-        if self._thread is not None:
-            self._thread.join(timeout)
-
-    def stop(self, linger_s: float = 0.0) -> bool:
-        """Stop the game (if it goes on) and the publisher; see `BoardPublisher.close`."""
-        self.session.stop()
-        self.join(5)
-        return self.publisher.close(linger_s)
-
-    def pgn(self) -> str:
-        """The board's own record (what `arbiter play --pgn` writes), dated `????.??.??`."""
-        from arbiter.records.pgn import pgn_from_rulings
-
-        return pgn_from_rulings(self.session.game.start, self.session.rulings)
 
 
 def demo_streams(count: int) -> list[list[Event]]:

@@ -38,7 +38,8 @@ def test_the_demo_hall_runs_with_no_setup_and_a_relay_follows_it(tmp_path: Path)
     results = (tmp_path / "results.csv").read_text(encoding="utf-8").splitlines()
     assert len(results) == 4 and all(not r.endswith(",*") for r in results[1:])
     assert sorted(p.name for p in (live / "round-1").iterdir()) == [
-        "game-1.pgn", "game-2.pgn", "game-3.pgn", "games.pgn", "index.json"
+        "game-1.json", "game-1.pgn", "game-2.json", "game-2.pgn", "game-3.json", "game-3.pgn",
+        "games.pgn", "index.json",
     ]  # fmt: skip
     assert len(list((tmp_path / "j").glob("board-*.jsonl"))) == 3
 
