@@ -229,3 +229,22 @@ def test_an_unanswered_request_is_repeated_ever_more_slowly_until_the_board_says
     state = {"game": publisher.game, "seq": 3, "over": False, "result": None, "hello": True}
     station._on_message(None, None, _msg("arbiter/hall/5/state", state))
     assert len(station.client.take("resend")) == 1  # the board is back: asked at once
+
+
+def test_live_events_during_a_gap_do_not_hold_back_a_lost_request() -> None:
+    session, publisher, client = _board(upto=40)
+    station = Station(BrokerAddress("broker", 1883), mono=lambda: 0.0, retry_s=1.0)
+    station.client = FakeClient()
+    live = client.take("events")
+    start = {"game": publisher.game, "seq": 1, "event": session.events[0].to_dict()}
+    station._on_message(None, None, _msg("arbiter/hall/5/events", start))
+    station._on_message(None, None, _msg("arbiter/hall/5/events", live[10]))  # 2..11 lost
+    assert len(station.client.take("resend")) == 1  # its answer is lost too
+    asked = []
+    for n, message in enumerate(live[11:], start=1):  # the game goes on, live
+        now = n * 0.25
+        station.mono = lambda now=now: now  # type: ignore[misc]
+        station._on_message(None, None, _msg("arbiter/hall/5/events", message))
+        station.tick(now)
+        asked += [now for _ in station.client.take("resend")]
+    assert asked[:2] == [1.0, 3.0]  # asked again after 1 s, then 2 s: live events are no answer
