@@ -141,7 +141,12 @@ class LiveChessFeeds:
         with self._lock:
             connections = list(self._connections)
         for connection in connections:
-            connection.loop.call_soon_threadsafe(connection.changed, board)
+            try:
+                connection.loop.call_soon_threadsafe(connection.changed, board)
+            except RuntimeError:  # its server stopped: the connection is gone
+                with self._lock:
+                    if connection in self._connections:
+                        self._connections.remove(connection)
 
     async def serve(self, websocket: Any) -> None:
         """One client's session (a Starlette `WebSocket`), until it goes."""
@@ -161,7 +166,8 @@ class LiveChessFeeds:
         finally:
             sender.cancel()
             with self._lock:
-                self._connections.remove(connection)
+                if connection in self._connections:
+                    self._connections.remove(connection)
 
 
 class _Connection:
