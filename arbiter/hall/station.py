@@ -49,7 +49,8 @@ class BoardLink:
     online: bool | None = None
     last_heard: float = 0.0
     asked_at: float | None = None
-    #: when the last resent event of the current game arrived (an answer is flowing)
+    #: when an event filling the current game's gap last arrived (a resent one, or one the
+    #: board's client kept while the broker was away): an answer is flowing
     answered_at: float | None = None
     #: seconds to wait, after the last request or answer, before asking again
     retry_wait: float = RETRY_S
