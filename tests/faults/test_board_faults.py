@@ -33,7 +33,7 @@ from tests.faults.harness import (
     pgn_moves,
 )
 
-pytestmark = pytest.mark.faults
+pytestmark = [pytest.mark.faults, pytest.mark.realtime]
 
 #: the faults' seed; OTB_FAULTS_SEED=N runs the suite with other moments (to hunt rare faults)
 SEED = int(os.environ.get("OTB_FAULTS_SEED", "17"))
