@@ -278,6 +278,10 @@ class Players:
             output = ""
             if isinstance(exc, ProgramStuck):
                 output = f"{exc.out}\n--- stderr ---\n{exc.err}"
+            elif self.process is not None and self.process.poll() is None:
+                self.process.kill()  # still running (waited for in vain): keep what it said
+                out, err = self.process.communicate()
+                output = f"{out}\n--- stderr ---\n{err}"
             kept = keep_evidence(self.folder, f"{self.protocol}: {exc}\n{story}\n{output}")
             message = f"{self.protocol}: {exc}\n{story}\njournal ends:\n{tail}\nkept in {kept}"
             raise AssertionError(message) from None
