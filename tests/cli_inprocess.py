@@ -1,0 +1,39 @@
+"""`arbiter ARGS` run inside the test's process, for commands that only refuse bad input.
+
+A subprocess costs a Python start and the imports of the command each time (about a second
+here, tens of seconds on a loaded machine) and adds nothing to a test of a refusal: what it
+checks is the exit status and the one line on standard error. `run_cli` calls
+`arbiter.cli.main` with the streams captured and gives back what `subprocess.run` would:
+an exception that escapes `main` becomes a "Traceback" on standard error and status 1, as
+the interpreter would print it, so a test asserting "no traceback" still catches one.
+Tests of real processes (killed, timed, reading a terminal) keep their subprocesses.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import subprocess
+import sys
+import traceback
+
+from arbiter import cli
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    """`arbiter ARGS` in this process, with no input: its status, output and errors."""
+    out, err = io.StringIO(), io.StringIO()
+    stdin = sys.stdin
+    try:
+        sys.stdin = io.StringIO("")
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                status = cli.main(list(args))
+            except SystemExit as exc:  # argparse's refusals
+                status = exc.code if isinstance(exc.code, int) else 1
+            except BaseException:
+                err.write(traceback.format_exc())  # as the interpreter would show it
+                status = 1
+    finally:
+        sys.stdin = stdin
+    return subprocess.CompletedProcess(["arbiter", *args], status, out.getvalue(), err.getvalue())
