@@ -20,12 +20,12 @@ import traceback
 from arbiter import cli
 
 
-def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    """`arbiter ARGS` in this process, with no input: its status, output and errors."""
+def run_cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """`arbiter ARGS` in this process, reading `stdin`: its status, output and errors."""
     out, err = io.StringIO(), io.StringIO()
-    stdin = sys.stdin
+    saved_stdin = sys.stdin
     try:
-        sys.stdin = io.StringIO("")
+        sys.stdin = io.StringIO(stdin)
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             try:
                 status = cli.main(list(args))
@@ -35,5 +35,5 @@ def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
                 err.write(traceback.format_exc())  # as the interpreter would show it
                 status = 1
     finally:
-        sys.stdin = stdin
+        sys.stdin = saved_stdin
     return subprocess.CompletedProcess(["arbiter", *args], status, out.getvalue(), err.getvalue())
