@@ -16,17 +16,22 @@ import io
 import subprocess
 import sys
 import traceback
+from pathlib import Path
 
 from arbiter import cli
 
 
-def run_cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    """`arbiter ARGS` in this process, reading `stdin`: its status, output and errors."""
+def run_cli(
+    *args: str, stdin: str = "", cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    """`arbiter ARGS` in this process, reading `stdin`, in the folder `cwd` (default: this
+    one): its status, output and errors."""
     out, err = io.StringIO(), io.StringIO()
     saved_stdin = sys.stdin
     try:
         sys.stdin = io.StringIO(stdin)
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        folder = contextlib.chdir(cwd) if cwd is not None else contextlib.nullcontext()
+        with folder, contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             try:
                 status = cli.main(list(args))
             except SystemExit as exc:  # argparse's refusals
