@@ -2,9 +2,11 @@
 
 It owns the transport and the codec of a `--board PROTOCOL:DEVICE` (`auto:` detects the
 protocol first; a Bluetooth LE protocol's DEVICE is an address, opened by `BleTransport`),
-runs the transport in a background thread, and hands the session's main loop
-the events it decoded (`poll_events(max_wait)`), stamped in the session's time: the transport's
-clock is `clock() - zero`, where `zero` is the session's t = 0 on the same monotonic clock.
+runs the transport in a background thread, and hands on the events it decoded, stamped in the
+session's time: the transport's clock is `clock() - zero`, where `zero` is the session's t = 0
+on the same monotonic clock. A live session gives `start` a `deliver` callback, called by
+the reading thread after every step (one thread per board, no queue between); without one
+the events wait in a queue for `poll_events(max_wait)` (tools and tests that pull them).
 The stream includes `sensor` events: `dropped` (garbage), `disconnected` and `reconnected`
 (a pulled cable; the rules reconcile the next full report). `start_settings()` gives the
 sensor settings the board's events need in the stream's `start` event.
@@ -34,7 +36,11 @@ from firmware_bridge.transport import (
 )
 from rules.events import Event
 
-__all__ = ["BoardSource", "choose_board"]
+__all__ = ["BoardSource", "Deliver", "choose_board"]
+
+#: what a live session gives `BoardSource.start`: called on the reading thread with the
+#: events of each step (an empty list when none came)
+Deliver = Callable[[list[Event]], None]
 
 
 def choose_board() -> tuple[str, str]:
@@ -138,6 +144,9 @@ class BoardSource:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._failure: BaseException | None = None
+        self._deliver: Deliver | None = None
+        self._failed: Callable[[TransportError], None] | None = None
+        self._early: list[Event] = []  # a `disconnected` before the thread runs (`wait`)
 
     def session_time(self) -> float:
         """Seconds since the session's zero (never below 0)."""
@@ -149,23 +158,34 @@ class BoardSource:
 
     # -- running ------------------------------------------------------------------------
 
-    def start(self, *, wait: bool = False) -> BoardSource:
+    def start(
+        self,
+        *,
+        wait: bool = False,
+        deliver: Deliver | None = None,
+        failed: Callable[[TransportError], None] | None = None,
+    ) -> BoardSource:
         """Open the port and start reading.
 
         A port that cannot be opened is an error now, unless `wait`: then a `disconnected`
         event comes first and the port is tried again with back-off, as after a pulled
         cable (a resumed game whose board is not plugged in yet).
+
+        With `deliver`, the reading thread calls `deliver(events)` after every step (at
+        least every `step_s`, with an empty list when nothing came, so the receiver can run
+        its own timers on the same thread), and `failed(error)` once if reading fails; no
+        event goes to the queue of `poll_events`.
         """
         if self._thread is not None:
             return self
+        self._deliver, self._failed = deliver, failed
         try:
             self.transport.open()
         except TransportError as exc:
             if not wait:
                 self._close_capture()
                 raise
-            for event in self.transport.open_later(str(exc)):
-                self._queue.put(event)
+            self._early = self.transport.open_later(str(exc))
         except BaseException:
             self._close_capture()
             raise
@@ -175,12 +195,26 @@ class BoardSource:
         return self
 
     def _run(self) -> None:
+        events, self._early = self._early, []
         try:
-            while not self._stop.is_set():
-                for event in self.transport.step(self.step_s):
-                    self._queue.put(event)
-        except BaseException as exc:  # handed to the session's thread by poll_events
+            while True:
+                if self._deliver is not None:
+                    self._deliver(events)
+                else:
+                    for event in events:
+                        self._queue.put(event)
+                if self._stop.is_set():
+                    return
+                events = self.transport.step(self.step_s)
+        except BaseException as exc:  # handed on by `failed` or by poll_events
             self._failure = exc
+            if self._failed is not None:
+                self._failed(self._failure_error())
+
+    def _failure_error(self) -> TransportError:
+        error = TransportError(f"reading the board on {self.device} failed: {self._failure}")
+        error.__cause__ = self._failure
+        return error
 
     def poll_events(self, max_wait: float = 0.0) -> list[Event]:
         """The events decoded since the last call, waiting up to `max_wait` s for the first.
@@ -200,9 +234,7 @@ class BoardSource:
             except queue.Empty:
                 break
         if not out and self._failure is not None:
-            raise TransportError(
-                f"reading the board on {self.device} failed: {self._failure}"
-            ) from self._failure
+            raise self._failure_error()
         return out
 
     def __iter__(self) -> Iterator[Event]:

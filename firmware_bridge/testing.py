@@ -5,13 +5,16 @@ Shipped with the package (as gpiozero ships its mock pins) so the project's test
 writing a codec use the same helpers. Nothing here opens a port or reads a clock.
 
 - `feed_chunks(codec, data, sizes, t)`: feed `data` cut after the given sizes (cycled),
-  then `flush`; `three_ways(make, data)`: whole, a byte at a time, and cut at random.
-- `dropped`, `decoded`, `snapshots`: what the events say.
+  then `flush`; `pieces(data, sizes)`: the cut itself; `feed_cut(codec, data, offsets, t)`:
+  cut at the given offsets (as a fuzzer draws them), no flush; `three_ways(make, data)`:
+  whole, a byte at a time, and cut at random.
+- `dropped`, `decoded`, `snapshots`: what the events say; `expand`: a placement as 64 squares.
 - `SIMULATED`: protocol -> a factory of (board simulator, codec) that understand each other.
 """
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -25,25 +28,49 @@ __all__ = [
     "SIMULATED",
     "decoded",
     "dropped",
+    "expand",
     "expected_placement",
     "feed_chunks",
+    "feed_cut",
+    "pieces",
     "simulated",
     "snapshots",
     "three_ways",
 ]
 
 
-def feed_chunks(codec: Codec, data: bytes, sizes: Iterable[int], t: float = 1.0) -> list[Event]:
-    """Feed `data` in pieces of `sizes` (cycled until the data is used up), then `flush`."""
-    steps = [s for s in sizes if s > 0] or [len(data) or 1]
+def feed_chunks(
+    codec: Codec, data: bytes, sizes: Iterable[int], t: float = 1.0, *, flush: bool = True
+) -> list[Event]:
+    """Feed `data` in pieces of `sizes` (cycled until the data is used up), then `flush`
+    (unless not `flush`: what the feeds alone gave)."""
     events: list[Event] = []
-    pos, i = 0, 0
+    for piece in pieces(data, sizes):
+        events += codec.feed(piece, t)
+    return events + codec.flush(t) if flush else events
+
+
+def pieces(data: bytes, sizes: Iterable[int]) -> list[bytes]:
+    """`data` cut into pieces of `sizes` (cycled until the data is used up; sizes below 1
+    left out; none: one piece)."""
+    steps = [s for s in sizes if s > 0] or [len(data) or 1]
+    out: list[bytes] = []
+    pos = 0
     while pos < len(data):
-        step = steps[i % len(steps)]
-        events += codec.feed(data[pos : pos + step], t)
+        step = steps[len(out) % len(steps)]
+        out.append(data[pos : pos + step])
         pos += step
-        i += 1
-    return events + codec.flush(t)
+    return out
+
+
+def feed_cut(codec: Codec, data: bytes, offsets: Iterable[int], t: float = 1.0) -> list[Event]:
+    """Feed `data` cut at `offsets` (each taken modulo `len(data) + 1`, in order, repeats
+    ignored), without `flush`: the events the feeds gave."""
+    edges = sorted({0, len(data), *(c % (len(data) + 1) for c in offsets)})
+    events: list[Event] = []
+    for a, b in itertools.pairwise(edges):
+        events += codec.feed(data[a:b], t)
+    return events
 
 
 def three_ways(
@@ -72,6 +99,11 @@ def decoded(events: Iterable[Event]) -> list[Event]:
 def snapshots(events: Iterable[Event]) -> list[str]:
     """The placements of the snapshots among `events`."""
     return [e.board for e in events if isinstance(e, Snapshot)]
+
+
+def expand(placement: str) -> str:
+    """A placement (FEN's first field) as 64 characters, a8 ... h1, '.' for an empty square."""
+    return "".join("." * int(c) if c.isdigit() else c for c in placement.replace("/", ""))
 
 
 def _dgt() -> tuple[Any, Codec]:

@@ -19,6 +19,7 @@ from typing import Any
 
 import chess
 import chess.pgn
+import pytest
 
 from rules.events import Event, Press
 from rules.messages import ruling_dict
@@ -36,6 +37,13 @@ def digest_bench() -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def per_sensor(names: tuple[str, ...] | list[str]) -> list[Any]:
+    """`names` as pytest parameters; each sensor kind's tests in one xdist group, so that
+    under `pytest -n` its corpus pass runs once, on the worker that runs all of them (each
+    worker is a process of its own: a pass made on one is not seen by the others)."""
+    return [pytest.param(name, marks=pytest.mark.xdist_group(f"corpus-{name}")) for name in names]
 
 
 @dataclass(frozen=True)

@@ -199,7 +199,7 @@ def decode_stream(
             )
         stats.raw = True
         per_byte = codec.bits_per_byte / codec.baudrate
-        if hasattr(codec, "clock"):
+        if codec.has_clock:
             # a board that reports a clock (DGT): its readings give the real times
             from firmware_bridge.clock_timing import ClockTimeline
 
@@ -216,9 +216,7 @@ def decode_stream(
                     last_t = (index + i) * per_byte
                     yield from sort(codec.feed(block[i : i + 1], last_t))
                 index += len(block)
-    flush = getattr(codec, "flush", None)
-    if callable(flush):
-        yield from sort(flush(last_t))
+    yield from sort(codec.flush(last_t))
     for event in drops.take():
         stats.count(event)
         yield event
@@ -245,7 +243,7 @@ def run(args: argparse.Namespace) -> int:
 
         raw = codec.baudrate and not is_capture(head)
         timeline = None
-        if raw and hasattr(codec, "clock"):
+        if raw and codec.has_clock:
             from firmware_bridge.clock_timing import ClockTimeline
 
             data = handle.read()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -23,13 +22,17 @@ if TYPE_CHECKING:
 #: on a resumed game, how long (stream seconds) the board's lifts and places are held back
 #: waiting for its first full report before they are passed on after all
 STALE_HOLD_S = 3.0
+#: the protocols whose LEDs show 12.6 feedback (`follow`); Certabo's and Chessnut's LEDs
+#: are not driven for it
+FEEDBACK_BOARDS = ("millennium", "dgt")
 
 
 class BoardAdapter(Source):
     """An e-board (`--board PROTOCOL:DEVICE`, firmware_bridge.source.BoardSource) as a source.
 
     The board source stamps its events on the session's clock (`clock.now`, so a sped-up
-    demo clock stamps board events in the stream's time too); a thread hands them on. Its
+    demo clock stamps board events in the stream's time too) and hands them, on its one
+    reading thread, to `_take`, which filters them and emits them to the session. Its
     sensor settings go into the game's `start`.
 
     After a restart (`after_restart`, set by `arbiter resume`) the port may hold changes the
@@ -116,51 +119,56 @@ class BoardAdapter(Source):
         self.stale: list[Event] = []
         #: line noise: one drop report a second, no repeated dumps (D8)
         self.noise = NoiseFilter()
-        self._stop = threading.Event()
+        self._emit: Emit | None = None
+        self._waiting = False  # for the first full report after a restart
+        self._held: list[Event] = []  # lifts and places read while `_waiting`
 
     def start_settings(self) -> dict[str, float]:
         """`noise_s`, `slide_s`, `latency_s` for this board (events.md, Sensor settings)."""
         return self.board.start_settings()
 
     def start(self, emit: Emit, clock: Clock) -> None:
-        self.board.start(wait=self.wait_for_port)
-        threading.Thread(target=self._pump, args=(emit,), name=self.name, daemon=True).start()
+        self._emit = emit
+        self._waiting = self.after_restart
+        self.board.start(wait=self.wait_for_port, deliver=self._take, failed=self._failed)
 
-    def _pump(self, emit: Emit) -> None:
-        waiting = self.after_restart
-        held: list[Event] = []
-        try:
-            while not self._stop.is_set():
-                now = self.board.session_time()
-                events = self.noise.flush(now)
-                for read in self.board.poll_events(0.2):
-                    events += self.noise.take(read, self.board.session_time())
-                for event in events:
-                    if not waiting:
-                        emit(event)
-                    elif isinstance(event, Snapshot):
-                        waiting = False
-                        self.stale.extend(held)
-                        held.clear()
-                        emit(event)
-                    elif isinstance(event, Lift | Place):
-                        held.append(event)
-                    else:
-                        emit(event)
-                if held and self.board.session_time() - held[0].t > STALE_HOLD_S:
-                    waiting = False  # no full report came: the changes are all there is
-                    for event in held:
-                        emit(event)
-                    held.clear()
-        except ArbiterError as exc:
-            emit(SourceFailed(f"{self.name}: {exc}"))
+    def _take(self, reads: list[Event]) -> None:
+        """The board's events of one reading step (called on its reading thread, every
+        `step_s` at least): noise merged (D8), stale changes after a restart set aside."""
+        assert self._emit is not None
+        emit = self._emit
+        now = self.board.session_time()
+        events = self.noise.flush(now)
+        for read in reads:
+            events += self.noise.take(read, now)
+        held = self._held
+        for event in events:
+            if not self._waiting:
+                emit(event)
+            elif isinstance(event, Snapshot):
+                self._waiting = False
+                self.stale.extend(held)
+                held.clear()
+                emit(event)
+            elif isinstance(event, Lift | Place):
+                held.append(event)
+            else:
+                emit(event)
+        if held and now - held[0].t > STALE_HOLD_S:
+            self._waiting = False  # no full report came: the changes are all there is
+            for event in held:
+                emit(event)
+            held.clear()
+
+    def _failed(self, error: ArbiterError) -> None:
+        if self._emit is not None:
+            self._emit(SourceFailed(f"{self.name}: {error}"))
 
     def has_leds(self) -> bool:
-        """A board whose LEDs we may drive: Millennium, or a DGT Revelation II."""
+        """A board whose LEDs we may drive: Millennium, or a DGT Revelation II (the codec
+        declares `has_leds`; a DGT board's codec only when it is a Revelation II)."""
         codec = self.board.codec
-        if codec.name == "millennium":
-            return True
-        return codec.name == "dgt" and bool(getattr(codec, "revelation", False))
+        return codec.has_leds and codec.name in FEEDBACK_BOARDS
 
     def follow(self, rulings: list[Ruling], t: float) -> None:
         """Show on the board what `rulings` allow it to show (see the class docstring)."""
@@ -204,5 +212,4 @@ class BoardAdapter(Source):
             return
 
     def close(self) -> None:
-        self._stop.set()
         self.board.close()

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import os
-import select
 import sys
-import threading
 from collections.abc import Callable
-from typing import Any, TextIO
+from typing import TextIO
 
 from arbiter.clock import Clock
 from arbiter.inputs.base import KEYS, Emit, KeyCommand, Source, Typed
+from arbiter.inputs.terminal import TerminalReader, is_terminal
 
 
 class KeyboardSource(Source):
@@ -24,9 +22,7 @@ class KeyboardSource(Source):
 
     def __init__(self, stream: TextIO | None = None) -> None:
         self.stream = stream if stream is not None else sys.stdin
-        self._saved: Any = None
-        self._wake_r, self._wake_w = -1, -1
-        self._thread: threading.Thread | None = None
+        self._reader = TerminalReader(self.stream)
         #: the command line being typed after `:` (None: single keys)
         self.line: str | None = None
         #: shows the line being typed (the display's footer), set by the composition root
@@ -35,33 +31,14 @@ class KeyboardSource(Source):
     @staticmethod
     def usable(stream: TextIO | None = None) -> bool:
         """Is there a terminal to read keys from?"""
-        s = stream if stream is not None else sys.stdin
-        try:
-            return s.isatty()
-        except (AttributeError, ValueError, OSError):
-            return False
+        return is_terminal(stream if stream is not None else sys.stdin)
 
     def start(self, emit: Emit, clock: Clock) -> None:
-        import termios
-        import tty
+        self._reader = TerminalReader(self.stream)  # the stream may be set after __init__
+        self._reader.start(lambda: self._read(emit, clock), name="keyboard", cbreak=True)
 
-        fd = self.stream.fileno()
-        self._saved = termios.tcgetattr(fd)
-        tty.setcbreak(fd)
-        self._wake_r, self._wake_w = os.pipe()
-        self._thread = threading.Thread(
-            target=self._read, args=(fd, emit, clock), name="keyboard", daemon=True
-        )
-        self._thread.start()
-
-    def _read(self, fd: int, emit: Emit, clock: Clock) -> None:
-        while True:
-            ready, _, _ = select.select([fd, self._wake_r], [], [])
-            if self._wake_r in ready:
-                return
-            data = os.read(fd, 32)
-            if not data:
-                return
+    def _read(self, emit: Emit, clock: Clock) -> None:
+        for data in self._reader.chunks(32):
             t = clock.now()
             for ch in data.decode("utf-8", errors="ignore"):
                 if self.line is not None:
@@ -94,15 +71,4 @@ class KeyboardSource(Source):
             self.prompt(self.line or "")
 
     def close(self) -> None:
-        if self._wake_w >= 0:
-            os.write(self._wake_w, b"x")
-            if self._thread is not None:
-                self._thread.join(timeout=1.0)
-            os.close(self._wake_w)
-            os.close(self._wake_r)
-            self._wake_w = self._wake_r = -1
-        if self._saved is not None:
-            import termios
-
-            termios.tcsetattr(self.stream.fileno(), termios.TCSADRAIN, self._saved)
-            self._saved = None
+        self._reader.close()

@@ -18,9 +18,6 @@ person at the board would, never merged into one movement or into the opponent's
 
 from __future__ import annotations
 
-import contextlib
-import os
-import select
 import sys
 import threading
 import time
@@ -34,6 +31,7 @@ from arbiter.clock import Clock
 from arbiter.errors import SourceError
 from arbiter.inputs.base import Emit, KeyCommand, Notice, Source, SourceFailed, Typed
 from arbiter.inputs.board import BoardAdapter
+from arbiter.inputs.terminal import TerminalReader, is_terminal
 from arbiter.live.commands import (
     HAND_NEEDS_BOARD,
     CommandError,
@@ -272,26 +270,14 @@ class CommandSource(Source):
         self.pause = pause
         self.prompt = prompt
         self.tty = False
-        self._saved: Any = None
-        self._wake_r, self._wake_w = -1, -1
-        self._thread: threading.Thread | None = None
+        self._reader = TerminalReader(self.stream)
 
     def start(self, emit: Emit, clock: Clock) -> None:
         pause = self.pause or real_pause(clock)
         hand = Hand(self.board, pause) if self.board is not None else None
-        self._wake_r, self._wake_w = os.pipe()
-        self.tty = _isatty(self.stream)
-        if self.tty:
-            import termios
-            import tty
-
-            fd = self.stream.fileno()
-            self._saved = termios.tcgetattr(fd)
-            tty.setcbreak(fd)
-        self._thread = threading.Thread(
-            target=self._run, args=(emit, clock, hand), name=self.name, daemon=True
-        )
-        self._thread.start()
+        self.tty = is_terminal(self.stream)
+        self._reader = TerminalReader(self.stream)  # the stream may be set after __init__
+        self._reader.start(lambda: self._run(emit, clock, hand), name=self.name, cbreak=self.tty)
 
     def _run(self, emit: Emit, clock: Clock, hand: Hand | None) -> None:
         try:
@@ -330,36 +316,22 @@ class CommandSource(Source):
         if self.tty:
             yield from self._typed_lines()
             return
-        fd = self.stream.fileno()
         buffer = b""
-        while True:
-            ready, _, _ = select.select([fd, self._wake_r], [], [])
-            if self._wake_r in ready:
-                return
-            data = os.read(fd, 4096)
-            if not data:
-                if buffer.strip():
-                    yield buffer.decode("utf-8", errors="replace")
-                return
+        for data in self._reader.chunks(4096):
             buffer += data
             while b"\n" in buffer:
                 raw, buffer = buffer.split(b"\n", 1)
                 text = raw.decode("utf-8", errors="replace")
                 if text.strip() and not text.lstrip().startswith("#"):
                     yield text
+        if self._reader.ended and buffer.strip():  # a last line without its newline
+            yield buffer.decode("utf-8", errors="replace")
 
     def _typed_lines(self) -> Any:
         """A terminal in cbreak mode: keys make a line (shown by `prompt`); Enter ends it;
         a space on an empty line is a press at once; Backspace edits."""
-        fd = self.stream.fileno()
         line = ""
-        while True:
-            ready, _, _ = select.select([fd, self._wake_r], [], [])
-            if self._wake_r in ready:
-                return
-            data = os.read(fd, 64)
-            if not data:
-                return
+        for data in self._reader.chunks(64):
             for ch in data.decode("utf-8", errors="ignore"):
                 if ch in "\r\n":
                     text, line = line, ""
@@ -380,23 +352,4 @@ class CommandSource(Source):
             self.prompt(line)
 
     def close(self) -> None:
-        if self._wake_w >= 0:
-            os.write(self._wake_w, b"x")
-            if self._thread is not None and self._thread is not threading.current_thread():
-                self._thread.join(timeout=1.0)
-            with contextlib.suppress(OSError):
-                os.close(self._wake_w)
-                os.close(self._wake_r)
-            self._wake_w = self._wake_r = -1
-        if self._saved is not None:
-            import termios
-
-            termios.tcsetattr(self.stream.fileno(), termios.TCSADRAIN, self._saved)
-            self._saved = None
-
-
-def _isatty(stream: TextIO) -> bool:
-    try:
-        return stream.isatty()
-    except (AttributeError, ValueError, OSError):
-        return False
+        self._reader.close()

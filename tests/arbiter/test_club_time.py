@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from cli_inprocess import run_cli
 
 from arbiter.errors import ConfigError
 from arbiter.live.club_time import describe, read_club_time
@@ -81,7 +82,7 @@ def test_play_prints_the_reading_and_journals_the_contract_form(tmp_path: Path) 
 
 def test_play_refuses_three_seconds_before_any_game(tmp_path: Path) -> None:
     journal = tmp_path / "j.jsonl"
-    done = arbiter("play", "--tc", "3", "--events", "-", "--journal", str(journal))
+    done = run_cli("play", "--tc", "3", "--events", "-", "--journal", str(journal))
     assert done.returncode == 2
     assert "under a minute" in done.stderr and "Traceback" not in done.stderr
     assert not journal.exists()

@@ -19,6 +19,7 @@ from rules.events import Lift, Place, Snapshot, Start
 SPEED = "20"
 
 
+@pytest.mark.realtime
 @pytest.mark.parametrize(
     "sim", ["dgt-sim", "millennium-sim", "certabo-sim", "pegasus-sim", "chessnut-ble-sim"]
 )

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_inprocess import run_cli
 
 from arbiter.errors import OutputClashError
 from arbiter.records.paths import check_distinct, same_file
@@ -17,11 +17,7 @@ JOURNAL_TEXT = Start(t=0, time_control="60").to_json() + "\n"
 
 
 def arbiter(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]))
-    return subprocess.run(
-        [sys.executable, "-m", "arbiter.cli", *args],
-        capture_output=True, text=True, timeout=60, cwd=cwd, env=env,
-    )  # fmt: skip
+    return run_cli(*args, cwd=cwd)  # refusals: in this process (tests/cli_inprocess.py)
 
 
 def test_same_file_by_spelling_link_and_inode(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 import chess
 import chess.pgn
 import pytest
+from cli_inprocess import run_cli
 
 from arbiter.live.setup import load_unfinished
 from arbiter.records.journal import read_journal
@@ -179,7 +180,7 @@ def test_plain_lines_without_a_terminal(tmp_path: Path) -> None:
     ],
 )
 def test_bad_options_give_one_clear_line(tmp_path: Path, args: list[str], message: str) -> None:
-    done = arbiter("play", *args, "--journal", str(tmp_path / "j.jsonl"))
+    done = run_cli("play", *args, "--journal", str(tmp_path / "j.jsonl"))
     assert done.returncode == 2, done.stderr
     assert message in done.stderr
     assert "Traceback" not in done.stderr
@@ -190,17 +191,17 @@ def test_bad_options_give_one_clear_line(tmp_path: Path, args: list[str], messag
 def test_a_bad_config_key_names_the_file(tmp_path: Path) -> None:
     config = tmp_path / "arbiter.toml"
     config.write_text('[play]\ntc = "300"\nbuzz = true\n', encoding="utf-8")
-    done = arbiter("play", "--config", str(config), "--journal", str(tmp_path / "j"))
+    done = run_cli("play", "--config", str(config), "--journal", str(tmp_path / "j"))
     assert done.returncode == 2
     assert f"config {config} [play] buzz: unknown setting" in done.stderr
 
 
 def test_resume_of_an_unreadable_journal_says_so(tmp_path: Path) -> None:
-    missing = arbiter("resume", str(tmp_path / "nope.jsonl"))
+    missing = run_cli("resume", str(tmp_path / "nope.jsonl"))
     assert missing.returncode == 2 and "cannot be read" in missing.stderr
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"t": 0, "type": "lift", "square": "e2"}\n', encoding="utf-8")
-    done = arbiter("resume", str(bad))
+    done = run_cli("resume", str(bad))
     assert done.returncode == 2 and "does not begin with a 'start'" in done.stderr
     assert "Traceback" not in missing.stderr + done.stderr
 

@@ -35,6 +35,9 @@ from firmware_bridge.virtual import VirtualBoard, moves_to_events
 from rules.events import Event, Lift, Place, Sensor, Snapshot, Start
 from rules.replay import replay
 
+#: a virtual board on a pseudo-terminal, read in real time (by a real program)
+pytestmark = pytest.mark.realtime
+
 ROOT = Path(__file__).resolve().parents[2]
 PROTOCOLS = ("dgt", "millennium", "certabo")
 #: index (1-based) in real-games.pgn of DrDrunkenstein v mfm008: 31 plies, 16. Qxf7#

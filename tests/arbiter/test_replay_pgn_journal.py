@@ -6,11 +6,11 @@ import io
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import chess.pgn
 import pytest
+from cli_inprocess import run_cli
 
 from arbiter.errors import JournalError
 from arbiter.records.journal import JournalWriter, read_journal, restart_event
@@ -21,13 +21,7 @@ from rules.replay import replay
 
 
 def arbiter(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "arbiter.cli", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    return run_cli(*args, stdin=stdin or "")  # in this process (tests/cli_inprocess.py)
 
 
 def write_stream(path: Path, events: list) -> Path:

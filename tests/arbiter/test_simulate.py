@@ -12,7 +12,7 @@ from pathlib import Path
 import chess
 import chess.pgn
 import pytest
-from corpus_pass import corpus_pass
+from corpus_pass import corpus_pass, per_sensor
 
 from arbiter import cli
 from arbiter.errors import PgnError, SimulateError
@@ -656,7 +656,7 @@ def replay(events: list[Event]) -> list[dict]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("sensor", SENSORS)
+@pytest.mark.parametrize("sensor", per_sensor(SENSORS))
 @pytest.mark.parametrize(("name", "count"), [("real-games.pgn", 1083), ("clocked-games.pgn", 310)])
 def test_the_rules_core_rules_each_stream_to_the_game_score(
     shared: Path, name: str, count: int, sensor: str

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_inprocess import run_cli
 
 from arbiter.errors import JournalError
 from arbiter.records.journal import JournalWriter, read_journal, repair_torn_tail
@@ -27,6 +28,8 @@ TEXT = "".join(e.to_json() + "\n" for e in GAME)
 
 
 def arbiter(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    if args[0] in ("pgn", "replay", "decode"):  # readers: in this process (cli_inprocess.py)
+        return run_cli(*args, cwd=cwd)
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]))
     return subprocess.run(
         [sys.executable, "-m", "arbiter.cli", *args],

@@ -15,8 +15,10 @@ from __future__ import annotations
 import os
 import random
 import resource
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -73,9 +75,27 @@ def finish(process: subprocess.Popen[str], timeout: float = WAIT_S) -> tuple[int
     except subprocess.TimeoutExpired:
         process.kill()
         out, err = process.communicate()
-        message = f"the program did not end in {timeout} s:\n{out[-3000:]}{err}"
-        raise AssertionError(message) from None
+        raise ProgramStuck(f"the program did not end in {timeout} s", out, err) from None
     return process.returncode, out, err
+
+
+class ProgramStuck(AssertionError):
+    """The program did not end when it should have; its whole output is kept for the report."""
+
+    def __init__(self, what: str, out: str, err: str) -> None:
+        super().__init__(f"{what}:\n{out[-3000:]}{err}")
+        self.out = out
+        self.err = err
+
+
+def keep_evidence(folder: Path, story: str) -> Path:
+    """Copy a failed run's folder (journal, PGN, records) with `story` (the test's account
+    and the program's output) to a fresh folder under the system's temporary folder, which
+    no later run reuses or cleans, and return where: a rare failure stays there to be read."""
+    kept = Path(tempfile.mkdtemp(prefix=f"otb-fault-{folder.name}-"))
+    shutil.copytree(folder, kept / folder.name, dirs_exist_ok=True)
+    (kept / "story.txt").write_text(story, encoding="utf-8")
+    return kept
 
 
 def kill(process: subprocess.Popen[str]) -> None:
@@ -255,7 +275,15 @@ class Players:
         except AssertionError as exc:
             tail = "\n".join(e.to_json() for e in journal_events(self.journal)[-12:])
             story = "\n".join(self.log)
-            message = f"{self.protocol}: {exc}\n{story}\njournal ends:\n{tail}"
+            output = ""
+            if isinstance(exc, ProgramStuck):
+                output = f"{exc.out}\n--- stderr ---\n{exc.err}"
+            elif self.process is not None and self.process.poll() is None:
+                self.process.kill()  # still running (waited for in vain): keep what it said
+                out, err = self.process.communicate()
+                output = f"{out}\n--- stderr ---\n{err}"
+            kept = keep_evidence(self.folder, f"{self.protocol}: {exc}\n{story}\n{output}")
+            message = f"{self.protocol}: {exc}\n{story}\njournal ends:\n{tail}\nkept in {kept}"
             raise AssertionError(message) from None
         finally:
             if self.process is not None and self.process.poll() is None:

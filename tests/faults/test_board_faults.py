@@ -14,6 +14,7 @@ time; no legal move made while the program was down may be ruled illegal or pena
 
 from __future__ import annotations
 
+import os
 import random
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -22,11 +23,20 @@ import chess
 import chess.pgn
 import pytest
 
-from tests.faults.harness import MAX_PLIES, BoardRun, Fault, Players, journal_game, pgn_moves
+from tests.faults.harness import (
+    MAX_PLIES,
+    BoardRun,
+    Fault,
+    Players,
+    journal_game,
+    keep_evidence,
+    pgn_moves,
+)
 
-pytestmark = pytest.mark.faults
+pytestmark = [pytest.mark.faults, pytest.mark.realtime]
 
-SEED = 17
+#: the faults' seed; OTB_FAULTS_SEED=N runs the suite with other moments (to hunt rare faults)
+SEED = int(os.environ.get("OTB_FAULTS_SEED", "17"))
 
 
 def random_faults(rng: random.Random, plies: int, count: int, cable: int) -> list[Fault]:
@@ -76,21 +86,31 @@ def test_kills_and_a_pulled_cable_give_the_uninterrupted_pgn(
     expected = pgn_moves(plain.pgn.read_text(encoding="utf-8"))
     assert expected == ([m.uci() for m in moves], "1-0")
     for protocol, done in runs.items():
-        story = "\n".join(done.log)
-        assert done.status == 0, f"{protocol}:\n{story}\n{done.out[-2000:]}{done.err}"
-        assert "Traceback" not in done.err
-        assert pgn_moves(done.pgn.read_text(encoding="utf-8")) == expected, story
-        _, rulings, events = journal_game(done.journal)
-        wrong = [r for r in rulings if r.type in ("illegal", "penalty")]
-        assert not wrong, f"{protocol}: legal moves ruled illegal or penalised: {wrong}\n{story}"
-        restarts = [e for e in events if e.type == "restart"]
-        assert len(restarts) == 5, story
-        # up to max_plies made while down are recognised; beyond (one more, when the journal
-        # ended before a piece put down was released), a mismatch says what to put back (D1)
-        for down, put_back in done.outcomes:
-            if down <= MAX_PLIES:
-                assert not put_back, f"{protocol}: {down} plies not recognised\n{story}"
-            elif down > MAX_PLIES + 1:
-                assert put_back, f"{protocol}: {down} plies recognised?\n{story}"
-        assert done.mismatches >= 1, story
-        print(f"{protocol}:\n{story}")
+        try:
+            check_run(protocol, done, expected)
+        except AssertionError as exc:
+            output = f"{done.out}\n--- stderr ---\n{done.err}"
+            kept = keep_evidence(done.journal.parent, f"{exc}\n{output}")
+            raise AssertionError(f"{exc}\nkept in {kept}") from None
+
+
+def check_run(protocol: str, done: BoardRun, expected: tuple[list[str], str]) -> None:
+    """The faulted run `done` ended as the uninterrupted one, and ruled no legal move wrong."""
+    story = "\n".join(done.log)
+    assert done.status == 0, f"{protocol}:\n{story}\n{done.out[-2000:]}{done.err}"
+    assert "Traceback" not in done.err
+    assert pgn_moves(done.pgn.read_text(encoding="utf-8")) == expected, story
+    _, rulings, events = journal_game(done.journal)
+    wrong = [r for r in rulings if r.type in ("illegal", "penalty")]
+    assert not wrong, f"{protocol}: legal moves ruled illegal or penalised: {wrong}\n{story}"
+    restarts = [e for e in events if e.type == "restart"]
+    assert len(restarts) == 5, story
+    # up to max_plies made while down are recognised; beyond (one more, when the journal
+    # ended before a piece put down was released), a mismatch says what to put back (D1)
+    for down, put_back in done.outcomes:
+        if down <= MAX_PLIES:
+            assert not put_back, f"{protocol}: {down} plies not recognised\n{story}"
+        elif down > MAX_PLIES + 1:
+            assert put_back, f"{protocol}: {down} plies recognised?\n{story}"
+    assert done.mismatches >= 1, story
+    print(f"{protocol}:\n{story}")

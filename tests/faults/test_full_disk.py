@@ -17,7 +17,7 @@ import pytest
 
 from tests.faults.harness import ARBITER, ROOT, arbiter, finish, pgn_moves, pgn_of, without_date
 
-pytestmark = pytest.mark.faults
+pytestmark = [pytest.mark.faults, pytest.mark.realtime]
 
 #: the journal may grow to this many bytes: the game stops a third of the way through
 LIMIT = 4096

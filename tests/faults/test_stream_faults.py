@@ -33,7 +33,7 @@ from tests.faults.harness import (
     without_date,
 )
 
-pytestmark = pytest.mark.faults
+pytestmark = [pytest.mark.faults, pytest.mark.realtime]
 
 SEED = 1017
 KILLS = 6

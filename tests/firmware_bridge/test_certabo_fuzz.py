@@ -4,14 +4,12 @@ turned into another digit: the format has no check) misread on one square only."
 
 from __future__ import annotations
 
-import itertools
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from firmware_bridge.codecs.certabo import CertaboCodec, SentioCodec
 from firmware_bridge.sim.certabo_board import CertaboBoard, SentioBoard
-from rules.events import Event, Sensor, Snapshot
+from firmware_bridge.testing import dropped, expand, feed_cut, snapshots
 
 BOARD = CertaboBoard(line_break_every=64)
 CALIBRATION = BOARD.calibration()
@@ -21,40 +19,19 @@ SENTIO_GOOD = SentioBoard().lift("e2")
 SENTIO_BOARD = "????????/????????/8/8/8/8/????1???/????????"
 
 
-def snapshots(events: list[Event]) -> list[str]:
-    return [e.board for e in events if isinstance(e, Snapshot)]
-
-
-def dropped(events: list[Event]) -> int:
-    return sum(e.bytes or 0 for e in events if isinstance(e, Sensor) and e.status == "dropped")
-
-
-def feed_chunks(codec: CertaboCodec | SentioCodec, data: bytes, cuts: list[int]) -> list[Event]:
-    events: list[Event] = []
-    edges = sorted({0, len(data), *(c % (len(data) + 1) for c in cuts)})
-    for a, b in itertools.pairwise(edges):
-        events += codec.feed(data[a:b], 1.0)
-    return events
-
-
 def squares_differing(a: str, b: str) -> int:
     return sum(1 for p, q in zip(expand(a), expand(b), strict=True) if p != q)
-
-
-def expand(placement: str) -> str:
-    """A placement as 64 characters, a8 ... h1, '.' for empty."""
-    return "".join("." * int(c) if c.isdigit() else c for c in placement.replace("/", ""))
 
 
 @settings(max_examples=300, deadline=None)
 @given(garbage=st.binary(max_size=400), cuts=st.lists(st.integers(0, 3000), max_size=8))
 def test_garbage_never_raises_and_a_good_record_follows(garbage: bytes, cuts: list[int]) -> None:
     codec = CertaboCodec(CALIBRATION, orientation="normal", history=1)
-    events = feed_chunks(codec, garbage + GOOD, cuts)
+    events = feed_cut(codec, garbage + GOOD, cuts)
     assert snapshots(events)[-1] == GOOD_BOARD
     assert codec.pending == 0
     sentio = SentioCodec()
-    events = feed_chunks(sentio, garbage + SENTIO_GOOD, cuts)
+    events = feed_cut(sentio, garbage + SENTIO_GOOD, cuts)
     assert snapshots(events)[-1] == SENTIO_BOARD
 
 
@@ -116,7 +93,7 @@ def test_chunking_does_not_change_what_is_decoded(parts: list[bytes], cuts: list
     whole = CertaboCodec(CALIBRATION, orientation="normal")
     a = whole.feed(data, 1.0)
     cut = CertaboCodec(CALIBRATION, orientation="normal")
-    b = feed_chunks(cut, data, cuts)
+    b = feed_cut(cut, data, cuts)
     assert snapshots(a) == snapshots(b)
     assert dropped(a) + whole.pending == dropped(b) + cut.pending
     assert whole.led_kind == cut.led_kind

@@ -13,17 +13,9 @@ import chess
 
 from firmware_bridge.codecs.certabo import CertaboCodec, RecordFramer, SentioCodec
 from firmware_bridge.sim.certabo_board import CertaboBoard, SentioBoard
-from rules.events import Event, Sensor, Snapshot
+from firmware_bridge.testing import dropped, snapshots
 
 INITIAL = chess.STARTING_BOARD_FEN
-
-
-def snapshots(events: list[Event]) -> list[str]:
-    return [e.board for e in events if isinstance(e, Snapshot)]
-
-
-def dropped(events: list[Event]) -> int:
-    return sum(e.bytes or 0 for e in events if isinstance(e, Sensor) and e.status == "dropped")
 
 
 def certabo() -> tuple[CertaboBoard, CertaboCodec]:

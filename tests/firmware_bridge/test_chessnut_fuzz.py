@@ -4,14 +4,13 @@ lets anyone tell (it has no checksum: a nibble that stays a valid code is misrea
 
 from __future__ import annotations
 
-import itertools
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from firmware_bridge.codecs.chessnut import ChessnutCodec
 from firmware_bridge.sim.chessnut_board import ChessnutBoard
-from rules.events import Event, Sensor, Snapshot
+from firmware_bridge.testing import dropped, expand, feed_cut, snapshots
+from rules.events import Event, Sensor
 
 GOOD = ChessnutBoard(reporting=True).lift("e2")
 GOOD_BOARD = "rnbqkbnr/pppppppp/8/8/8/8/PPPP1PPP/RNBQKBNR"
@@ -19,27 +18,12 @@ GOOD_BOARD = "rnbqkbnr/pppppppp/8/8/8/8/PPPP1PPP/RNBQKBNR"
 FLUSH = b"\xff" * 40
 
 
-def snapshots(events: list[Event]) -> list[str]:
-    return [e.board for e in events if isinstance(e, Snapshot)]
-
-
-def dropped(events: list[Event]) -> int:
-    return sum(e.bytes or 0 for e in events if isinstance(e, Sensor) and e.status == "dropped")
-
-
-def expand(placement: str) -> str:
-    return "".join("." * int(c) if c.isdigit() else c for c in placement.replace("/", ""))
-
-
 @settings(max_examples=300, deadline=None)
 @given(garbage=st.binary(max_size=300), cuts=st.lists(st.integers(0, 500), max_size=8))
 def test_garbage_never_raises_and_a_good_message_follows(garbage: bytes, cuts: list[int]) -> None:
     codec = ChessnutCodec(orientation="normal")
     data = garbage + FLUSH + GOOD
-    events: list[Event] = []
-    edges = sorted({0, len(data), *(c % (len(data) + 1) for c in cuts)})
-    for a, b in itertools.pairwise(edges):
-        events += codec.feed(data[a:b], 1.0)
+    events = feed_cut(codec, data, cuts)
     assert snapshots(events)[-1] == GOOD_BOARD
     assert codec.pending == 0
     assert dropped(events) <= len(data) - len(GOOD)
@@ -93,10 +77,7 @@ def test_chunking_does_not_change_what_is_decoded(parts: list[bytes], cuts: list
     whole = ChessnutCodec(orientation="normal")
     a = whole.feed(data, 1.0)
     cut = ChessnutCodec(orientation="normal")
-    b: list[Event] = []
-    edges = sorted({0, len(data), *(c % (len(data) + 1) for c in cuts)})
-    for x, y in itertools.pairwise(edges):
-        b += cut.feed(data[x:y], 1.0)
+    b = feed_cut(cut, data, cuts)
     assert snapshots(a) == snapshots(b)
     assert dropped(a) + whole.pending == dropped(b) + cut.pending
     assert whole.battery == cut.battery

@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 from firmware_bridge.codecs.dgt import DgtCodec
 from firmware_bridge.codecs.dgt_framing import DgtFramer, Dropped, Frame
 from firmware_bridge.sim.dgt_board import DgtBoardModel, clock_ack, clock_times
-from rules.events import Event, Lift, Place, Press, Sensor, Snapshot
+from firmware_bridge.testing import feed_chunks, pieces
+from rules.events import Lift, Place, Press, Sensor, Snapshot
 
 
 def _valid_messages() -> list[bytes]:
@@ -37,20 +38,6 @@ PROBE_EVENT = Place(t=1.0, square="e4", piece="P")
 
 messages = st.sampled_from(VALID)
 chunk_sizes = st.lists(st.integers(min_value=1, max_value=70), min_size=1, max_size=40)
-
-
-def chunked(data: bytes, sizes: list[int]) -> list[bytes]:
-    out, i, k = [], 0, 0
-    while i < len(data):
-        size = sizes[k % len(sizes)]
-        out.append(data[i : i + size])
-        i += size
-        k += 1
-    return out
-
-
-def feed_chunks(codec: DgtCodec, chunks: list[bytes], now: float = 1.0) -> list[Event]:
-    return [e for chunk in chunks for e in codec.feed(chunk, now)]
 
 
 @st.composite
@@ -83,8 +70,8 @@ def test_framer_accounts_for_every_byte(data: bytes, sizes: list[int]) -> None:
     framed = sum(i.size for i in items if isinstance(i, Frame))
     dropped = sum(i.count for i in items if isinstance(i, Dropped))
     assert framed + dropped + whole.partial == len(data)
-    pieces = DgtFramer()
-    parts = [i for chunk in chunked(data, sizes) for i in pieces.push(chunk)]
+    framer = DgtFramer()
+    parts = [i for chunk in pieces(data, sizes) for i in framer.push(chunk)]
     assert [i for i in parts if isinstance(i, Frame)] == [i for i in items if isinstance(i, Frame)]
     assert sum(i.count for i in parts if isinstance(i, Dropped)) == dropped
 
@@ -94,8 +81,8 @@ def test_framer_accounts_for_every_byte(data: bytes, sizes: list[int]) -> None:
 def test_feed_never_raises_and_ignores_chunking(data: bytes, sizes: list[int]) -> None:
     whole = DgtCodec()
     events = whole.feed(data, 1.0) + whole.flush(1.0)
-    pieces = DgtCodec()
-    assert feed_chunks(pieces, chunked(data, sizes)) + pieces.flush(1.0) == events
+    cut = DgtCodec()
+    assert feed_chunks(cut, data, sizes) == events
     for event in events:
         assert isinstance(event, Lift | Place | Snapshot | Sensor | Press)
 
@@ -104,7 +91,7 @@ def test_feed_never_raises_and_ignores_chunking(data: bytes, sizes: list[int]) -
 @given(garbage=streams, sizes=chunk_sizes)
 def test_valid_message_after_garbage_is_decoded(garbage: bytes, sizes: list[int]) -> None:
     codec = DgtCodec()
-    events = feed_chunks(codec, chunked(garbage + PROBE, sizes))
+    events = feed_chunks(codec, garbage + PROBE, sizes, flush=False)
     assert events[-1] == PROBE_EVENT
     reported = sum(e.bytes or 0 for e in events if isinstance(e, Sensor))
     assert reported <= len(garbage)

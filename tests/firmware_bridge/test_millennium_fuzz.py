@@ -3,15 +3,13 @@ and frames with a wrong check or a wrong parity bit are dropped and reported (2.
 
 from __future__ import annotations
 
-import itertools
-
 import chess
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from firmware_bridge.codecs.millennium import MillenniumCodec, to_wire
 from firmware_bridge.sim.millennium_board import MillenniumBoard
-from rules.events import Event, Sensor, Snapshot
+from firmware_bridge.testing import dropped, feed_cut, snapshots
 
 GOOD = MillenniumBoard().lift("e2")
 GOOD_BOARD = "rnbqkbnr/pppppppp/8/8/8/8/PPPP1PPP/RNBQKBNR"
@@ -21,28 +19,12 @@ FRAMES = [GOOD, to_wire("v0101"), to_wire("l"), to_wire("x"), to_wire("w0203"), 
 FLUSH = b"\x00" * 70
 
 
-def snapshots(events: list[Event]) -> list[str]:
-    return [e.board for e in events if isinstance(e, Snapshot)]
-
-
-def dropped(events: list[Event]) -> int:
-    return sum(e.bytes or 0 for e in events if isinstance(e, Sensor) and e.status == "dropped")
-
-
-def feed_chunks(codec: MillenniumCodec, data: bytes, cuts: list[int]) -> list[Event]:
-    events: list[Event] = []
-    edges = sorted({0, len(data), *(c % (len(data) + 1) for c in cuts)})
-    for a, b in itertools.pairwise(edges):
-        events += codec.feed(data[a:b], 1.0)
-    return events
-
-
 @settings(max_examples=300, deadline=None)
 @given(garbage=st.binary(max_size=300), cuts=st.lists(st.integers(0, 2000), max_size=8))
 def test_garbage_never_raises_and_a_good_frame_follows(garbage: bytes, cuts: list[int]) -> None:
     codec = MillenniumCodec(orientation="normal")
     data = garbage + FLUSH + GOOD
-    events = feed_chunks(codec, data, cuts)
+    events = feed_cut(codec, data, cuts)
     assert snapshots(events)[-1] == GOOD_BOARD
     assert codec.pending == 0
     decoded_bytes = sum(len(GOOD) for _ in snapshots(events))
@@ -102,7 +84,7 @@ def test_chunking_does_not_change_what_is_decoded(parts: list[bytes], cuts: list
     whole = MillenniumCodec(orientation="normal")
     a = whole.feed(data, 1.0)
     cut = MillenniumCodec(orientation="normal")
-    b = feed_chunks(cut, data, cuts)
+    b = feed_cut(cut, data, cuts)
     assert snapshots(a) == snapshots(b)
     assert dropped(a) + whole.pending == dropped(b) + cut.pending
     assert (whole.version, whole.eeprom, whole.acks) == (cut.version, cut.eeprom, cut.acks)

@@ -17,18 +17,10 @@ import chess
 
 from firmware_bridge.codecs.millennium import MillenniumCodec, check_digits
 from firmware_bridge.sim.millennium_board import MillenniumBoard
-from rules.events import Event, Sensor, Snapshot
+from firmware_bridge.testing import dropped, snapshots
 
 INITIAL = chess.STARTING_BOARD_FEN
 M6_TEXT = "srnbqkbnrpppppppp" + "." * 32 + "PPPPPPPPRNBQKBNR73"
-
-
-def snapshots(events: list[Event]) -> list[str]:
-    return [e.board for e in events if isinstance(e, Snapshot)]
-
-
-def dropped(events: list[Event]) -> int:
-    return sum(e.bytes or 0 for e in events if isinstance(e, Sensor) and e.status == "dropped")
 
 
 def cells_h1_first(placement: str) -> str:

@@ -20,6 +20,9 @@ from rules.events import Event, Lift, Place, Snapshot, Start
 from rules.game import Game
 from rules.rulings import MoveStands
 
+#: a virtual board on a pseudo-terminal, read in real time (by a real program)
+pytestmark = pytest.mark.realtime
+
 
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)

@@ -110,6 +110,7 @@ def sensor_settings(protocol: str) -> dict[str, float]:
 
 
 @pytest.mark.slow
+@pytest.mark.realtime
 @pytest.mark.parametrize("protocol", PROTOCOLS)
 def test_real_game_over_the_pty_gives_the_game_moves(
     protocol: str, shared: Path, tmp_path: Path
@@ -148,6 +149,7 @@ def _events_with_outage(
 
 
 @pytest.mark.slow
+@pytest.mark.realtime
 @pytest.mark.parametrize("protocol", PROTOCOLS)
 def test_pulled_cable_mid_game_gives_the_same_moves(
     protocol: str, shared: Path, tmp_path: Path
@@ -249,6 +251,7 @@ SIMULATED_HANDS = ("dgt", "millennium")
 
 
 @pytest.mark.slow
+@pytest.mark.realtime
 @pytest.mark.parametrize("protocol", SIMULATED_HANDS)
 def test_simulated_hands_and_presses_give_the_moves(
     protocol: str, shared: Path, tmp_path: Path

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from corpus_pass import corpus_pass, digest_bench
+from corpus_pass import corpus_pass, digest_bench, per_sensor
 
 GOLDEN = Path(__file__).with_name("rulings_digest.json")
 BENCH = digest_bench()
@@ -35,7 +35,7 @@ def test_the_golden_file_has_every_part() -> None:
 
 @pytest.mark.slow
 @pytest.mark.golden
-@pytest.mark.parametrize("name", BENCH.GOLDEN_PARTS)
+@pytest.mark.parametrize("name", per_sensor(BENCH.GOLDEN_PARTS))
 def test_the_rulings_are_those_of_the_golden_digest(shared: Path, name: str) -> None:
     # a sensor kind's pass over the corpus is shared with the game-score test (corpus_pass)
     got = corpus_pass(name).summary if name in BENCH.SENSORS else BENCH.summary(BENCH.part(name))

@@ -12,11 +12,16 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pytest
+
 from arbiter.hall.demo import SimulatedBoard, demo_streams
 from arbiter.hall.station import Station
 from arbiter.hall.topics import BrokerAddress
 from tests.hall.brokers import CuttableLink, Mosquitto
 from tests.hall.games import corpus_streams
+
+#: a real broker, killed and restarted, and cut links, in real time
+pytestmark = pytest.mark.realtime
 
 SPEED = 250.0
 CUT_S = 2.0
