@@ -13,7 +13,6 @@ import argparse
 import io
 import os
 import threading
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -70,16 +69,6 @@ def play_typed(
         session.display.attach(session.game)
         for note in built.notes:  # what the game said as it was built
             session.display.note(note)
-        taken = session.take
-
-        def take(item: object) -> list[Ruling]:
-            try:
-                return taken(item)
-            finally:
-                session.queue.task_done()
-
-        session.take = take  # type: ignore[method-assign]
-
         def pause(dt: float) -> None:
             """Move the fake clock once the session has ruled on everything sent so far, as
             real time would: no input waits in the queue while the clock jumps past it."""
@@ -88,8 +77,7 @@ def play_typed(
                 clock.advance(dt)
 
         def settle() -> None:
-            while session.queue.unfinished_tasks and runner.is_alive():
-                time.sleep(0.001)
+            session.wait_idle()
 
         for source in session.sources:
             if isinstance(source, CommandSource):
