@@ -531,8 +531,7 @@ class Session:
         from arbiter.records.pgn import pgn_from_rulings
 
         text = pgn_from_rulings(
-            self.game.start, self.rulings, date=date, tags=tags, events=self.events,
-            language=self.language,
+            self.game.start, self.rulings, date=date, tags=tags, language=self.language,
         )  # fmt: skip
         p = Path(path)
         try:

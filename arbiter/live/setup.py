@@ -445,7 +445,7 @@ def save_record(
     from arbiter.records.pgn import pgn_from_rulings
 
     text = pgn_from_rulings(
-        session.game.start, session.rulings, date=date, tags=tags, events=session.events
+        session.game.start, session.rulings, date=date, tags=tags
     )
     with contextlib.suppress(OSError):
         sys.stdout.write(f"\n{text}\n")

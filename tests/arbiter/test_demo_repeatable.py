@@ -50,7 +50,7 @@ def plain_pgn() -> str:
     game, rulings = rebuild(events)
     rulings += game.finish()
     date = demo_game().headers.get("Date", "????.??.??")
-    return pgn_from_rulings(game.start, rulings, date=date, events=events)
+    return pgn_from_rulings(game.start, rulings, date=date)
 
 
 @pytest.mark.parametrize("sim", SIM_BOARDS)
