@@ -62,6 +62,7 @@ from arbiter.live.commands import (
 from arbiter.live.records import write_atomic
 from arbiter.live.start_check import setup_difference, waiting_note
 from arbiter.records.journal import JournalWriter, restart_event
+from firmware_bridge.gpio.devices import DrawHold
 from rules.errors import ArbiterError
 from rules.events import (
     Decline,
@@ -263,6 +264,8 @@ class Session:
                 error = item.error
                 self.display.note(item.text if error is None else error_text(error, self.language))
             return None
+        if isinstance(item, DrawHold):  # a claim button held: offer, or accept the offer
+            return item.to_action(game.offer)
         to_action = getattr(item, "to_action", None)  # the pause button's toggle
         if callable(to_action):
             made = to_action(game.clock.paused)
