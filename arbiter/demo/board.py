@@ -92,7 +92,7 @@ class PlayedOnTheBoard(Source):
             sensed = isinstance(event, Lift | Place | Snapshot)
             if not self._wait_until(clock, event.t, move=sensed):
                 return
-            if not sensed:
+            if not isinstance(event, Lift | Place | Snapshot):
                 emit(event)
                 continue
             before = len(self.board.delivered)

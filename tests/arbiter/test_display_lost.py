@@ -13,7 +13,9 @@ import json
 import resource
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import IO
 
 import chess.pgn
 
@@ -25,7 +27,9 @@ MOVES = ["e2e4", "e7e5", "g1f3", "b8c6", "resign"]
 LIMIT = 20_000
 
 
-def _play(tmp_path: Path, stdout: object, **popen: object) -> subprocess.Popen[str]:
+def _play(
+    tmp_path: Path, stdout: IO[bytes] | int, preexec_fn: Callable[[], None] | None = None
+) -> subprocess.Popen[str]:
     commands = tmp_path / "commands.txt"
     commands.write_text("\n".join(MOVES) + "\n", encoding="utf-8")
     return subprocess.Popen(
@@ -33,7 +37,7 @@ def _play(tmp_path: Path, stdout: object, **popen: object) -> subprocess.Popen[s
          "--journal", str(tmp_path / "g.jsonl"), "--pgn", str(tmp_path / "g.pgn"),
          "--display", "plain"],
         stdin=commands.open(encoding="utf-8"), stdout=stdout, stderr=subprocess.PIPE,
-        text=True, cwd=tmp_path, **popen,  # type: ignore[call-overload]
+        text=True, cwd=tmp_path, preexec_fn=preexec_fn,
     )  # fmt: skip
 
 
