@@ -61,6 +61,9 @@ __all__ = [
 BACKOFF_S: tuple[float, ...] = (0.5, 1.0, 2.0, 5.0)
 #: a board that answers a version request has not answered its start-up after this long
 STARTUP_RETRY_S = 2.0
+#: real seconds of quiet a link needs besides `silence_s` on its clock before it is judged
+#: lost: a sped-up or a test's clock can jump past `silence_s` while the board is talking
+SILENCE_FLOOR_S = 0.1
 
 
 class TransportError(ArbiterError):
@@ -179,6 +182,7 @@ class LinkTransport:
         #: (transport clock, real time) of the last paced write
         self._last_paced: tuple[float, float] | None = None
         self._last_rx = 0.0
+        self._last_rx_real = 0.0
         self._last_probe = 0.0
         self._last_refresh = 0.0
         self._startup_at = 0.0
@@ -230,6 +234,7 @@ class LinkTransport:
         self._linked = True
         now = self.clock()
         self._last_rx = self._last_probe = now
+        self._last_rx_real = time.monotonic()
         return now
 
     def _startup(self, now: float) -> None:
@@ -297,6 +302,7 @@ class LinkTransport:
         now = self.clock()
         if data:
             self._last_rx = now
+            self._last_rx_real = time.monotonic()
             if self.capture is not None:
                 self.capture.write(now, "rx", data)
             events += self.codec.feed(data, now)
@@ -306,7 +312,8 @@ class LinkTransport:
         except OSError as exc:
             return events + self._disconnect(f"write failed: {exc}")
         silence = self.policy.silence_s
-        if silence is not None and now - self._last_rx > silence:
+        quiet_real = time.monotonic() - self._last_rx_real
+        if silence is not None and now - self._last_rx > silence and quiet_real > SILENCE_FLOOR_S:
             events += self._disconnect(f"no byte for {now - self._last_rx:.1f} s")
         return events
 

@@ -29,7 +29,7 @@ from rules.events import (
     TwoHands,
     Warn,
 )
-from rules.rulings import Illegal, Obligation, Penalty, Reason, Ruling
+from rules.rulings import ArbiterDid, Illegal, Obligation, Penalty, Reason, Ruling
 from rules.sides import COLOR, SIDE, other, win_for
 from rules.state import GameState
 from rules.touch import obligation_for
@@ -54,30 +54,40 @@ def declare(game: GameState, ev: Declare, out: list[Ruling]) -> None:
 
 
 def pause(game: GameState, ev: PauseClocks, out: list[Ruling]) -> None:
-    """6.11.1: both clocks stop."""
+    """6.11.1: both clocks stop (an `arbiter_action` ruling, then the clocks)."""
     if game.timed:
         game.clock.pause(game.clock_time(ev.t))
+        out.append(ArbiterDid(t=ev.t, action="pause", article="6.11.1"))
         game.clock_ruling(out, ev.t)
 
 
 def resume(game: GameState, ev: Resume, out: list[Ruling]) -> None:
-    """The clocks go on after a pause."""
+    """6.11.1: the clocks go on after the arbiter stopped them."""
     if game.timed:
         game.clock.resume(game.clock_time(ev.t))
+        out.append(ArbiterDid(t=ev.t, action="resume", article="6.11.1"))
         game.clock_ruling(out, ev.t)
 
 
 def add_time(game: GameState, ev: AddTime, out: list[Ruling]) -> None:
     """6.11.3: time added to one clock."""
     if game.timed:
-        game.clock.add(ev.side, float(ev.seconds), game.clock_time(ev.t))
+        seconds = float(ev.seconds)
+        game.clock.add(ev.side, seconds, game.clock_time(ev.t))
+        out.append(
+            ArbiterDid(t=ev.t, side=ev.side, action="add_time", seconds=seconds, article="6.11.3")
+        )
         game.clock_ruling(out, ev.t)
 
 
 def set_clock(game: GameState, ev: SetClock, out: list[Ruling]) -> None:
     """6.10.2: the clocks set to the times the arbiter names."""
     if game.timed:
-        game.clock.set(float(ev.white), float(ev.black), game.clock_time(ev.t))
+        white, black = float(ev.white), float(ev.black)
+        game.clock.set(white, black, game.clock_time(ev.t))
+        out.append(
+            ArbiterDid(t=ev.t, action="set_clock", white=white, black=black, article="6.10.2")
+        )
         game.clock_ruling(out, ev.t)
 
 

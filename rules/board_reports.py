@@ -37,6 +37,8 @@ def lift(
     t = ev.t if t is None else t
     sq = chess.parse_square(ev.square)
     hand = hands.whose_hand(game, ev.side, sq)
+    if ev.side is None and presses.reply_after_press(game, sq, t, out):
+        hand = hands.whose_hand(game, None, sq)  # the pressed move stands: a reply (6.2.1)
     if hand != SIDE[game.board.turn] and game.pending:
         moves.release_early(game, t, out)
         hand = hands.whose_hand(game, ev.side, sq)

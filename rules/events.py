@@ -22,7 +22,10 @@ SIDES = ("white", "black")
 PROMOTION_LETTERS = frozenset("NBRQnbrq")
 SQUARE_NAMES = frozenset(f + r for f in "abcdefgh" for r in "12345678")
 CLAIM_KINDS = ("threefold", "fifty", "touch_move", "any")
-SENSOR_STATUSES = ("disconnected", "reconnected", "dropped", "camera_moved", "recalibrated")
+SENSOR_STATUSES = (
+    "disconnected", "reconnected", "dropped", "camera_moved", "recalibrated",
+    "display_lost",  # project extension (docs/events.md): the screen cannot be written
+)  # fmt: skip
 RESULTS: tuple[Result, ...] = ("1-0", "0-1", "1/2-1/2")
 MODES = ("standard", "rapid", "blitz")
 

@@ -19,6 +19,7 @@ import chess
 
 from rules.i18n import LANGUAGES, N_, Nn_, Np_, translations
 from rules.rulings import (
+    ArbiterDid,
     ClaimRuling,
     GameOver,
     Illegal,
@@ -141,6 +142,17 @@ EN: dict[str, str | Plural] = {
     "game_over.declared": N_("The game is over: {result}, {reason_text}."),
     "warning": N_("{Side}: {text}"),
     "note": N_("{text}"),
+    "arbiter_action.pause": N_("The arbiter stopped the clocks (Art. {article})."),
+    "arbiter_action.resume": N_("The arbiter restarted the clocks (Art. {article})."),
+    "arbiter_action.add_time.white": N_(
+        "The arbiter added {seconds:g} s to White's clock (Art. {article})."
+    ),
+    "arbiter_action.add_time.black": N_(
+        "The arbiter added {seconds:g} s to Black's clock (Art. {article})."
+    ),
+    "arbiter_action.set_clock": N_(
+        "The arbiter set the clocks: White {white_clock}, Black {black_clock} (Art. {article})."
+    ),
 }
 
 #: why a game ended (`game_over` reason)
@@ -232,6 +244,10 @@ SECONDS_LEFT = N_("{seconds:.1f}s")
 def key_of(ruling: Ruling) -> str:
     """The catalogue key of a ruling's sentence: its type, and its kind where that matters."""
     match ruling:
+        case ArbiterDid(action="add_time"):
+            return f"arbiter_action.add_time.{ruling.side}"
+        case ArbiterDid(action=action):
+            return "arbiter_action." + action
         case MoveStands(inferred=inferred):
             return "move.inferred" if inferred else "move"
         case Obligation(kind=kind, with_square=with_square):
@@ -258,6 +274,9 @@ def format_ruling(ruling: Ruling, language: str = "en") -> str:
     fields = ruling.fields()
     if isinstance(ruling, Mismatch):
         fields["what"] = _what(ruling, language)
+    elif isinstance(ruling, ArbiterDid) and ruling.action == "set_clock":
+        fields["white_clock"] = _clock_text(ruling.white or 0.0, language)
+        fields["black_clock"] = _clock_text(ruling.black or 0.0, language)
     elif isinstance(ruling, Note):
         note = NOTES.get(ruling.topic)
         fields["text"] = ruling.topic if note is None else translations(language).gettext(note)

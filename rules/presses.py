@@ -19,7 +19,7 @@ from rules.clocking import complete
 from rules.events import Press
 from rules.rulings import Defect, Ruling
 from rules.sensed import Match, classify_attempt
-from rules.sides import SIDE
+from rules.sides import COLOR, SIDE
 from rules.state import GameState
 from rules.types import Side
 
@@ -88,6 +88,41 @@ def pending_makes_move(game: GameState) -> bool:
         return False
     diff = game.diff()
     return bool(diff) and isinstance(game.match(), Match)
+
+
+def reply_after_press(game: GameState, square: int, t: float, out: list[Ruling]) -> bool:
+    """A lift on `square` at `t` after the mover pressed: the opponent's reply, or not.
+
+    With a sensor that reports late (`latency_s`), the mover's press may wait for the report
+    of his move while the opponent already answers. The press ended the mover's turn (6.2.1),
+    so once the board as sensed shows his move complete (nothing of his in the hand, a legal
+    move on the board), a piece of the opponent's lifted now is in the opponent's hand: the
+    move stands (4.7), the waiting press completes it at the moment it was made, and the lift
+    is the opponent's touch (4.3), never the mover's. Where the move is not yet complete on
+    the board, the lift is the late report of the mover's own capture and nothing is done.
+
+    Returns True if the move was made to stand here (the caller then reads the lift as the
+    new mover's).
+    """
+    mover = SIDE[game.board.turn]
+    if not game.pending or not any(side == mover for side, _ in game.waiting_presses):
+        return False
+    piece = game.board.piece_at(square)
+    if piece is None or piece.color == COLOR[mover] or game.sensed[square] is None:
+        return False
+    if not pending_makes_move(game):
+        return False
+    before = len(game.records)
+    moves.release_all(game, t, out)
+    if game.over or len(game.records) == before:
+        return False
+    record = game.records[-1]
+    for i, (side, press_t) in enumerate(game.waiting_presses):
+        if side == mover and record.side == mover and not record.pressed:
+            del game.waiting_presses[i]
+            complete(game, record, game.clock_time(press_t), out, ruling_t=t)
+            break
+    return True
 
 
 def resolve_waiting(game: GameState, t: float, out: list[Ruling]) -> None:

@@ -24,6 +24,8 @@ from rules.types import Result, Side, Square
 __all__ = [
     "RULING_CLASSES",
     "RULING_TYPES",
+    "ArbiterDid",
+    "ArbiterDoing",
     "ClaimKind",
     "ClaimRuling",
     "ClockState",
@@ -82,6 +84,8 @@ Reason: TypeAlias = Literal[
     "profile",
     "arbiter_decision",
 ]
+#: what the arbiter did to the clocks (`arbiter_action`, a project extension, docs/events.md)
+ArbiterDoing: TypeAlias = Literal["pause", "resume", "add_time", "set_clock"]
 #: what a `note` is about (a project extension of the contract, docs/events.md)
 NoteTopic: TypeAlias = Literal["draw_before_both_moved"]
 
@@ -333,6 +337,34 @@ class GameOver(Ruling):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class ArbiterDid(Ruling):
+    """`arbiter_action` (project extension, docs/events.md): the arbiter acted on the clocks.
+
+    Stopping and restarting the clocks (6.11.1), adding time to `side`'s clock (6.11.3) or
+    setting both clocks (6.10.2): a ruling of its own, so that it is on the screen, on the
+    page's list and in the PGN where it happened. (The arbiter's other actions have their
+    rulings already: a take-back or a position set up is a `reinstate` by the arbiter, a
+    declared result a `game_over`, a penalty a `penalty`.)
+    """
+
+    type: ClassVar[str] = "arbiter_action"
+    action: ArbiterDoing
+    #: `add_time`: the seconds added to `side`'s clock
+    seconds: float | None = None
+    #: `set_clock`: the times set
+    white: float | None = None
+    black: float | None = None
+
+    def fields(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"action": self.action}
+        for key in ("seconds", "white", "black"):
+            value = getattr(self, key)
+            if value is not None:
+                out[key] = value
+        return out
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Note(Ruling):
     """`note` (project extension): what an arbiter should know that is no violation or penalty.
 
@@ -373,9 +405,15 @@ RULING_CLASSES: dict[str, type[Ruling]] = {
         DrawOffer,
         GameOver,
         Note,
+        ArbiterDid,
     )
 }
 RULING_TYPES = tuple(RULING_CLASSES)
+
+
+def _number(data: Mapping[str, Any], key: str) -> float | None:
+    value = data.get(key)
+    return None if value is None else float(value)
 
 
 def _square(data: Mapping[str, Any], key: str) -> Square | None:
@@ -463,6 +501,14 @@ def _parse(
     if cls is GameOver:
         return GameOver(
             **common, result=d["result"], reason=d["reason"], explanation=d.get("explanation")
+        )
+    if cls is ArbiterDid:
+        return ArbiterDid(
+            **common,
+            action=d["action"],
+            seconds=_number(d, "seconds"),
+            white=_number(d, "white"),
+            black=_number(d, "black"),
         )
     if cls is Note:
         topics: tuple[NoteTopic, ...] = get_args(NoteTopic)

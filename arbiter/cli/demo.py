@@ -19,9 +19,13 @@ import contextlib
 import dataclasses
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from arbiter.demo import SIM_BOARDS
 from rules.i18n import N_
+
+if TYPE_CHECKING:
+    from arbiter.clock import Clock
 
 HELP = "play a real game with a few arbiter incidents on a simulated board (no hardware needed)"
 
@@ -82,9 +86,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, clock: Clock | None = None) -> int:
+    """Play the demo; `clock`: a test's (`FakeClock`), else real time at the demo's speed."""
     from arbiter.clock import MonotonicClock
-    from arbiter.demo.board import open_virtual_sources
+    from arbiter.demo.board import follow, open_virtual_sources
     from arbiter.demo.game import default_speed, demo_events, demo_game
     from arbiter.errors import DemoError
     from arbiter.i18n import gettext, language_for
@@ -120,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
         from arbiter.web.live import preload
 
         preload()  # before the clock starts: the import must not eat the game's first seconds
-    clock = MonotonicClock(speed=speed)
+    clock = clock if clock is not None else MonotonicClock(speed=speed)
     virtual = None
     sources: list[Source] = [StreamSource(events[1:], name=DEMO_SOURCE)]
     settings: dict[str, float] = {}
@@ -145,6 +150,7 @@ def run(args: argparse.Namespace) -> int:
         session = Session.new(
             start, JournalWriter(journal_path), clock, sources=sources, display=display
         )
+        follow(sources, session)
         if args.web is not None:
             from arbiter.web.live import serve_session
 

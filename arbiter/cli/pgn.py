@@ -65,8 +65,7 @@ def run(args: argparse.Namespace) -> int:
         if info is not None:
             date, tags = info.date, info.tags
     text = pgn_from_rulings(
-        start, rulings, last_note=last_note, date=date, tags=tags, events=events,
-        language=language,
+        start, rulings, last_note=last_note, date=date, tags=tags, language=language,
     )
     if args.out:
         try:

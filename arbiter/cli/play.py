@@ -61,9 +61,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )  # fmt: skip
     g.add_argument(
         "--clock-start", dest="clock_start", type=lambda v: v.replace("-", "_"),
-        choices=("now", "black_press"), metavar="now|black-press",
-        help="when the clocks start: now (default), or when Black presses once the pieces"
-        " stand in the start position (what is wrong, and where, is said before)",
+        choices=("now", "black_press", "white_move"), metavar="now|black-press|white-move",
+        help="when the clocks start: now (default); when Black presses once the pieces"
+        " stand in the start position (what is wrong, and where, is said before); or when"
+        " White's first move is made (White's press starts Black's clock)",
     )  # fmt: skip
     g.add_argument("--mode", help="standard, rapid or blitz (default: from the time control)")
     g.add_argument("--rules", help="rule profile: fide-2023 (default), bs, pl, cs")
@@ -168,6 +169,7 @@ def run(args: argparse.Namespace) -> int:
         resume_game,
         settings_of,
     )
+    from arbiter.outputs.display import say
     from arbiter.records.paths import check_distinct
     from rules.events import Start
 
@@ -204,8 +206,7 @@ def run(args: argparse.Namespace) -> int:
         if aside is not None:
             sys.stderr.write(f"arbiter play: the earlier game's PGN {pgn} is now {aside}\n")
         if reading is not None:
-            sys.stdout.write(reading + "\n")
-            sys.stdout.flush()
+            say(reading)  # a screen that cannot be written does not stop the game
         session = new_game(settings, path)
     info = record_info(settings, path, resumed=going_on is not None)
     try:
@@ -225,8 +226,9 @@ def reserve_page(settings: Settings) -> Any:
 
 
 def _say(line: str) -> None:
-    sys.stdout.write(line + "\n")
-    sys.stdout.flush()
+    from arbiter.outputs.display import say
+
+    say(line)
 
 
 def report_with_page(

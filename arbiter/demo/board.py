@@ -4,73 +4,114 @@ The demo's stream (`arbiter.demo`) is played by a virtual board of that protocol
 pseudo-terminal, or for a Bluetooth LE board (`pegasus-sim`, `chessnut-ble-sim`,
 `millennium-ble-sim`) behind a fake peripheral (`firmware_bridge.virtual`); the session reads
 it back through the real pyserial or Bluetooth LE transport, the same `BoardAdapter` as
-`arbiter play --board PROTOCOL:DEVICE`. The stream's
-presses and claims are not the board's business: the virtual board hands them over when they
-fall due (`VirtualBoard.others`), and `BesideTheBoard` passes them on as a clock beside the
-board would, stamped at the moment they fell due.
+`arbiter play --board PROTOCOL:DEVICE`. `PlayedOnTheBoard` plays the stream's lifts and
+places on the virtual board one at a time, each waited for, and hands on its presses and
+claims as a clock beside the board would. With an injected clock (`FakeClock`) the demo on
+every virtual board gives the same PGN every run (tests/arbiter/test_demo_repeatable.py).
 """
 
 from __future__ import annotations
 
-import dataclasses
 import threading
-import time
-from pathlib import Path
+from collections.abc import Callable
+from typing import Any
 
 from arbiter.clock import Clock
 from arbiter.demo import SIM_BOARDS
 from arbiter.inputs.base import BESIDE_SOURCE, Emit, Source, SourceFailed
-from arbiter.inputs.board import BoardAdapter
+from arbiter.live.virtual_play import VirtualBoardAdapter, open_virtual_board
 from firmware_bridge.virtual import VirtualBoard
-from rules.events import Event
+from rules.events import Event, Lift, Place, Snapshot
+from rules.placement import sensed_from_placement
 
-#: real seconds between two looks at the virtual board's hand-overs
-POLL_S = 0.003
-#: real seconds the game may take to end once the stream is played out
+#: seconds (stream, then real) the game may take to end once the stream is played out
 GRACE_S = 10.0
 
 
-class BesideTheBoard(Source):
-    """The stream's presses and claims, from a virtual board's hand-overs; it starts the
-    virtual board (after the board's port was opened: list it after the `BoardAdapter`).
 
-    If the stream is played out and the game is still not over `GRACE_S` later, it fails:
-    the board path lost or misread something, and the demo must say so, not hang.
+class PlayedOnTheBoard(Source):
+    """The demo's stream played on a virtual board one event at a time, each at its time.
+
+    A lift or a place is done on the virtual board when the session's clock reaches its
+    stream time, and the next event waits until the board has reported it through the real
+    serial (or Bluetooth LE) path, so no two hand movements are ever read as one. The
+    stream's presses and claims are handed on as a clock beside the board would report them,
+    stamped with their stream time. (The board's adapter starts the virtual board.)
+
+    On a clock that can be set (`FakeClock`, in tests) it moves the clock itself, once the
+    session has ruled on everything sent before: the board's reports are then stamped at
+    exactly their stream times and every run gives the same journal and PGN. On real time it
+    waits for each event's moment. If the stream is played out and the game is still not
+    over `GRACE_S` later, it fails: the board path lost or misread something, and the demo
+    must say so, not hang.
+
+    Args:
+        virtual: the virtual board (no stream of its own: this source plays it).
+        board: the adapter reading it, whose reports are waited for.
+        events: the demo's stream without its `start`.
+        idle: waits until the session has taken every input sent so far (`Session.wait_idle`);
+            set once the session exists.
     """
 
     name = BESIDE_SOURCE
 
-    def __init__(self, virtual: VirtualBoard) -> None:
+    def __init__(self, virtual: VirtualBoard, board: VirtualBoardAdapter, events: list[Event]):
         self.virtual = virtual
+        self.board = board
+        self.events = events
+        self.idle: Callable[[], object] = lambda: None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
     def start(self, emit: Emit, clock: Clock) -> None:
-        self.virtual.start()
         self._thread = threading.Thread(
             target=self._run, args=(emit, clock), name=self.name, daemon=True
         )
         self._thread.start()
 
+    def _wait_until(self, clock: Clock, t: float, *, move: bool = True) -> bool:
+        """Let the clock reach stream time `t`; False if the source was closed meanwhile.
+
+        On a clock that can be set, it is moved only for what the board reports (`move`),
+        right before the board acts: the link judges silence on this clock (a board quiet for
+        `silence_s` is gone), so the board's bytes must follow the jump at once. A press or
+        a claim carries its own time and needs no move of the clock."""
+        jump = getattr(clock, "set", None)
+        if callable(jump):
+            self.idle()
+            if move and clock.now() < t:
+                jump(t)
+            return not self._stop.is_set()
+        return not self._stop.wait(clock.real_delay(t - clock.now()))
+
     def _run(self, emit: Emit, clock: Clock) -> None:
-        handed = 0
-        finished_at: float | None = None
-        while not self._stop.wait(POLL_S):
-            others = self.virtual.others
-            while handed < len(others):
-                mono, event = others[handed]
-                handed += 1
-                emit(_at(event, clock.stream(mono)))
-            if finished_at is None and self.virtual.wait_done(0):
-                finished_at = time.monotonic()
-            if finished_at is not None and time.monotonic() - finished_at > GRACE_S:
-                emit(
-                    SourceFailed(
-                        f"the virtual {self.virtual.protocol} board played the whole game "
-                        f"but the game did not end ({len(self.virtual.skipped)} events skipped)"
-                    )
-                )
+        if not self.board.wait_report(None, 0):
+            emit(SourceFailed(f"the virtual {self.virtual.protocol} board never reported"))
+            return
+        for event in self.events:
+            sensed = isinstance(event, Lift | Place | Snapshot)
+            if not self._wait_until(clock, event.t, move=sensed):
                 return
+            if not isinstance(event, Lift | Place | Snapshot):
+                emit(event)
+                continue
+            before = len(self.board.delivered)
+            self.virtual.act(event)
+            wanted = reports(event, self.virtual.placement())
+            if event not in self.virtual.skipped and not self.board.wait_event(wanted, before):
+                emit(SourceFailed(
+                    f"the virtual {self.virtual.protocol} board did not report {event.type}"
+                    f" at t={event.t:g}"
+                ))  # fmt: skip
+                return
+        last = self.events[-1].t if self.events else 0.0
+        if self._wait_until(clock, last + GRACE_S) and not self._stop.wait(GRACE_S):
+            emit(
+                SourceFailed(
+                    f"the virtual {self.virtual.protocol} board played the whole game "
+                    f"but the game did not end ({len(self.virtual.skipped)} events skipped)"
+                )
+            )
 
     def close(self) -> None:
         self._stop.set()
@@ -78,35 +119,49 @@ class BesideTheBoard(Source):
             self._thread.join(timeout=1.0)
 
 
-def _at(event: Event, t: float) -> Event:
-    return dataclasses.replace(event, t=max(0.0, round(t, 6)))  # type: ignore[type-var]
+def reports(event: Lift | Place | Snapshot, placement: str) -> Callable[[Event], bool]:
+    """Whether a board's report is the one of `event`, played on the virtual board, whose
+    pieces now stand as `placement`: a lift or place on its square, or a whole-board report
+    showing the board as it now is (so a late report of an earlier movement is never taken
+    for it)."""
+    now = [letter is not None for letter in sensed_from_placement(placement)]
+
+    def wanted(report: Event) -> bool:
+        if isinstance(report, Snapshot):
+            seen = sensed_from_placement(report.board)
+            return [letter is not None for letter in seen] == now
+        if isinstance(event, Snapshot):
+            return False
+        return type(report) is type(event) and getattr(report, "square", None) == event.square
+
+    return wanted
 
 
 def open_virtual_sources(
-    sim: str, events: list[Event], clock: Clock, speed: float
+    sim: str, events: list[Event], clock: Clock, speed: float = 1.0
 ) -> tuple[list[Source], VirtualBoard]:
     """The sources of the demo on the virtual board `sim` (one of `SIM_BOARDS`): the board
-    read through the real serial path, and the presses and claims beside it.
+    read through the real serial path, and the stream played on it (`PlayedOnTheBoard`).
 
-    `events` is the stream without its `start`. Close the returned virtual board at the end.
+    `events` is the stream without its `start`; `speed` the board's own pace (the demo's).
+    Close the returned virtual board at the end (closing the board's adapter closes it too).
+    Once the session exists, `follow` lets the stream wait for it.
     """
-    protocol = sim.removesuffix("-sim")
-    virtual = VirtualBoard(protocol, events, speed=speed)
-    try:
-        calibration = None
-        if protocol == "certabo":
-            # in the virtual board's own folder, removed with it
-            calibration = str(Path(virtual.path).parent / "certabo-calibration.json")
-            virtual.save_calibration(calibration)
-        board = BoardAdapter(f"{virtual.board_protocol}:{virtual.path}", clock, calibration)
-    except BaseException:
-        virtual.close()
-        raise
-    return [board, BesideTheBoard(virtual)], virtual
+    board = open_virtual_board(sim, clock, speed=speed)
+    virtual = board.virtual
+    return [board, PlayedOnTheBoard(virtual, board, events)], virtual
+
+
+def follow(sources: list[Source], session: Any) -> None:
+    """Let the stream's player wait for `session` to rule on what it sent (`wait_idle`)."""
+    for source in sources:
+        if isinstance(source, PlayedOnTheBoard):
+            source.idle = session.wait_idle
 
 
 __all__ = [
     "SIM_BOARDS",
-    "BesideTheBoard",
+    "PlayedOnTheBoard",
+    "follow",
     "open_virtual_sources",
 ]

@@ -37,7 +37,7 @@ from rules.events import MODES, Start
 PLAY_KEYS: dict[str, tuple[type | tuple[type, ...], str]] = {
     "tc": (str, "time control"),
     "force_tc": (bool, "play a time control of under a minute in all"),
-    "clock_start": (str, "when the clocks start: now or black_press"),
+    "clock_start": (str, "when the clocks start: now, black_press or white_move"),
     "mode": (str, "standard, rapid or blitz"),
     "rules": (str, "rule profile"),
     "strict": (bool, "teaching mode"),
@@ -71,7 +71,7 @@ PLAY_KEYS: dict[str, tuple[type | tuple[type, ...], str]] = {
 }
 GPIO_BACKENDS = ("rpi", "fake", "none")
 DISPLAYS = ("auto", "full", "plain")
-CLOCK_STARTS = ("now", "black_press")  # arbiter.live.start_check
+CLOCK_STARTS = ("now", "black_press", "white_move")  # arbiter.live.start_check
 #: `start` fields a setting may give (the time and the sources are the session's own)
 START_KEYS: dict[str, Any] = {
     f.name: f.type for f in fields(Start) if f.name not in ("t", "sources")
@@ -178,7 +178,8 @@ def check_play(key: str, value: Any, where: str, *, force_tc: bool = False) -> A
         )
     elif key == "clock_start" and value not in CLOCK_STARTS:
         raise ConfigError(
-            f"{where}: the clocks start 'now' or at Black's press ('black_press'), not {value!r}"
+            f"{where}: the clocks start 'now', at Black's press ('black_press') or when"
+            f" White's first move is made ('white_move'), not {value!r}"
         )
     elif key == "display" and value not in DISPLAYS:
         raise ConfigError(f"{where}: the display must be one of {', '.join(DISPLAYS)}")

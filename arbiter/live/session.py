@@ -29,6 +29,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import queue
+import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -61,6 +62,7 @@ from arbiter.live.commands import (
 from arbiter.live.records import write_atomic
 from arbiter.live.start_check import setup_difference, waiting_note
 from arbiter.records.journal import JournalWriter, restart_event
+from firmware_bridge.gpio.devices import DrawHold
 from rules.errors import ArbiterError
 from rules.events import (
     Decline,
@@ -82,6 +84,9 @@ ADD_TIME_S = 60.0
 MAX_BLOCK_S = 0.5
 #: a tick is dated just after the deadline it decides, so a replay decides it at that tick
 TICK_EPSILON = 1e-6
+#: the longest `wait_idle` waits, and how often it looks whether the loop ended (real s)
+IDLE_TIMEOUT_S = 30.0
+IDLE_POLL_S = 0.05
 
 
 
@@ -92,6 +97,8 @@ RulingSink = Callable[[list[Ruling], float], None]
 
 #: the `sensor` details journaled around a restart (see the module docstring)
 DOWN_DETAIL = "the arbiter was not running (a crash or a power cut)"
+#: the `sensor` detail journaled when the screen cannot be written (`Display.on_quiet`)
+DISPLAY_LOST = "the screen (standard output) cannot be written; the game goes on, journaled"
 BACK_DETAIL = "the arbiter restarted"
 
 
@@ -132,6 +139,7 @@ class Session:
         self.last_t = self.events[-1].t if self.events else game.start.t
         self.queue: queue.Queue[Any] = queue.Queue()
         self.stopped = False
+        self._closed = False
         self.done: set[str] = set()
         self.panels = [s for s in self.sources if isinstance(s, GpioSource)]
         #: e-boards, which show what the rulings allow (LEDs under FIDE 12.6, a DGT 3000),
@@ -142,8 +150,10 @@ class Session:
         self._next_refresh = 0.0
         self._restore: list[Ruling] | None = None  # a resumed game's rulings, for the panel
         self._stuck: float | None = None
-        #: the clocks wait for Black's press on a board set up right (`wait_for_black`)
+        #: the clocks wait for Black's press on a board set up right (`wait_for_start`)
         self.setting_up = False
+        #: the clocks wait for White's first move (`wait_for_start("white_move")`)
+        self.first_move_starts = False
         #: the PGN rewritten after every move (`keep_pgn`), and its Date tag
         self.pgn_path: Path | None = None
         self.pgn_date = "????.??.??"
@@ -151,6 +161,16 @@ class Session:
         self._pgn_failed = False
         if display is not None:
             display.attach(game)
+            if hasattr(display, "on_quiet"):
+                display.on_quiet = self._display_lost
+                if display.lost is not None:  # before the game, or its title
+                    self._display_lost(display.lost)
+
+    def _display_lost(self, reason: str) -> None:
+        """The screen can no longer be written: one note in the journal (a `sensor` event
+        `display_lost`, docs/events.md), taken at the loop's next turn; the game goes on."""
+        detail = f"{DISPLAY_LOST} ({reason})"
+        self.queue.put(Sensor(t=self.last_t, status="display_lost", detail=detail))
 
     # ------------------------------------------------------------------ construction
 
@@ -227,6 +247,8 @@ class Session:
         """The contract event an input stands for at this moment of the game, or None."""
         if isinstance(item, Press) and self.setting_up:
             return self._start_clocks(item.t, item.side)
+        if isinstance(item, Press) and self.first_move_starts:
+            return self._first_move_press(item.t, item.side)
         if isinstance(item, Event):
             return item
         game = self.game
@@ -242,6 +264,8 @@ class Session:
                 error = item.error
                 self.display.note(item.text if error is None else error_text(error, self.language))
             return None
+        if isinstance(item, DrawHold):  # a claim button held: offer, or accept the offer
+            return item.to_action(game.offer)
         to_action = getattr(item, "to_action", None)  # the pause button's toggle
         if callable(to_action):
             made = to_action(game.clock.paused)
@@ -260,6 +284,8 @@ class Session:
                 return None
             if isinstance(cmd, PressCmd) and self.setting_up:
                 return self._start_clocks(item.t, "black")  # one key for both players
+            if isinstance(cmd, PressCmd) and self.first_move_starts:
+                return self._first_move_press(item.t, "white")
             return event_for(cmd, self.game, item.t)
         except ArbiterError as exc:
             if self.display is not None:
@@ -271,13 +297,33 @@ class Session:
         """The game's language: the display's (English without a display)."""
         return str(getattr(self.display, "language", "en"))
 
-    def wait_for_black(self) -> None:
-        """Stop the clocks until Black's press starts them on a board set up right
-        (`arbiter.live.start_check`); a new game's first step."""
-        self.setting_up = True
+    def wait_for_start(self, how: str) -> None:
+        """A new game's first step: stop the clocks (a journaled `pause` at the start) until
+        Black's press starts them on a board set up right (`black_press`,
+        `arbiter.live.start_check`), or until White's first move is made (`white_move`:
+        White's press after it starts Black's clock; White's first move costs no time)."""
+        if how == "white_move":
+            self.first_move_starts = True
+        else:
+            self.setting_up = True
         self.submit(PauseClocks(t=self.last_t))
         if self.display is not None:
-            self.display.note(waiting_note(self.game, self.language))
+            note = gettext(WHITE_MOVE_STARTS, self.language) if how == "white_move" else None
+            self.display.note(note or waiting_note(self.game, self.language))
+
+    def _first_move_press(self, t: float, side: str) -> Event | None:
+        """A press while the clocks wait for White's first move: once White has moved
+        (the board differs from the start, or the move already stands), the clocks are
+        restarted at the press (journaled) and the press completes the move; before, it is
+        only answered on the screen."""
+        moved = bool(self.game.records) or bool(self.game.diff())
+        if side != "white" or not moved:
+            if self.display is not None:
+                self.display.note(gettext(WHITE_MOVE_STARTS, self.language))
+            return None
+        self.first_move_starts = False
+        self.submit(Resume(t=t))
+        return Press(t=t, side="white")
 
     def _start_clocks(self, t: float, side: str) -> Event | None:
         """A press while the clocks wait: Black's starts them if the pieces stand right."""
@@ -432,7 +478,7 @@ class Session:
                     item = self.queue.get(timeout=timeout)
                 except queue.Empty:
                     continue
-                self.take(item)
+                self._take_queued(item)
         finally:
             self.close()
 
@@ -442,10 +488,31 @@ class Session:
                 item = self.queue.get_nowait()
             except queue.Empty:
                 return
+            self._take_queued(item)
+
+    def _take_queued(self, item: Any) -> None:
+        try:
             self.take(item)
+        finally:
+            self.queue.task_done()
+
+    def wait_idle(self, timeout: float = IDLE_TIMEOUT_S) -> bool:
+        """Wait (real seconds) until every input queued so far has been taken, or the loop
+        has ended; True if so. A source that moves a test's clock calls it first, so that no
+        input waits in the queue while the clock jumps past it."""
+        until = time.monotonic() + timeout
+        done = self.queue.all_tasks_done
+        with done:
+            while self.queue.unfinished_tasks and not (self.stopped or self._closed):
+                left = until - time.monotonic()
+                if left <= 0:
+                    return False
+                done.wait(min(left, IDLE_POLL_S))
+        return True
 
     def close(self) -> None:
         """Close the sources, draw the last screen, close the journal."""
+        self._closed = True
         for source in self.sources:
             with contextlib.suppress(ArbiterError):
                 source.close()
@@ -467,8 +534,7 @@ class Session:
         from arbiter.records.pgn import pgn_from_rulings
 
         text = pgn_from_rulings(
-            self.game.start, self.rulings, date=date, tags=tags, events=self.events,
-            language=self.language,
+            self.game.start, self.rulings, date=date, tags=tags, language=self.language,
         )  # fmt: skip
         p = Path(path)
         try:
@@ -518,6 +584,7 @@ NO_DETAIL = N_("no detail")
 BLACK_STARTS = N_("Black presses to start the clocks")
 SET_UP_FIRST = N_("{wrong} The clocks start when that is done and Black presses.")
 CLOCKS_STARTED = N_("Black pressed: White's clock runs")
+WHITE_MOVE_STARTS = N_("the clocks start when White has made the first move and presses")
 PGN_RETRIED = N_("{error}; the journal keeps the game, and it is tried again")
 #: a typed command the rules took without a ruling (`quiet_note`)
 DECLINED = {

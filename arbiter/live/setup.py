@@ -35,7 +35,7 @@ from arbiter.live.config import PLAY_KEYS, Settings, load_config, merge
 from arbiter.live.records import RecordInfo, load_info, save_info, tags_of
 from arbiter.live.session import Session, rebuild
 from arbiter.live.virtual_play import CommandSource, open_virtual_board
-from arbiter.outputs.display import Display
+from arbiter.outputs.display import Display, say
 from arbiter.records.journal import JournalWriter, read_journal
 from rules.events import Event, Start
 
@@ -308,8 +308,9 @@ def new_game(settings: Settings, journal_path: Path, clock: Clock | None = None)
     start = start_of(settings, sources, stream_start)
     display = make_display(settings, start, sources)
     session = Session.new(start, journal_path, clock, sources=sources, display=display)
-    if settings.get("clock_start") == "black_press" and session.game.timed and not stream_start:
-        session.wait_for_black()  # a scripted stream has its own presses
+    clock_start = settings.get("clock_start")
+    if clock_start in ("black_press", "white_move") and session.game.timed and not stream_start:
+        session.wait_for_start(clock_start)  # a scripted stream has its own presses
     return session
 
 
@@ -444,7 +445,7 @@ def save_record(
     from arbiter.records.pgn import pgn_from_rulings
 
     text = pgn_from_rulings(
-        session.game.start, session.rulings, date=date, tags=tags, events=session.events
+        session.game.start, session.rulings, date=date, tags=tags
     )
     with contextlib.suppress(OSError):
         sys.stdout.write(f"\n{text}\n")
@@ -504,8 +505,5 @@ def report(
                     "arbiter: the hall's station did not confirm that it holds the whole game;"
                     f" the journal {path} holds it all (`arbiter pgn {path}` writes its PGN)\n"
                 )
-    sys.stdout.write(f"{ended}\njournal: {path}\n")
-    if written is not None:
-        sys.stdout.write(f"PGN: {written}\n")
-    sys.stdout.flush()
+    say(f"{ended}\njournal: {path}" + (f"\nPGN: {written}" if written is not None else ""))
     return 0

@@ -93,6 +93,15 @@ class VirtualBoardAdapter(BoardAdapter):
         with self._seen:
             return self._seen.wait_for(reported, timeout)
 
+    def wait_event(
+        self, wanted: Callable[[Event], bool], since: int, timeout: float = ECHO_TIMEOUT_S
+    ) -> bool:
+        """Wait (real seconds) until an event after the first `since` is `wanted`."""
+        with self._seen:
+            return self._seen.wait_for(
+                lambda: any(wanted(e) for e in self.delivered[since:]), timeout
+            )
+
     def close(self) -> None:
         try:
             super().close()
@@ -101,16 +110,19 @@ class VirtualBoardAdapter(BoardAdapter):
 
 
 def open_virtual_board(
-    sim: str, clock: Clock, placement: str | None = None
+    sim: str, clock: Clock, placement: str | None = None, *, speed: float = 1.0
 ) -> VirtualBoardAdapter:
     """The virtual board `sim` (`dgt-sim`, ...) with the pieces of `placement` (a resumed
     game's; default the start position), read back through the real serial path. Its device
-    lives in a private temporary folder, removed on close."""
+    lives in a private temporary folder, removed on close. `speed`: the board's own pace (a
+    Certabo's records come `speed` times as often)."""
     from firmware_bridge.virtual import VirtualBoard, VirtualBoardError
 
     protocol = sim.removesuffix("-sim")
     try:
-        virtual = VirtualBoard(protocol, placement=placement or chess.STARTING_BOARD_FEN)
+        virtual = VirtualBoard(
+            protocol, placement=placement or chess.STARTING_BOARD_FEN, speed=speed
+        )
     except VirtualBoardError as exc:
         raise SourceError(f"--board {sim}: {exc}") from None
     try:

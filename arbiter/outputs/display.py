@@ -26,12 +26,13 @@ Unicode (an ASCII locale) gets the pieces as letters and never a blank screen.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import textwrap
 import unicodedata
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, TextIO
 
 import chess
@@ -161,6 +162,12 @@ class Display:
         self._last_screen = ""
         self._moves_cache: tuple[int, str] = (-1, "")
         self._started = False
+        #: the screen could not be written (why: `lost`): nothing more is written (`_go_quiet`)
+        self.lost = _screen_lost if self.out is sys.stdout else None
+        self.quiet = self.lost is not None
+        #: told once, with the error's words, when the display goes quiet (the session
+        #: journals it)
+        self.on_quiet: Callable[[str], None] | None = None
 
     def attach(self, game: Game) -> None:
         """The game to show (the session gives it once the `start` is known)."""
@@ -331,6 +338,8 @@ class Display:
         self._write(text + "\n")
 
     def _write(self, text: str) -> None:
+        if self.quiet:
+            return
         try:
             self.out.write(text)
             self.out.flush()
@@ -338,8 +347,17 @@ class Display:
             # a terminal that cannot show a name or a message: from now on ASCII only
             self.ascii_only = True
             self._write(_ascii(text))
-        except (BrokenPipeError, ValueError):
-            pass  # the reader went away; the journal still records everything
+        except (OSError, ValueError) as exc:
+            self._go_quiet(exc)
+
+    def _go_quiet(self, exc: OSError | ValueError) -> None:
+        """The screen cannot be written (a closed pipe, a file-size limit, a full disk):
+        the display goes quiet for the rest of the game, which goes on and is journaled.
+        What was left unwritten is sent to /dev/null, so that nothing fails again at exit."""
+        self.quiet = True
+        self.lost = _silence(self.out, exc)
+        if self.on_quiet is not None:
+            self.on_quiet(self.lost)
 
     def close(self, t: float) -> None:
         """Draw the last screen and give the cursor back."""
@@ -348,6 +366,39 @@ class Display:
             self._write("\x1b[?25h")
         if self.speaker is not None:
             self.speaker.close()
+
+
+#: why standard output could not be written, once it could not (`say`, `Display`)
+_screen_lost: str | None = None
+
+
+def _silence(out: TextIO, exc: OSError | ValueError) -> str:
+    """Send what `out` could not write, and everything after, to /dev/null (so that nothing
+    fails again, at exit either); the error's words."""
+    global _screen_lost
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        fd = out.fileno()
+        null = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(null, fd)
+        finally:
+            os.close(null)
+    reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+    reason = reason or type(exc).__name__
+    if out is sys.stdout:
+        _screen_lost = reason
+    return reason
+
+
+def say(line: str) -> None:
+    """Write `line` on standard output; if it cannot be written (a closed pipe, a file-size
+    limit), standard output goes quiet and the program goes on (the display then tells the
+    session, which journals it)."""
+    try:
+        sys.stdout.write(line + "\n")
+        sys.stdout.flush()
+    except (OSError, ValueError) as exc:
+        _silence(sys.stdout, exc)
 
 
 def _can_show(out: TextIO, sample: str) -> bool:

@@ -18,19 +18,12 @@ import chess.pgn
 
 from arbiter.i18n import gettext
 from rules.events import (
-    AddTime,
-    Event,
-    Lift,
-    PauseClocks,
-    Place,
-    Resume,
-    SetClock,
-    Snapshot,
     Start,
 )
 from rules.i18n import N_
 from rules.messages import format_ruling
 from rules.rulings import (
+    ArbiterDid,
     ClaimRuling,
     ClockState,
     DrawOffer,
@@ -106,52 +99,8 @@ def pgn_time_control(control: str | None) -> str:
     return ":".join(parts)
 
 
-#: the comments of the arbiter's clock actions (`_action_texts`)
+#: the comment of the resume that starts clocks held at the start (`--clock-start`)
 CLOCKS_STARTED = N_("The clocks were started (Art. 6.5).")
-CLOCKS_STOPPED = N_("The arbiter stopped the clocks (Art. 6.11.1).")
-CLOCKS_RESTARTED = N_("The arbiter restarted the clocks (Art. 6.11).")
-TIME_ADDED = {
-    "white": N_("The arbiter added {seconds} s to White's clock (Art. 6.11.3)."),
-    "black": N_("The arbiter added {seconds} s to Black's clock (Art. 6.11.3)."),
-}
-CLOCKS_SET = N_("The arbiter set the clocks: White {white}, Black {black} (Art. 6.10.2).")
-
-
-def _action_texts(events: Iterable[Event], language: str = "en") -> list[tuple[Event, str]]:
-    """The arbiter's clock actions of a stream, each with its comment in `language`. A pause
-    at the very start, before any piece moved, is the clocks waiting to be started
-    (`--clock-start black-press`): not written; the resume that ends it is the start of the
-    clocks (6.5)."""
-    out: list[tuple[Event, str]] = []
-    waiting = False
-    moved = False
-
-    def say(message: str) -> str:
-        return gettext(message, language)
-
-    for event in events:
-        if isinstance(event, Lift | Place | Snapshot) and not waiting:
-            moved = True
-        match event:
-            case PauseClocks() if not moved and not out and event.t == 0:
-                waiting = True
-            case Resume() if waiting:
-                waiting = False
-                moved = True
-                out.append((event, say(CLOCKS_STARTED)))
-            case PauseClocks():
-                out.append((event, say(CLOCKS_STOPPED)))
-            case Resume():
-                out.append((event, say(CLOCKS_RESTARTED)))
-            case AddTime(side=side, seconds=seconds) if side in TIME_ADDED:
-                amount = _whole(seconds)
-                if language != "en":
-                    amount = amount.replace(".", ",")  # the decimal comma of the other five
-                out.append((event, say(TIME_ADDED[side]).format(seconds=amount)))
-            case SetClock(white=white, black=black):
-                text = say(CLOCKS_SET).format(white=_clk(white), black=_clk(black))
-                out.append((event, text))
-    return out
 
 
 def _whole(seconds: float) -> str:
@@ -176,16 +125,16 @@ def pgn_from_rulings(
     date: str = "????.??.??",
     last_note: str | None = None,
     tags: Mapping[str, str] | None = None,
-    events: Iterable[Event] = (),
     language: str = "en",
 ) -> str:
     """The PGN text of a game from its `start` event and its rulings.
 
     `last_note` is a comment after everything else, e.g. why the record stops early; `tags`
     are more PGN tags (Board, WhiteElo, BlackElo, WhiteFideId, BlackFideId), written in
-    `TAG_ORDER` among the others. The arbiter's clock actions among `events` (the stream's)
-    are comments where they happened (`action_text`): they rule nothing of their own.
-    `language` is that of the rulings' comments.
+    `TAG_ORDER` among the others. The arbiter's clock actions are comments where they happened,
+    from their own rulings (`arbiter_action`); a stop of the clocks at the very start, before
+    anything happened, is the clocks held to be started (`--clock-start`): the resume that
+    ends it is written as the start of the clocks (6.5). `language` is that of the comments.
     """
     plies: list[_Ply] = []
     preamble: list[str] = []
@@ -197,14 +146,18 @@ def pgn_from_rulings(
     def note(text: str) -> None:
         (plies[-1].comments if plies else preamble).append(text)
 
-    actions = [(e.t, text) for e, text in _action_texts(events, language)]
-
-    def flush(before: float) -> None:
-        while actions and actions[0][0] < before:
-            note(actions.pop(0)[1])
+    holding = False  # the clocks held at the start (`--clock-start`), not yet started
 
     for r in rulings:
-        flush(r.t)
+        if isinstance(r, ArbiterDid):
+            if r.action == "pause" and r.t == 0 and not plies and not preamble:
+                holding = True  # the clocks wait to be started: no arbiter's stop
+            elif r.action == "resume" and holding:
+                holding = False
+                note(gettext(CLOCKS_STARTED, language))
+            else:
+                note(format_ruling(r, language))
+            continue
         if before_move and not isinstance(r, MoveStands | Violation):
             for text in before_move:
                 note(text)
@@ -234,7 +187,6 @@ def pgn_from_rulings(
             note(format_ruling(r, language))
     for text in before_move:
         note(text)
-    flush(float("inf"))
     if last_note:
         note(last_note)
     return _write(start, plies, preamble, result, termination, date, tags or {}, language)

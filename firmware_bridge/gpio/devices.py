@@ -36,7 +36,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from firmware_bridge.gpio.base import Pin, PinUsageError
-from rules.events import ArbiterAction, Claim, Event, PauseClocks, Press, Resume
+from rules.events import Accept, ArbiterAction, Claim, Event, Offer, PauseClocks, Press, Resume
 from rules.supervision import BLINK_HZ, BeepPattern, LedShow
 from rules.types import Side
 
@@ -67,7 +67,7 @@ class PauseToggle:
         return Resume(t=self.t) if paused else PauseClocks(t=self.t)
 
 
-Emit = Callable[[Event | PauseToggle], None]
+Emit = Callable[["Event | PauseToggle | DrawHold"], None]
 
 
 class Button(ABC):
@@ -168,12 +168,59 @@ class ClockButton(Button):
         return Press(t=t, side=self.side)
 
 
-class ClaimButton(Button):
-    """A player's claim button: `Claim(kind='any')`, whatever the Laws allow them now."""
+@dataclass(frozen=True, slots=True)
+class DrawHold:
+    """A player held the claim button `HOLD_S` or longer, from `t` (not a contract event).
 
-    def __init__(self, pin: Pin, side: Side, emit: Emit, **options: float) -> None:
+    Whether it offers a draw or accepts the opponent's offer depends on the game, which the
+    session knows: `to_action(offer)` (the side whose offer stands, or None) gives the
+    contract's `accept` (9.1.2.2) or `offer` (9.1.2.1).
+    """
+
+    t: float
+    side: Side
+
+    def to_action(self, offer: Side | None) -> Event:
+        if offer is not None and offer != self.side:
+            return Accept(t=self.t, side=self.side)
+        return Offer(t=self.t, side=self.side)
+
+
+class ClaimButton(Button):
+    """A player's claim button. A press released within `hold_s` is a claim,
+    `Claim(kind='any')`: whatever the Laws allow the player now. Held `hold_s` or longer it
+    is the player's draw offer, or the acceptance of the opponent's (`DrawHold`). Either is
+    dated at the press, and sent when it is known: at the release, or once held `hold_s`.
+    """
+
+    #: seconds a press must be held to be a draw offer rather than a claim
+    HOLD_S = 2.0
+
+    def __init__(
+        self, pin: Pin, side: Side, emit: Emit, *, hold_s: float = HOLD_S, **options: float
+    ) -> None:
         self.side = side
+        self.hold_s = hold_s
+        self._down_at: float | None = None  # the press not yet sent (a claim, or a hold)
         super().__init__(pin, emit, **options)
+
+    def _accept(self, t: float) -> float | None:
+        pressed_at = super()._accept(t)
+        if pressed_at is not None:
+            self._down_at = pressed_at  # a claim or a hold: the release or the time tells
+            return None
+        down, self._down_at = self._down_at, None
+        return down  # released before `hold_s`: the claim, dated at the press
+
+    def update(self, now: float) -> None:
+        super().update(now)
+        held = None
+        with self._lock:
+            down = self._down_at
+            if self.is_pressed and down is not None and now - down >= self.hold_s:
+                held, self._down_at = down, None
+        if held is not None and held - self.origin >= 0:
+            self.emit(DrawHold(t=held - self.origin, side=self.side))
 
     def event(self, t: float) -> Claim:
         return Claim(t=t, side=self.side, kind="any")

@@ -13,8 +13,7 @@ import argparse
 import io
 import os
 import threading
-import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,9 +37,20 @@ class Played:
 
 
 def play_typed(
-    tmp: Path, options: Sequence[str], lines: Sequence[str], *, name: str = "game"
+    tmp: Path,
+    options: Sequence[str],
+    lines: Sequence[str],
+    *,
+    name: str = "game",
+    timed: bool = False,
 ) -> Played:
-    """Play `lines` as typed commands in `arbiter play OPTIONS` (which names a `*-sim`)."""
+    """Play `lines` as typed commands in `arbiter play OPTIONS` (which names a `*-sim`).
+
+    With `timed`, each line is `T COMMAND`: the fake clock is set to stream time T before
+    the command is done, and the hand does not pace itself (its pauses only let the session
+    rule on what was sent): a test places each movement and press at the moment it wants,
+    e.g. a reply lifted within `latency_s` of a press whose move the board reports late.
+    """
     parser = argparse.ArgumentParser()
     play.add_arguments(parser)
     journal = tmp / f"{name}.jsonl"
@@ -59,27 +69,23 @@ def play_typed(
         session.display.attach(session.game)
         for note in built.notes:  # what the game said as it was built
             session.display.note(note)
-        taken = session.take
-
-        def take(item: object) -> list[Ruling]:
-            try:
-                return taken(item)
-            finally:
-                session.queue.task_done()
-
-        session.take = take  # type: ignore[method-assign]
-
         def pause(dt: float) -> None:
             """Move the fake clock once the session has ruled on everything sent so far, as
             real time would: no input waits in the queue while the clock jumps past it."""
-            while session.queue.unfinished_tasks and runner.is_alive():
-                time.sleep(0.001)
-            clock.advance(dt)
+            settle()
+            if not timed:
+                clock.advance(dt)
+
+        def settle() -> None:
+            session.wait_idle()
 
         for source in session.sources:
             if isinstance(source, CommandSource):
                 source.stream = commands
                 source.pause = pause
+                if timed:
+                    timed_perform = at_its_time(source.perform, clock, settle)
+                    source.perform = timed_perform  # type: ignore[method-assign]
         live_pgn = settings.get("pgn")
         session.keep_pgn(live_pgn, "2026.12.03")
         runner.start()
@@ -89,3 +95,17 @@ def play_typed(
         return Played(session.rulings, out.getvalue(), Path(live_pgn).read_text(), journal)
     pgn = session.write_pgn(tmp / f"{name}.pgn", date="2026.12.03").read_text()
     return Played(session.rulings, out.getvalue(), pgn, journal)
+
+
+def at_its_time(
+    perform: Callable[..., None], clock: FakeClock, settle: Callable[[], None]
+) -> Callable[..., None]:
+    """`CommandSource.perform` for lines `T COMMAND`: the clock stands at T for the command."""
+
+    def timed_perform(line: str, *args: object) -> None:
+        at, _, command = line.strip().partition(" ")
+        settle()
+        clock.set(max(clock.now(), float(at)))
+        perform(command, *args)
+
+    return timed_perform

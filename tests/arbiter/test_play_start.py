@@ -2,6 +2,7 @@
 
 With `--clock-start black-press` the clocks stand until Black presses, and Black's press is
 refused, saying what is wrong and where, while the pieces do not stand in the start position.
+With `--clock-start white-move` they stand until White has made the first move and presses.
 """
 
 from __future__ import annotations
@@ -44,5 +45,24 @@ def test_by_default_whites_clock_runs_from_the_start(tmp_path: Path) -> None:
 
 
 def test_a_bad_clock_start_is_refused() -> None:
-    with pytest.raises(ConfigError, match="the clocks start 'now' or at Black's press"):
+    with pytest.raises(ConfigError, match="the clocks start 'now', at Black's press"):
         merge(Settings(), {"clock_start": "whenever"})
+
+
+def test_the_clocks_start_when_whites_first_move_is_made(tmp_path: Path) -> None:
+    options = ["--board", "dgt-sim", "--tc", "5+3", "--clock-start", "white-move"]
+    played = play_typed(tmp_path, options, ["press", "e2e4", "e7e5", "g1f3", "quit"])
+    assert "the clocks start when White has made the first move and presses" in played.screen
+    moves = [r for r in played.rulings if isinstance(r, MoveStands)]
+    assert [m.san for m in moves] == ["e4", "e5", "Nf3"]
+    clocks = [r for r in played.rulings if isinstance(r, ClockState)]
+    assert clocks[0].paused and clocks[0].t == 0.0
+    started = next(c for c in clocks if not c.paused)
+    assert started.t > moves[0].made_at  # not before the move was made
+    after_e4 = next(c for c in clocks if c.t >= moves[0].t and c.running == "black")
+    assert after_e4.white == 300.0 + 3.0  # White's first move cost no time; its increment
+    after_e5 = next(c for c in clocks if c.t >= moves[1].t and c.running == "white")
+    spent = 300.0 + 3.0 - after_e5.black
+    assert 0 < spent <= after_e5.t - after_e4.t + 1e-6  # Black's clock ran from White's press
+    assert "The clocks were started (Art. 6.5)." in played.pgn
+    assert played.pgn.index("The clocks were started") > played.pgn.index("1. e4")

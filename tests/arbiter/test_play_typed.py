@@ -28,7 +28,7 @@ from arbiter.live.commands import (
     parse_command,
 )
 from arbiter.live.virtual_play import hand_steps
-from rules.rulings import GameOver, MoveStands
+from rules.rulings import ArbiterDid, GameOver, MoveStands
 from tests.arbiter.live_harness import play_typed
 
 #: White castles, captures en passant and promotes (with a capture); Black resigns
@@ -129,13 +129,17 @@ def test_the_arbiters_clock_actions_are_in_the_pgn_where_they_happened(tmp_path:
     played = play_typed(tmp_path, ["--board", "dgt-sim", "--tc", "5+3"], lines)
     flat = " ".join(played.pgn.split())
     assert "1. e4 { [%clk 0:05:02.1] The arbiter stopped the clocks (Art. 6.11.1)." in flat
-    assert "The arbiter restarted the clocks (Art. 6.11)." in flat
+    assert "The arbiter restarted the clocks (Art. 6.11.1)." in flat
     assert "The arbiter added 60 s to White's clock (Art. 6.11.3)." in flat
     assert re.search(
-        r"1\.\.\. e5 \{ \[%clk [0-9:.]+\] The arbiter set the clocks: White 0:04:00\.0,"
-        r" Black 0:03:30\.0 \(Art\. 6\.10\.2\)\.",
+        r"1\.\.\. e5 \{ \[%clk [0-9:.]+\] The arbiter set the clocks: White 4:00,"
+        r" Black 3:30 \(Art\. 6\.10\.2\)\.",
         flat,
     ), flat
+    # each action is a ruling of its own (`arbiter_action`), on the screen as it happened
+    actions = [r for r in played.rulings if isinstance(r, ArbiterDid)]
+    assert [a.action for a in actions] == ["pause", "resume", "add_time", "set_clock"]
+    assert "The arbiter added 60 s to White's clock (Art. 6.11.3)." in played.screen
 
 
 def test_a_clock_started_by_blacks_press_is_said_once_in_the_pgn(tmp_path: Path) -> None:

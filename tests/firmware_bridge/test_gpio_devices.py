@@ -170,7 +170,9 @@ def test_claim_and_pause_buttons() -> None:
     ArbiterButton(pins.pin(3, "pause"), out.append)
     pins[27].bounce(4.0, 0)
     pins[3].bounce(5.0, 0)
-    assert out == [Claim(t=4.0, side="black", kind="any"), PauseToggle(t=5.0)]
+    pins[27].drive_high(5.5)  # a claim is sent at the release, dated at the press
+    assert out == [PauseToggle(t=5.0), Claim(t=4.0, side="black", kind="any")]
+    out.reverse()
     toggle = out[1]
     assert isinstance(toggle, PauseToggle)
     assert toggle.to_action(paused=False) == PauseClocks(t=5.0)
@@ -296,10 +298,11 @@ def test_panel_wires_the_default_pin_map() -> None:
     }
     pins[DEFAULT_PINS.clock_black].bounce(3.0, 0)
     pins[DEFAULT_PINS.claim_white].bounce(4.0, 0)
-    assert out == [Press(t=3.0, side="black"), Claim(t=4.0, side="white")]
+    assert out == [Press(t=3.0, side="black")]  # the claim button tells at its release
     assert panel.next_due(3.5) == pytest.approx(3.55)  # buttons held: look at them
     pins[DEFAULT_PINS.clock_black].drive_high(4.5)
     pins[DEFAULT_PINS.claim_white].drive_high(4.5)
+    assert out == [Press(t=3.0, side="black"), Claim(t=4.0, side="white")]
     panel.update(4.6)
     assert panel.next_due(4.6) is None  # nothing held, blinking or beeping: the loop may sleep
     panel.close(5.0)

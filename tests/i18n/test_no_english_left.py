@@ -108,6 +108,7 @@ def other_rulings() -> list[Ruling]:
     import chess
 
     from rules.rulings import (
+        ArbiterDid,
         ClaimRuling,
         GameOver,
         Illegal,
@@ -132,6 +133,8 @@ def other_rulings() -> list[Ruling]:
         Note(t=1, article="5.2.3", topic="draw_before_both_moved"),
         Mismatch(t=1, article="7.4", missing=pieces, extra=()),
         Mismatch(t=1, article="7.4", missing=(), extra=pieces),
+        ArbiterDid(t=1, side="black", article="6.11.3", action="add_time", seconds=30.0),
+        ArbiterDid(t=1, article="6.10.2", action="set_clock", white=250.0, black=240.0),
     ]  # fmt: skip
     out += [GameOver(t=2, article="5", result="1/2-1/2", reason=r) for r in REASONS]  # type: ignore[arg-type]
     out += [
