@@ -104,6 +104,28 @@ class SquareModel:
                 ll[known, 0] = n.logaddexp(ll[known, 0], ll_own) - n.log(2.0)
         return ll
 
+    def looks(self) -> list[tuple[str, Any, Any]]:
+        """Every look this model knows, as (name, means, variances), arrays (64, F) in grid
+        order: "empty", "white" and "black" of each square's colour, "printed" where it
+        applies (squares never seen empty), and "own", each square's own empty look (NaN
+        where unknown)."""
+        n = np()
+        mu, var = self.arrays()
+        par = n.asarray(PARITY).reshape(64)
+        names = ("empty", "white", "black")
+        out = [(name, mu[par, k], var[par, k]) for k, name in enumerate(names)]
+        own = self.empty_means or [None] * 64
+        if self.mark_means is not None and self.mark_variances is not None:
+            unseen = n.asarray([o is None for o in own])[:, None]
+            mm = n.asarray(self.mark_means, dtype="float64")[par]
+            mv = n.asarray(self.mark_variances, dtype="float64")[par]
+            out.append(("printed", n.where(unseen, mm, n.nan), mv))
+        if any(o is not None for o in own):
+            nf = mu.shape[2]
+            means = n.asarray([o if o is not None else [n.nan] * nf for o in own], dtype="float64")
+            out.append(("own", means, var[par, 0]))
+        return out
+
     def with_empty_looks(self, feats: list[Any], empty: list[bool], weight: float) -> SquareModel:
         """A copy that has also seen the squares `empty` (grid order) empty in a picture.
 
