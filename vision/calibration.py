@@ -285,7 +285,7 @@ def calibrate(
         levels=levels,
         rough=rough,
         outline=empty_outline(
-            geometry.warp(frame, geometry.homography(corners, white_at)),
+            rough_normalised(geometry.warp(frame, geometry.homography(corners, white_at))),
             [s == "." for row in grid for s in row],
         ),
     )

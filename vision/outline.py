@@ -34,12 +34,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from vision.cvload import cv2, np
+from vision.cvload import np
 from vision.geometry import SQ
 
 NOVEL = 48.0  #: distance to the nearest known look beyond which a square is unlike them all
 RING = (0.12, 0.42)  #: inner and outer radius of the outline's ring, in squares
-OUTLINE_MIN = 0.3  #: least outline score of a piece (grey gradient / 100 per pixel)
+OUTLINE_MIN = 0.3  #: least outline score of a piece (lightness gradient / 100 per pixel)
 OUTLINE_FACTOR = 2.0  #: ... and at least this many times the calibration's empty squares'
 COLOUR_SURE = 0.25  #: lightness within this share of the white-black gap from one side
 
@@ -63,13 +63,15 @@ def _ring() -> tuple[Any, Any]:
     return _WEIGHTS, _RADIAL
 
 
-def outline_scores(board: Any) -> Any:
-    """(64,) outline score of each square of a canonical BGR board (grid order)."""
-    n, c = np(), cv2()
+def outline_scores(board: Any, grads: tuple[Any, Any, Any] | None = None) -> Any:
+    """(64,) outline score of each square of a canonical BGR board (grid order), measured on
+    its lightness; `grads` are its `vision.features.gradients` when already computed. Give
+    it boards at one light scaling (`features.rough_normalised`) so scores compare."""
+    from vision.features import gradients
+
+    n = np()
     weights, radial = _ring()
-    grey = c.cvtColor(board, c.COLOR_BGR2GRAY)
-    gx = c.Sobel(grey, c.CV_32F, 1, 0, ksize=3)
-    gy = c.Sobel(grey, c.CV_32F, 0, 1, ksize=3)
+    _, gx, gy = grads if grads is not None else gradients(board)
 
     def cells(img: Any) -> Any:
         return img.reshape(8, SQ, 8, SQ).transpose(0, 2, 1, 3).reshape(64, SQ, SQ)
@@ -79,9 +81,9 @@ def outline_scores(board: Any) -> Any:
 
 
 def empty_outline(board: Any, empty: Any) -> dict[str, Any]:
-    """What "no outline" looks like on a calibration board: per square colour (light, dark)
-    the 90th percentile of the outline score of the `empty` squares (64 bools), and each
-    empty square's own score (None where it holds a piece: a grain or print of its own)."""
+    """What "no outline" looks like on a calibration board (rough-normalised): per square
+    colour (light, dark) the 90th percentile of the outline score of the `empty` squares
+    (64 bools), and each empty square's own score (None where it holds a piece)."""
     n = np()
     scores = outline_scores(board)
     empty = n.asarray(empty, dtype=bool)
