@@ -96,10 +96,7 @@ def unlike_known(post: Any, feats: Any, outline: Any, cal: Calibration) -> Any:
     a print explains it better than its colour's empty look (`vision.outline`).
     """
     n = np()
-    looks = cal._cache.get("looks")
-    if looks is None:
-        looks = cal._cache["looks"] = cal.model.looks()
-    dist = distances(feats, looks)
+    dist = distances(feats, cal.model.looks())
     novel = n.min(n.stack(list(dist.values())), axis=0) > NOVEL
     printed = dist.get("printed", n.full(64, n.inf)) < dist["empty"]
     plain_empty = (post.argmax(axis=1) == 0) & ~printed

@@ -8,7 +8,7 @@ user's own board, pieces and light beats a generic one, and it costs microsecond
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from vision.cvload import np
@@ -38,6 +38,7 @@ class SquareModel:
     empty_means: list[list[float] | None] | None = None
     mark_means: list[list[float]] | None = None
     mark_variances: list[list[float]] | None = None
+    _looks: Any = field(default=None, init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -108,7 +109,9 @@ class SquareModel:
         """Every look this model knows, as (name, means, variances), arrays (64, F) in grid
         order: "empty", "white" and "black" of each square's colour, "printed" where it
         applies (squares never seen empty), and "own", each square's own empty look (NaN
-        where unknown)."""
+        where unknown). Built once per model."""
+        if self._looks is not None:
+            return self._looks  # type: ignore[no-any-return]
         n = np()
         mu, var = self.arrays()
         par = n.asarray(PARITY).reshape(64)
@@ -124,6 +127,7 @@ class SquareModel:
             nf = mu.shape[2]
             means = n.asarray([o if o is not None else [n.nan] * nf for o in own], dtype="float64")
             out.append(("own", means, var[par, 0]))
+        self._looks = out
         return out
 
     def with_empty_looks(self, feats: list[Any], empty: list[bool], weight: float) -> SquareModel:
