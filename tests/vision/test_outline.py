@@ -97,3 +97,26 @@ def test_piece_colour_from_lightness_alone() -> None:
     assert p[0, 0] > 0.6 and p[1, 0] > 0.6  # brighter than the white pieces, or near them
     assert p[2, 0] == 0.5  # half-way: `?`
     assert p[3, 1] > 0.6
+
+
+def test_the_outline_levels_are_saved_and_an_older_file_still_reads(
+    video_cal: Any, tmp_path: Any, frames: list[Any]
+) -> None:
+    """The calibration keeps its empty squares' outline levels; a file written before them
+    (no `outline`) loads, and reads without the outline test rather than failing."""
+    import json
+
+    from vision.calibration import Calibration
+
+    assert video_cal.outline is not None
+    assert len(video_cal.outline["own"]) == 64 and len(video_cal.outline["empty"]) == 2
+    path = tmp_path / "cal.json"
+    video_cal.save(path)
+    assert Calibration.load(path).outline == video_cal.outline
+    data = json.loads(path.read_text())
+    del data["outline"]
+    path.write_text(json.dumps(data))
+    old = Calibration.load(path)
+    assert old.outline is None
+    board = geometry.warp(frames[120], old.homography())
+    assert classify_board(board, old)[0] == classify_board(board, video_cal)[0]
