@@ -90,8 +90,8 @@ def unlike_known(post: Any, feats: Any, outline: Any, cal: Calibration) -> Any:
     white pieces were wooden bodies (issue 16). Such a square (its distance to every known
     look beyond `NOVEL`, `vision.outline.distances`) is a piece when a closed outline
     surrounds its centre (`outline`: `outline_scores` of the roughly scaled board), of the
-    colour its lightness says
-    (`piece_colour`, `?` when between white and black); without an outline it is unreadable
+    colour its lightness says (`piece_colour`, `?` when between white and black), and so is
+    one the model reads as a piece; read as empty and without an outline, it is unreadable
     (`?`, even odds). A square read as empty is a piece too when it has an outline, unless
     a print explains it better than its colour's empty look (`vision.outline`).
     """
@@ -104,7 +104,9 @@ def unlike_known(post: Any, feats: Any, outline: Any, cal: Calibration) -> Any:
     if not suspect.any():
         return post
     outlined = outline >= outline_threshold(cal.outline)
-    piece = suspect & outlined
+    # a novel square the model takes for a piece is one (a tall piece seen from the side has
+    # no closed outline); only its colour is judged again
+    piece = (suspect & outlined) | (novel & (post.argmax(axis=1) != 0))
     if not (novel.any() or piece.any()):
         return post
     post = post.copy()
@@ -112,7 +114,7 @@ def unlike_known(post: Any, feats: Any, outline: Any, cal: Calibration) -> Any:
     idx = n.arange(64)
     par = (idx // 8 + idx % 8) % 2
     colour = piece_colour(feats[:, 0], mu[par, 1, 0], mu[par, 2, 0])
-    post[novel & ~outlined] = 1.0 / 3.0
+    post[novel & ~piece] = 1.0 / 3.0
     post[piece, 0] = 0.0
     post[piece, 1:] = colour[piece]
     return post
