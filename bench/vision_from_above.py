@@ -14,6 +14,9 @@ soft shadow or as a flat disc with neither (contrast with the square alone), and
 plastic one. Each disc is counted as read right, as the wrong colour, as `?` (said it cannot
 read: honest) or as empty (a silent misread).
 
+Then the real photos (no paint), per source, read as `arbiter snapshot` reads them: right,
+`?` (what saying "cannot read" costs on ordinary squares) and wrong (silent misreads).
+
     python bench/vision_from_above.py [--step K]
 """
 
@@ -34,13 +37,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import cv2  # noqa: E402
-import numpy as np  # noqa: E402
 
 from vision import geometry  # noqa: E402
 from vision.calibration import calibrate  # noqa: E402
 from vision.classify import classify_board, reading  # noqa: E402
 from vision.placement import to_grid, to_sensed  # noqa: E402
-from vision.sources import video_frames  # noqa: E402
+from vision.sources import read_image, video_frames  # noqa: E402
+from vision.synth import pawn_head  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "vision"
 MIN_CONFIDENCE = 0.6  #: as `arbiter snapshot` and the tracker
@@ -53,30 +56,58 @@ KINDS: dict[str, tuple[tuple[int, int, int], str, bool]] = {
     "light wood, flat": ((140, 185, 222), "X", False),
     "black plastic, rim + shadow": ((38, 38, 42), "x", True),
 }
-RADIUS = 0.28  #: a pawn's head seen from above, in squares
 
 
 def paint_disc(board: Any, row: int, col: int, bgr: tuple[int, int, int], relief: bool) -> None:
-    """A disc on square (row, col) of the canonical board, in place: with `relief`, a soft
-    shadow to the lower right and a darker rim (the head's rounded edge)."""
-    sq = geometry.SQ
-    cx, cy = col * sq + sq / 2, row * sq + sq / 2
-    r = RADIUS * sq
-    h, w = board.shape[:2]
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    img = board.astype(np.float32)
-    if relief:
-        d_shadow = np.hypot(xx - cx - 0.12 * sq, yy - cy - 0.12 * sq)
-        shadow = np.clip((r * 1.15 - d_shadow) / 3.0, 0, 1) * 0.45
-        img *= 1 - shadow[..., None]
-    d = np.hypot(xx - cx, yy - cy)
-    inside = np.clip((r - d) / 1.5, 0, 1)[..., None]
-    colour = np.array(bgr, np.float32)
-    if relief:
-        rim = np.clip(1 - np.abs(d - r * 0.85) / (0.18 * r), 0, 1)[..., None]
-        colour = colour * (1 - 0.35 * rim)
-    img = img * (1 - inside) + colour * inside
-    board[:] = np.clip(img, 0, 255).astype(np.uint8)
+    """A pawn's head seen from above on square (row, col), in place (`vision.synth`)."""
+    board[:] = pawn_head(board, row, col, bgr, relief)
+
+
+def _tally(read: str, truth: str, tally: dict[str, int]) -> None:
+    for got, want in zip(
+        (s for row in to_grid(read) for s in row),
+        (s for row in to_grid(truth) for s in row),
+        strict=True,
+    ):
+        tally["right" if got == want else "?" if got == "?" else "wrong"] += 1
+
+
+def real_photos(
+    labels: dict[str, Any], frames: list[Any], cal: Any, step: int
+) -> dict[str, dict[str, int]]:
+    """Per source, the real squares read as `arbiter snapshot` reads them: right, `?` (the
+    cost of saying "cannot read") and wrong (silent misreads)."""
+    images = {i["file"]: i for i in labels["images"]}
+    video = next(v for v in labels["videos"] if v["file"].endswith("scholarsmate.avi"))
+    out: dict[str, dict[str, int]] = {}
+
+    def read(frame: Any, here: Any) -> str:
+        _, _, post = classify_board(geometry.warp(frame, here.homography()), here)
+        return reading(post, MIN_CONFIDENCE).placement
+
+    tally = out.setdefault("video clean frames", {"right": 0, "?": 0, "wrong": 0})
+    for seg in video["segments"]:
+        if seg["clean"]:
+            for k in range(seg["from_frame"], seg["to_frame"] + 1, max(1, step // 4)):
+                _tally(read(frames[k], cal), to_sensed(seg["fen"]), tally)
+    tally = out.setdefault("pcwawc start stills (each on itself)", {"right": 0, "?": 0, "wrong": 0})
+    for f, i in images.items():
+        if f.startswith("pcwawc/chessBoard") and "/8/8/8/8/" in i["fen"] and "p" in i["fen"]:
+            img = read_image(str(DATA / f))
+            _tally(read(img, calibrate(img, [tuple(p) for p in i["corners"]])), i["fen"], tally)
+    for ref in ("IMG_4755", "IMG_4768"):
+        r = images[f"uschess/{ref}.jpg"]
+        ucal = calibrate(
+            read_image(str(DATA / r["file"])), [tuple(p) for p in r["corners"]], None, r["fen"]
+        )
+        tally = out.setdefault(f"uschess on {ref} (held out)", {"right": 0, "?": 0, "wrong": 0})
+        for f, i in sorted(images.items()):
+            if f.startswith("uschess/") and f != r["file"]:
+                here = ucal.with_corners([tuple(p) for p in i["corners"]])
+                _tally(read(read_image(str(DATA / f)), here), i["fen"], tally)
+    for name, tally in out.items():
+        print("real:", name, json.dumps(tally), flush=True)
+    return out
 
 
 def main() -> int:
@@ -126,6 +157,7 @@ def main() -> int:
                             tally["other squares"] += 1
         out[name] = counts
         print(name, json.dumps(counts), flush=True)
+    out["real photos"] = real_photos(labels, frames, cal, args.step)
     (ROOT / "out").mkdir(exist_ok=True)
     (ROOT / "out" / "vision_from_above.json").write_text(json.dumps(out, indent=1))
     return 0

@@ -24,6 +24,7 @@ from vision.features import (
 )
 from vision.marks import marked_boards
 from vision.model import SquareModel, fit
+from vision.outline import empty_outline
 from vision.placement import INITIAL, UNKNOWN, Grid, to_grid
 from vision.registration import encode, reference_image
 
@@ -44,6 +45,8 @@ class Calibration:
     reference: str | None = None  #: grey reference frame, base64 PNG (for re-registration)
     levels: list[list[float]] | None = None  #: empty light / dark square colour at calibration
     rough: SquareModel | None = None  #: the model of the first (rough-light) pass
+    #: outline score of empty squares at calibration (`vision.outline.empty_outline`)
+    outline: dict[str, Any] | None = None
     _cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     # -- derived geometry (cached; recomputed when the corners change) --
@@ -76,6 +79,7 @@ class Calibration:
             reference=self.reference,
             levels=self.levels,
             rough=self.rough,
+            outline=self.outline,
         )
 
     # -- persistence --
@@ -92,6 +96,7 @@ class Calibration:
             "reference": self.reference,
             "levels": self.levels,
             "rough_model": self.rough.to_dict() if self.rough else None,
+            "outline": self.outline,
         }
 
     @classmethod
@@ -113,6 +118,7 @@ class Calibration:
                 reference=d.get("reference"),
                 levels=d.get("levels"),
                 rough=SquareModel.from_dict(d["rough_model"]) if d.get("rough_model") else None,
+                outline=d.get("outline"),
             )
         except KeyError as exc:
             raise CalibrationError(f"{where}: the calibration lacks {exc}") from None
@@ -278,6 +284,10 @@ def calibrate(
         reference=encode(reference_image(frame)),
         levels=levels,
         rough=rough,
+        outline=empty_outline(
+            rough_normalised(geometry.warp(frame, geometry.homography(corners, white_at))),
+            [s == "." for row in grid for s in row],
+        ),
     )
 
 

@@ -13,9 +13,18 @@ from vision.features import (
     REF,
     WINDOW,
     empty_levels,
+    gradients,
     levels_normalised,
     rough_normalised,
     square_features,
+)
+from vision.outline import (
+    NOVEL,
+    distances,
+    learned_outline,
+    outline_scores,
+    outline_threshold,
+    piece_colour,
 )
 from vision.placement import STATES, from_grid, square_name, to_grid
 from vision.shade import unshaded
@@ -30,19 +39,27 @@ def _posterior(ll: Any) -> Any:
     return p / p.sum(axis=1, keepdims=True)
 
 
-def _light_mapped(board: Any, cal: Calibration) -> tuple[Any, Any]:
-    """(first-pass posteriors, the board mapped to the calibration's light or None)."""
+def _light_mapped(board: Any, cal: Calibration) -> tuple[Any, Any, Any]:
+    """(first-pass posteriors, the board mapped to the calibration's light or None, the
+    outline scores (`vision.outline`) of the roughly scaled board, or None)."""
     n = np()
     assert cal.rough is not None and cal.levels is not None
-    first = _posterior(
-        cal.rough.log_likelihood(square_features(rough_normalised(board), cal.origins()))
-    )
-    measured = empty_levels(board, first[:, 0] >= SURE_EMPTY)
+    rough = rough_normalised(board)
+    grads = gradients(rough)
+    first = _posterior(cal.rough.log_likelihood(square_features(rough, cal.origins(), None, grads)))
+    sure = first[:, 0] >= SURE_EMPTY
+    outline = None
+    if cal.outline is not None:
+        outline = outline_scores(rough, grads)
+        # a piece seen from above that the rough model takes for empty (a white pawn's head
+        # on a light square) must not set the empty squares' light
+        sure &= outline < outline_threshold(cal.outline)
+    measured = empty_levels(board, sure)
     if n.isnan(measured).any():
         measured = empty_levels(board, first.argmax(axis=1) == 0)
     if n.isnan(measured).any():
-        return first, None
-    return first, levels_normalised(board, measured, n.asarray(cal.levels))
+        return first, None, None
+    return first, levels_normalised(board, measured, n.asarray(cal.levels)), outline
 
 
 def posteriors(board: Any, cal: Calibration) -> Any:
@@ -56,11 +73,51 @@ def posteriors(board: Any, cal: Calibration) -> Any:
     origins = cal.origins()
     if cal.rough is None or cal.levels is None:
         return _posterior(cal.model.log_likelihood(square_features(board, origins, REF)))
-    first, mapped = _light_mapped(board, cal)
+    first, mapped, outline = _light_mapped(board, cal)
     if mapped is None:
         return first
     mapped = unshaded(mapped)
-    return _posterior(cal.model.log_likelihood(square_features(mapped, origins, REF)))
+    feats = square_features(mapped, origins, REF)
+    post = _posterior(cal.model.log_likelihood(feats))
+    return post if outline is None else unlike_known(post, feats, outline, cal)
+
+
+def unlike_known(post: Any, feats: Any, outline: Any, cal: Calibration) -> Any:
+    """The posteriors, with squares unlike every look the model knows judged apart.
+
+    The model gives a look it never saw to the least unlike class, sure of it: a white
+    plastic pawn seen from above on a light square reads as empty when the calibration's
+    white pieces were wooden bodies (issue 16). Such a square (its distance to every known
+    look beyond `NOVEL`, `vision.outline.distances`) is a piece when a closed outline
+    surrounds its centre (`outline`: `outline_scores` of the roughly scaled board), of the
+    colour its lightness says (`piece_colour`, `?` when between white and black), and so is
+    one the model reads as a piece; read as empty and without an outline, it is unreadable
+    (`?`, even odds). A square read as empty is a piece too when it has an outline, unless
+    a print explains it better than its colour's empty look (`vision.outline`).
+    """
+    n = np()
+    dist = distances(feats, cal.model.looks())
+    novel = n.min(n.stack(list(dist.values())), axis=0) > NOVEL
+    printed = dist.get("printed", n.full(64, n.inf)) < dist["empty"]
+    plain_empty = (post.argmax(axis=1) == 0) & ~printed
+    suspect = novel | plain_empty
+    if not suspect.any():
+        return post
+    outlined = outline >= outline_threshold(cal.outline)
+    # a novel square the model takes for a piece is one (a tall piece seen from the side has
+    # no closed outline); only its colour is judged again
+    piece = (suspect & outlined) | (novel & (post.argmax(axis=1) != 0))
+    if not (novel.any() or piece.any()):
+        return post
+    post = post.copy()
+    mu, _ = cal.model.arrays()
+    idx = n.arange(64)
+    par = (idx // 8 + idx % 8) % 2
+    colour = piece_colour(feats[:, 0], mu[par, 1, 0], mu[par, 2, 0])
+    post[novel & ~piece] = 1.0 / 3.0
+    post[piece, 0] = 0.0
+    post[piece, 1:] = colour[piece]
+    return post
 
 
 def learn_position(
@@ -68,7 +125,8 @@ def learn_position(
 ) -> Calibration:
     """The calibration, having also seen `frame` show the known `placement`.
 
-    Each square empty in `placement` keeps (or refreshes, by `weight`) its own empty look,
+    Each square empty in `placement` keeps (or refreshes, by `weight`) its own empty look
+    and its own outline level (`vision.outline`: a logo seen empty is no piece's outline),
     measured as `posteriors` measures frames (same light mapping, same shifted windows as at
     calibration). For the live path: once the rules core has confirmed a position, the
     squares that held pieces at calibration (a printed logo, an odd grain) get a look of
@@ -87,7 +145,7 @@ def learn_position(
         raise CalibrationError("this calibration cannot learn positions: recalibrate")
     empty = [s == "." for row in to_grid(placement) for s in row]
     board = geometry.warp(frame, cal.homography())
-    _, mapped = _light_mapped(board, cal)
+    _, mapped, _ = _light_mapped(board, cal)
     rough = rough_normalised(board)
     exact_f, rough_f = [], []
     for dx in AUGMENT:
@@ -97,8 +155,15 @@ def learn_position(
             if mapped is not None:
                 exact_f.append(square_features(mapped, o, REF))
     model = cal.model.with_empty_looks(exact_f, empty, weight) if exact_f else cal.model
+    outline = cal.outline
+    if outline is not None and mapped is not None:
+        outline = learned_outline(outline, outline_scores(rough), empty, weight)
     return replace(
-        cal, model=model, rough=cal.rough.with_empty_looks(rough_f, empty, weight), _cache={}
+        cal,
+        model=model,
+        rough=cal.rough.with_empty_looks(rough_f, empty, weight),
+        outline=outline,
+        _cache={},
     )
 
 

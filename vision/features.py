@@ -46,7 +46,10 @@ def rough_normalised(board: Any) -> Any:
     """Each colour channel scaled so that its upper quartile is `LEVEL` (the rough pass)."""
     n = np()
     q = n.percentile(board[::4, ::4].reshape(-1, 3), 75, axis=0).astype("float32") + 1.0
-    return cv2().convertScaleAbs(board.astype("float32") * (LEVEL / q)[None, None, :])
+    # a table per channel (as a float product rounded and saturated, without the float image)
+    x = n.arange(256, dtype="float32")[:, None] * (LEVEL / q)[None, :]
+    lut = n.clip(n.rint(x), 0, 255).astype("uint8").reshape(256, 1, 3)
+    return cv2().LUT(board, lut)
 
 
 def empty_levels(board: Any, empty: Any) -> Any:
@@ -102,22 +105,31 @@ def _crops(img: Any, origins: Any) -> Any:
     return n.stack([img[y : y + WINDOW, x : x + WINDOW] for x, y in origins])
 
 
-def square_features(board: Any, origins: Any, ref: float | None = None) -> Any:
+def gradients(board: Any) -> tuple[Any, Any, Any]:
+    """(Lab image, x and y Sobel gradients of its lightness) of a canonical BGR board."""
+    c = cv2()
+    lab = c.cvtColor(board, c.COLOR_BGR2LAB)
+    light = lab[:, :, 0]
+    return lab, c.Sobel(light, c.CV_32F, 1, 0, ksize=3), c.Sobel(light, c.CV_32F, 0, 1, ksize=3)
+
+
+def square_features(
+    board: Any, origins: Any, ref: float | None = None, grads: tuple[Any, Any, Any] | None = None
+) -> Any:
     """Feature matrix (64 x len(NAMES), float32) of a light-normalised canonical BGR board.
 
     L is Lab lightness, a/b its chroma; lightness features are divided by `ref` (default:
     the board's median lightness); `grad` is the mean Sobel magnitude (texture and outlines:
     a white piece on a light square differs mostly there); `Lflat` is the lightness spread
     left after removing the window's best-fitting plane (a shadow edge or a light gradient is
-    nearly a plane across a window, a piece is not).
+    nearly a plane across a window, a piece is not). `grads` are the board's `gradients`
+    when already computed.
     """
     n, c = np(), cv2()
-    lab = c.cvtColor(board, c.COLOR_BGR2LAB)
+    lab, gx, gy = grads if grads is not None else gradients(board)
     light = lab[:, :, 0].astype("float32")
     if ref is None:
         ref = float(n.median(light)) + 1.0
-    gx = c.Sobel(light, c.CV_32F, 1, 0, ksize=3)
-    gy = c.Sobel(light, c.CV_32F, 0, 1, ksize=3)
     grad = c.magnitude(gx, gy)
     crops_l = _crops(light, origins).reshape(64, -1)
     crops_ab = _crops(lab[:, :, 1:], origins).reshape(64, -1, 2).astype("float32")

@@ -8,7 +8,7 @@ user's own board, pieces and light beats a generic one, and it costs microsecond
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from vision.cvload import np
@@ -38,6 +38,7 @@ class SquareModel:
     empty_means: list[list[float] | None] | None = None
     mark_means: list[list[float]] | None = None
     mark_variances: list[list[float]] | None = None
+    _looks: Any = field(default=None, init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -103,6 +104,31 @@ class SquareModel:
                 ll_own = -0.5 * n.sum(d0 * d0 / v0 + n.log(v0), axis=1)
                 ll[known, 0] = n.logaddexp(ll[known, 0], ll_own) - n.log(2.0)
         return ll
+
+    def looks(self) -> list[tuple[str, Any, Any]]:
+        """Every look this model knows, as (name, means, variances), arrays (64, F) in grid
+        order: "empty", "white" and "black" of each square's colour, "printed" where it
+        applies (squares never seen empty), and "own", each square's own empty look (NaN
+        where unknown). Built once per model."""
+        if self._looks is not None:
+            return self._looks  # type: ignore[no-any-return]
+        n = np()
+        mu, var = self.arrays()
+        par = n.asarray(PARITY).reshape(64)
+        names = ("empty", "white", "black")
+        out = [(name, mu[par, k], var[par, k]) for k, name in enumerate(names)]
+        own = self.empty_means or [None] * 64
+        if self.mark_means is not None and self.mark_variances is not None:
+            unseen = n.asarray([o is None for o in own])[:, None]
+            mm = n.asarray(self.mark_means, dtype="float64")[par]
+            mv = n.asarray(self.mark_variances, dtype="float64")[par]
+            out.append(("printed", n.where(unseen, mm, n.nan), mv))
+        if any(o is not None for o in own):
+            nf = mu.shape[2]
+            means = n.asarray([o if o is not None else [n.nan] * nf for o in own], dtype="float64")
+            out.append(("own", means, var[par, 0]))
+        self._looks = out
+        return out
 
     def with_empty_looks(self, feats: list[Any], empty: list[bool], weight: float) -> SquareModel:
         """A copy that has also seen the squares `empty` (grid order) empty in a picture.

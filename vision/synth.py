@@ -78,3 +78,38 @@ def shadow(frame: Any, step: int, strength: float = 0.4, speed: float = 6.0) -> 
     mask = c.GaussianBlur(mask, (0, 0), 15)
     gain = 1.0 - strength * mask
     return c.convertScaleAbs(frame.astype("float32") * gain[:, :, None])
+
+
+PAWN_HEAD = 0.28  #: radius of a pawn's head seen from straight above, in squares
+
+
+def pawn_head(
+    board: Any,
+    row: int,
+    col: int,
+    bgr: tuple[int, int, int],
+    relief: bool = True,
+    radius: float = PAWN_HEAD,
+) -> Any:
+    """A canonical board (top-down, 8 x `SQ` px squares) with a pawn seen from straight above
+    on square (row, col): a disc of colour `bgr`; with `relief`, a darker rim (the head's
+    rounded edge) and a soft shadow to the lower right, as a lamp above one side casts."""
+    from vision.geometry import SQ
+
+    n = np()
+    cx, cy = col * SQ + SQ / 2, row * SQ + SQ / 2
+    r = radius * SQ
+    h, w = board.shape[:2]
+    yy, xx = n.mgrid[0:h, 0:w].astype("float32")
+    img = board.astype("float32")
+    if relief:
+        d_shadow = n.hypot(xx - cx - 0.12 * SQ, yy - cy - 0.12 * SQ)
+        img *= 1 - (n.clip((r * 1.15 - d_shadow) / 3.0, 0, 1) * 0.45)[..., None]
+    d = n.hypot(xx - cx, yy - cy)
+    inside = n.clip((r - d) / 1.5, 0, 1)[..., None]
+    colour = n.array(bgr, "float32")
+    if relief:
+        rim = n.clip(1 - n.abs(d - r * 0.85) / (0.18 * r), 0, 1)[..., None]
+        colour = colour * (1 - 0.35 * rim)
+    img = img * (1 - inside) + colour * inside
+    return n.clip(img, 0, 255).astype("uint8")
