@@ -11,7 +11,7 @@ pieces, occupancy boards and colour-only cameras.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import compress
 from operator import ne
@@ -277,7 +277,7 @@ class _OutOfNodes(Exception):
     """Unwinds the search when its budget is spent (caught in `find_match`, never escapes)."""
 
 
-def _consistent(board: chess.Board, sensed: Sensed, squares: Iterable[int]) -> bool:
+def _consistent(board: chess.Board, sensed: Sequence[str | None], squares: Iterable[int]) -> bool:
     return all(compatible(sensed[sq], board.piece_at(sq)) for sq in squares)
 
 
@@ -425,7 +425,7 @@ class Attempt:
     move: chess.Move | None = None
 
 
-def classify_attempt(board: chess.Board, sensed: Sensed, diff: set[int]) -> Attempt:
+def classify_attempt(board: chess.Board, sensed: Sequence[str | None], diff: set[int]) -> Attempt:
     """Name the arrangement that no legal move explains.
 
     - `castling_partial`: the king stands on its castling square, the rook not yet moved
@@ -467,7 +467,9 @@ def classify_attempt(board: chess.Board, sensed: Sensed, diff: set[int]) -> Atte
     return Attempt("unreachable", _guess_move(board, sensed, diff))
 
 
-def _guess_move(board: chess.Board, sensed: Sensed, diff: set[int]) -> chess.Move | None:
+def _guess_move(
+    board: chess.Board, sensed: Sequence[str | None], diff: set[int]
+) -> chess.Move | None:
     """From-to of a single own piece that left one square and stands on another, if clear."""
     us = board.turn
     left = [sq for sq in diff if sensed[sq] is None and board.color_at(sq) == us]

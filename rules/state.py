@@ -19,7 +19,7 @@ Queries (`diff`, `match`, `own_in_hand`, `fen`, the deadlines) never move the li
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import chess
 
@@ -50,11 +50,13 @@ from rules.sensed import (
     fen_of,
     find_match,
     letter_color,
+    letters_compatible,
     own_in_hand_by_count,
     rank_fen,
     sensed_from_board,
 )
 from rules.timecontrol import TimeControl
+from rules.touch import Duty
 from rules.turn import Arrangement, MoveRecord, Turn
 from rules.types import SIDE, Result, Side
 
@@ -85,11 +87,14 @@ class GameState:
         self.strict = start.strict
         self.timed = not self.control.untimed
         self.clock = GameClock(self.control, t=start.t, running=SIDE[self.board.turn])
-        self.sensed: Sensed = sensed_from_board(self.board)
-        self._expected: Sensed = list(self.sensed)  # the position's letters, kept in step
+        self._sensed: Sensed = sensed_from_board(self.board)  # changed only by `sense`
+        self._expected: Sensed = list(self._sensed)  # the position's letters, kept in step
         self._ranks = [rank_fen(self._expected, rank) for rank in range(8)]  # and their FEN
-        # the sensed board last compared, its differing squares, whether it shows a '?'
-        self._diff_cache: tuple[tuple[str | None, ...], set[int], bool] | None = None
+        # kept in step with every change of either board, so that no query compares all 64
+        self._diff: set[int] = set()  # squares where the two cannot agree (`diff`)
+        self._unknown = 0  # slots showing a piece of unknown colour ('?')
+        self._blind = 0  # slots showing a piece of unknown kind or colour ('X', 'x', '?')
+        self._sensed_version = 0  # one more at every change of the sensed board
         self._matches: dict[tuple[object, ...], Match | BeyondBudget | None] = {}
         self.legal = LegalMoves(self.board)  # the position's legal moves, kept in step
         self._has_moves: bool | None = None  # whether the side to move has one (None: not known)
@@ -278,16 +283,16 @@ class GameState:
 
     def _name_sensed_pieces(self) -> None:
         """Once a move stands, pieces a blind sensor showed as X, x or ? are known."""
-        sensed = self.sensed
-        if _BLIND.isdisjoint(sensed):
+        if not self._blind:
             return
+        sensed = self._sensed
         board = self.board
         for sq in range(64):
             letter = sensed[sq]
             if letter in _BLIND:
                 piece = board.piece_at(sq)
                 if piece is not None and compatible(letter, piece):
-                    sensed[sq] = piece.symbol()
+                    self.sense(sq, piece.symbol())
 
     def take_back(self, plies: int) -> list[MoveRecord]:
         """Undo `plies` moves (claim upheld 4.8, 7.5.4, the arbiter 7.1); returns them."""
@@ -321,14 +326,20 @@ class GameState:
         if squares is None:
             self._expected = sensed_from_board(board)
             self._ranks = [rank_fen(self._expected, rank) for rank in range(8)]
+            self._diff = differing(board, self._sensed, self._expected)
         else:
             expected = self._expected
+            sensed = self._sensed
+            diff = self._diff
             for sq in squares:
                 piece = board.piece_at(sq)
-                expected[sq] = piece.symbol() if piece is not None else None
+                want = expected[sq] = piece.symbol() if piece is not None else None
+                if letters_compatible(sensed[sq], want):
+                    diff.discard(sq)
+                else:
+                    diff.add(sq)
             for rank in {sq >> 3 for sq in squares}:
                 self._ranks[rank] = rank_fen(expected, rank)
-        self._diff_cache = None
         self._matches.clear()
         self.legal = LegalMoves(board)
         self._has_moves = None
@@ -360,22 +371,156 @@ class GameState:
 
     # ------------------------------------------------------------------ the board as sensed
 
+    @property
+    def sensed(self) -> Sequence[str | None]:
+        """The board as sensed: 64 slots, a1 first (`rules.sensed`); read only, changed by
+        `sense` and the operations of the hands below."""
+        return self._sensed
+
+    def sense(self, sq: int, letter: str | None) -> None:
+        """The sensors show `letter` (None: empty) on `sq`; `diff` follows at once."""
+        old = self._sensed[sq]
+        if old == letter:
+            return
+        self._sensed[sq] = letter
+        self._sensed_version += 1
+        if old in _BLIND:
+            self._blind -= 1
+            if old == "?":
+                self._unknown -= 1
+        if letter in _BLIND:
+            self._blind += 1
+            if letter == "?":
+                self._unknown += 1
+        if letters_compatible(letter, self._expected[sq]):
+            self._diff.discard(sq)
+        else:
+            self._diff.add(sq)
+
+    def report(self, seen: Sequence[str | None]) -> None:
+        """A whole-board report replaces the board as sensed, slot by slot; a slot whose
+        letter the report only confirms less precisely (a colour for a known piece, `?`)
+        keeps what was known."""
+        sensed = self._sensed
+        for sq in range(64):
+            have, new = sensed[sq], seen[sq]
+            if have == new:
+                continue
+            if have is not None and new is not None and compatible(new, _piece_of(have)):
+                continue
+            self.sense(sq, new)
+
+    # ------------------------------------------------------------------ the hands
+
+    def put_down(self, sq: int, letter: str | None, t: float, hand: Side) -> None:
+        """`hand` put `letter` down on `sq` at `t`: pending until released (4.7); the
+        mover's squares of this turn count it."""
+        self.sense(sq, letter)
+        self.pending[sq] = (t, hand)
+        if hand == SIDE[self.board.turn]:
+            self.turn.moved_squares.add(sq)
+
+    def first_promotion_piece(self, sq: int, letter: str) -> None:
+        """The mover put `letter` on the promotion square `sq`: the first piece there (4.4.4)."""
+        self.turn.promo_first.setdefault(sq, letter)
+
+    def take_up(self, sq: int, t: float, hand: Side) -> None:
+        """`hand` lifted what stood on `sq` at `t` (kept a moment: a blink, `noise_s`)."""
+        self.recent_lift[sq] = (t, self._sensed[sq], hand)
+        self.sense(sq, None)
+
+    def unplace(self, sq: int) -> float | None:
+        """The piece put down on `sq` comes off again: when it was put down (None: it had
+        been released, or none was)."""
+        placed = self.pending.pop(sq, None)
+        return None if placed is None else placed[0]
+
+    def lifted_before(self, sq: int) -> tuple[float, str | None, Side] | None:
+        """The last lift from `sq` not yet followed by a placement there (time, letter,
+        hand), taken from the record: a placement now answers it."""
+        return self.recent_lift.pop(sq, None)
+
+    def release_piece(self, sq: int) -> float:
+        """The piece put down on `sq` is released (4.7): when it was put down."""
+        placed_t, _hand = self.pending.pop(sq)
+        return placed_t
+
+    def release_pieces(self) -> float | None:
+        """Every piece put down is released at once (a press, 4.7): the last placement's
+        time (None: nothing was down)."""
+        last = max((t for t, _ in self.pending.values()), default=None)
+        self.pending.clear()
+        return last
+
+    def forget_hands(self) -> None:
+        """Nothing in anyone's hand any more: no piece pending, no lift remembered (a
+        reconnection's first report starts the board over)."""
+        self.pending.clear()
+        self.recent_lift.clear()
+
+    def touch(self, sq: int, t: float) -> bool:
+        """The mover touched the piece on `sq` at `t` to move it (4.3); False if already."""
+        turn = self.turn
+        turn.touched_any = True
+        if sq in turn.touches:
+            return False
+        turn.touches.append(sq)
+        turn.touch_times[sq] = t
+        return True
+
+    def order_touches(self, order: list[int]) -> None:
+        """The mover's touches in the order the Laws count them (4.3.3: own pieces first)."""
+        assert sorted(order) == sorted(self.turn.touches), "the same touches, reordered"
+        self.turn.touches = order
+
+    def untouch(self, sq: int) -> bool:
+        """A touch of the mover's that was none (a blink, 4.2.2 an accident); False if the
+        square was not among his touches."""
+        turn = self.turn
+        if sq not in turn.touches:
+            return False
+        turn.touches.remove(sq)
+        turn.touched_any = bool(turn.touches)
+        return True
+
+    def forgive_touch(self, sq: int) -> None:
+        """4.2.2: the arbiter judged the touch of `sq` accidental: it obliges to nothing (the
+        player did touch, so `touched_any` stands)."""
+        self.turn.touches.remove(sq)
+
+    def restore_touches(self, touches: list[int], duty: Duty | None) -> None:
+        """A move taken back (4.8, 7.5.4): its touches and their duty stand again."""
+        self.turn.touches = list(touches)
+        self.turn.touched_any = True
+        self.turn.obligation = duty
+
+    def set_obligation(self, duty: Duty | None) -> None:
+        """The duty the mover's touches create now (4.3 to 4.5)."""
+        self.turn.obligation = duty
+
+    def announce_adjust(self) -> None:
+        """The mover said "j'adoube" (4.2.1): his touches from now on are adjustments."""
+        self.turn.adjusting = True
+
+    def used_two_hands(self) -> None:
+        """The mover used two hands for this move (4.1): an illegal move if completed."""
+        self.turn.two_hands = True
+
+    def report_illegal(self, arrangement: Arrangement) -> bool:
+        """The arrangement was ruled illegal (7.5.1); False if it already was this turn."""
+        if self.turn.reported_illegal == arrangement:
+            return False
+        self.turn.reported_illegal = arrangement
+        return True
+
+    def refuse(self, arrangement: Arrangement) -> None:
+        """Strict mode: the board shows a move that is refused (`refused` until it changes)."""
+        self.turn.refused = arrangement
+
     def diff(self) -> set[int]:
-        """Squares where the board as sensed differs from the game's position.
-
-        Asked several times for one board report (release, press, settle): the answer for
-        the last sensed board is kept until the board or the position changes.
-        """
-        return set(self._diff_state()[1])
-
-    def _diff_state(self) -> tuple[tuple[str | None, ...], set[int], bool]:
-        """(the sensed board, `diff()` of it, whether it shows a piece of unknown colour)."""
-        sensed = tuple(self.sensed)
-        cached = self._diff_cache
-        if cached is None or cached[0] != sensed:
-            diff = differing(self.board, self.sensed, self._expected)
-            cached = self._diff_cache = (sensed, diff, "?" in sensed)
-        return cached
+        """Squares where the board as sensed differs from the game's position (a copy: it is
+        kept in step by `sense` and `board_changed`)."""
+        return set(self._diff)
 
     def own_in_hand(self) -> int:
         """How many of the mover's pieces are off the board (captures aside).
@@ -385,14 +530,13 @@ class GameState:
         unknown colour, a slot that agrees with the position shows a piece of the colour
         the position has there, so only the differing squares count.
         """
-        _, diff, unknown = self._diff_state()
-        if unknown:
-            return own_in_hand_by_count(self.sensed, self.board, self.turn.moved_squares)
+        if self._unknown:
+            return own_in_hand_by_count(self._sensed, self.board, self.turn.moved_squares)
         us = self.board.turn
         color_at = self.board.color_at
-        sensed = self.sensed
+        sensed = self._sensed
         count = 0
-        for sq in diff:
+        for sq in self._diff:
             if color_at(sq) == us:
                 count += 1
             if letter_color(sensed[sq]) == us:
@@ -411,7 +555,7 @@ class GameState:
         """
         plies = self.start.max_plies if max_plies is None else max_plies
         promotion = self.promo()
-        key = (tuple(self.sensed), promotion, plies)
+        key = (self._sensed_version, promotion, plies)
         if key in self._matches:
             return self._matches[key]
         if len(self._matches) > 64:
@@ -421,7 +565,7 @@ class GameState:
         if diff:
             found = find_match(
                 self.board,
-                self.sensed,
+                self._sensed,
                 max_plies=plies,
                 promotion=promotion,
                 diff=diff,
@@ -533,3 +677,8 @@ def _reach(piece_type: chess.PieceType, square: chess.Square, occupied: int) -> 
         reach |= chess.BB_RANK_ATTACKS[square][chess.BB_RANK_MASKS[square] & occupied]
         reach |= chess.BB_FILE_ATTACKS[square][chess.BB_FILE_MASKS[square] & occupied]
     return reach
+
+
+def _piece_of(letter: str) -> chess.Piece | None:
+    """The piece a sensed letter names, None for an unknown kind (`X`, `x`, `?`)."""
+    return None if letter in _BLIND else chess.Piece.from_symbol(letter)
