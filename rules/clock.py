@@ -54,6 +54,8 @@ class GameClock:
         self._paused = False
         self._since = float(t)
         self._last_t = float(t)
+        # `control.period_of_move(n)` by move number n (asked at every press and reading)
+        self._periods: dict[int, tuple[Period, Period | None]] = {}
         # `flag_at` until the clock's state changes (the rules core asks at every event)
         self._flag: tuple[Side, float] | bool | None = False  # False: not known yet
 
@@ -176,7 +178,7 @@ class GameClock:
         if completed_move:
             self._moves[side] += 1
             if not self.control.untimed:
-                period, following = self.control.period_of_move(self._moves[side])
+                period, following = self._period_of_move(self._moves[side])
                 credit = period.increment + min(used, period.bronstein)
                 self._main[side] += credit
                 if following is not None:
@@ -261,7 +263,7 @@ class GameClock:
         if self._moves[side] < 1:
             raise TimeControlError(f"clock: {side} has no completed move to uncount")
         if not self.control.untimed:
-            _, following = self.control.period_of_move(self._moves[side])
+            _, following = self._period_of_move(self._moves[side])
             if following is not None:
                 self._main[side] = max(0.0, self._main[side] - following.seconds)
         self._moves[side] -= 1
@@ -274,8 +276,15 @@ class GameClock:
 
     def _current_period(self, side: Side) -> Period:
         """The period of the move `side` is making now."""
-        period, _ = self.control.period_of_move(self._moves[side] + 1)
+        period, _ = self._period_of_move(self._moves[side] + 1)
         return period
+
+    def _period_of_move(self, number: int) -> tuple[Period, Period | None]:
+        """`control.period_of_move(number)`, kept: the control never changes."""
+        found = self._periods.get(number)
+        if found is None:
+            found = self._periods[number] = self.control.period_of_move(number)
+        return found
 
     def _charge(self, side: Side, t: float) -> float:
         """Main time `side` has used in the segment from `_since` to `t` (not below 0 left).
@@ -307,7 +316,10 @@ class GameClock:
         self._flag = False
 
     def _check_time(self, t: float) -> None:
-        _check_number(t, "event time")
+        if type(t) is not float:  # a float is a number; is it finite? (the usual case, fast)
+            _check_number(t, "event time")
+        elif t - t != 0.0:
+            _check_number(t, "event time")  # inf or nan: the error names it
         if t < self._last_t:
             raise TimeControlError(
                 f"clock: event time {t} runs backwards (the clock is already at {self._last_t})"

@@ -200,9 +200,10 @@ class GameState:
         flag = self.clock.flag_at()
         if flag is None:
             return None
-        side, at = flag
-        if any(s == side and t <= at for s, t in self.waiting_presses):
-            return None  # the press that stopped this clock is only waiting for its report
+        if self.waiting_presses:
+            side, at = flag
+            if any(s == side and t <= at for s, t in self.waiting_presses):
+                return None  # the press that stopped this clock is only waiting for its report
         return flag
 
     # ------------------------------------------------------------------ clock
