@@ -11,7 +11,7 @@ pieces, occupancy boards and colour-only cameras.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import compress
 from operator import ne
@@ -192,18 +192,81 @@ def changed_squares(board: chess.Board, move: chess.Move) -> tuple[int, ...]:
     return (move.from_square, move.to_square)
 
 
+#: python-chess's own legality test of a pseudo-legal move, given the king's square and the
+#: pieces that shield it (`Board._is_safe`, `Board._slider_blockers`): `LegalMoves` works them
+#: out once per position instead of once per generation. Private, so checked: without them
+#: (another python-chess) the public generator serves, with the same moves in the same order.
+_SHARED_SETUP = all(
+    hasattr(chess.Board, name) for name in ("_is_safe", "_slider_blockers", "_generate_evasions")
+)
+
+
 class LegalMoves:
-    """The legal moves of one position by departure square, each square's generated once.
+    """The legal moves of one position: by departure square, each square's generated once,
+    and whether there is any (5.1.1, 5.2.1) and whether the king is in check.
 
     A touched piece's moves (Article 4.3) and the moves that may explain the board (4.7) are
     the same few moves of the same piece: the rules core asks for them several times a ply.
-    The board must not change while this is in use (pushes undone at once are fine).
+    What every generation needs first (the king, the pieces pinned to it, the checkers) is
+    worked out once for the position. The board must not change while this is in use
+    (pushes undone at once are fine).
     """
+
+    __slots__ = ("_by_square", "_by_target", "_setup", "_shared", "board")
 
     def __init__(self, board: chess.Board) -> None:
         self.board = board
         self._by_square: dict[int, list[chess.Move]] = {}
         self._by_target: dict[int, list[chess.Move]] = {}
+        self._setup: tuple[int, int, int] | None = None  # (king, blockers, checkers)
+        # a variant's board may end the game by its own rules: python-chess's generator
+        self._shared = _SHARED_SETUP and type(board) is chess.Board
+
+    def _king_setup(self) -> tuple[int, int, int] | None:
+        """(king square, its blockers, its checkers) of the side to move; None: no king."""
+        if self._setup is None:
+            board = self.board
+            king_mask = board.kings & board.occupied_co[board.turn]
+            if not king_mask:
+                return None
+            king = chess.msb(king_mask)
+            self._setup = (
+                king,
+                board._slider_blockers(king),
+                board.attackers_mask(not board.turn, king),
+            )
+        return self._setup
+
+    def generate(
+        self, from_mask: int = chess.BB_ALL, to_mask: int = chess.BB_ALL
+    ) -> Iterator[chess.Move]:
+        """`board.generate_legal_moves(from_mask, to_mask)`: the same moves in the same order."""
+        board = self.board
+        setup = self._king_setup() if self._shared else None
+        if setup is None:
+            yield from board.generate_legal_moves(from_mask, to_mask)
+            return
+        king, blockers, checkers = setup
+        is_safe = board._is_safe
+        if checkers:
+            for move in board._generate_evasions(king, checkers, from_mask, to_mask):
+                if is_safe(king, blockers, move):
+                    yield move
+        else:
+            for move in board.generate_pseudo_legal_moves(from_mask, to_mask):
+                if is_safe(king, blockers, move):
+                    yield move
+
+    def any(self) -> bool:
+        """Whether the side to move has a legal move."""
+        return any(True for _ in self.generate())
+
+    def in_check(self) -> bool:
+        """Whether the side to move is in check (`board.is_check()`)."""
+        setup = self._king_setup() if self._shared else None
+        if setup is None:
+            return self.board.is_check()
+        return bool(setup[2])
 
     def from_mask(self, mask: int) -> Iterable[chess.Move]:
         """`board.generate_legal_moves(from_mask=mask)`, in the same order.
@@ -216,9 +279,9 @@ class LegalMoves:
             sq = own.bit_length() - 1
             moves = self._by_square.get(sq)
             if moves is None:
-                moves = self._by_square[sq] = list(self.board.generate_legal_moves(from_mask=own))
+                moves = self._by_square[sq] = list(self.generate(own))
             return moves
-        return self.board.generate_legal_moves(from_mask=mask)
+        return self.generate(mask)
 
     def to_mask(self, mask: int) -> list[chess.Move]:
         """`board.generate_legal_moves(to_mask=mask)`, in the same order, kept per mask.
@@ -227,7 +290,7 @@ class LegalMoves:
         """
         moves = self._by_target.get(mask)
         if moves is None:
-            moves = self._by_target[mask] = list(self.board.generate_legal_moves(to_mask=mask))
+            moves = self._by_target[mask] = list(self.generate(chess.BB_ALL, mask))
         return moves
 
 

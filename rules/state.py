@@ -249,9 +249,16 @@ class GameState:
         """
         board = self.board
         changed = changed_squares(board, move)
-        san, has_moves = san_and_push(board, move)
+        san = san_without_check(board, move)
+        whole = san is None
+        if san is None:
+            san = board.san(move)  # another piece of the kind may go there: disambiguated
+        board.push(move)
         self.board_changed(changed)
-        self._has_moves = has_moves
+        # the automatic endings need this anyway (5.1.1, 5.2.1); SAN's "#" reads it too
+        has_moves = self._has_moves = self.legal.any()
+        if not whole and self.legal.in_check():
+            san += "+" if has_moves else "#"
         self.count_position()
         self._name_sensed_pieces()
         record = MoveRecord(
@@ -348,7 +355,7 @@ class GameState:
     def has_legal_moves(self) -> bool:
         """Whether the side to move has a legal move (5.1.1, 5.2.1), kept for the position."""
         if self._has_moves is None:
-            self._has_moves = any(True for _ in self.board.generate_legal_moves())
+            self._has_moves = self.legal.any()
         return self._has_moves
 
     def count_position(self) -> None:
@@ -625,43 +632,35 @@ class GameState:
             self.clock_ruling(out, t)
 
 
-def san_and_push(board: chess.Board, move: chess.Move) -> tuple[str, bool]:
-    """Push the legal `move`; return its SAN (as `board.san(move)` writes it) and whether the
-    side to move then has a legal move.
+def san_without_check(board: chess.Board, move: chess.Move) -> str | None:
+    """The legal `move`'s SAN as `board.san(move)` writes it, but for the check suffix (`+`,
+    `#`: the caller adds it once the move is pushed); None where another piece of the kind
+    attacks the square, and python-chess must tell them apart (Nbd2).
 
     python-chess's `san` generates the legal moves of the moving piece's kind towards its
-    square, to disambiguate (Nbd2), and again after the move, to tell mate (#) from check
-    (+). Here the first is asked only where another piece of that kind attacks the square
-    (else no other can go there), and the second is the one the automatic endings need
-    anyway (5.1.1, 5.2.1): one generation instead of three, the same text.
+    square, to disambiguate, and again after the move, to tell mate from check; the second
+    is the one the automatic endings need anyway (5.1.1, 5.2.1), and the first is needed only
+    where another piece of that kind attacks the square.
     """
     from_sq, to_sq = move.from_square, move.to_square
     if board.is_castling(move):
-        san = "O-O-O" if chess.square_file(to_sq) < chess.square_file(from_sq) else "O-O"
+        return "O-O-O" if chess.square_file(to_sq) < chess.square_file(from_sq) else "O-O"
+    piece_type = board.piece_type_at(from_sq)
+    assert piece_type is not None, "san_without_check expects a legal move"
+    capture = board.is_capture(move)
+    if piece_type != chess.PAWN:
+        rivals = board.pieces_mask(piece_type, board.turn) & ~chess.BB_SQUARES[from_sq]
+        if rivals and rivals & _reach(piece_type, to_sq, board.occupied):
+            return None
+        san = chess.piece_symbol(piece_type).upper()
     else:
-        piece_type = board.piece_type_at(from_sq)
-        assert piece_type is not None, "san_and_push expects a legal move"
-        capture = board.is_capture(move)
-        if piece_type != chess.PAWN:
-            rivals = board.pieces_mask(piece_type, board.turn) & ~chess.BB_SQUARES[from_sq]
-            if rivals and rivals & _reach(piece_type, to_sq, board.occupied):
-                # another piece of the kind may go there: python-chess disambiguates
-                san = board.san(move)
-                board.push(move)
-                return san, any(True for _ in board.generate_legal_moves())
-            san = chess.piece_symbol(piece_type).upper()
-        else:
-            san = chess.FILE_NAMES[chess.square_file(from_sq)] if capture else ""
-        if capture:
-            san += "x"
-        san += chess.SQUARE_NAMES[to_sq]
-        if move.promotion:
-            san += "=" + chess.piece_symbol(move.promotion).upper()
-    board.push(move)
-    has_moves = any(True for _ in board.generate_legal_moves())
-    if board.is_check():
-        san += "+" if has_moves else "#"
-    return san, has_moves
+        san = chess.FILE_NAMES[chess.square_file(from_sq)] if capture else ""
+    if capture:
+        san += "x"
+    san += chess.SQUARE_NAMES[to_sq]
+    if move.promotion:
+        san += "=" + chess.piece_symbol(move.promotion).upper()
+    return san
 
 
 def _reach(piece_type: chess.PieceType, square: chess.Square, occupied: int) -> int:

@@ -1,0 +1,59 @@
+"""The SAN of every `move` ruling is python-chess's own (`Board.san`), check and mate marks
+included: the rules core writes it without python-chess's legal-move generations
+(`rules.state.san_without_check`) and must never differ."""
+
+from __future__ import annotations
+
+import random
+
+import chess
+import pytest
+
+from rules.events import Start
+from rules.state import GameState
+
+#: positions where SAN needs care: disambiguation by file, rank and both, promotions with
+#: check and mate, castling with check, en passant, mate by a pawn
+POSITIONS = [
+    "3k4/8/8/8/8/8/8/R3K2R w KQ - 0 1",
+    "k7/8/8/8/1N3N2/8/8/4K3 w - - 0 1",
+    "k7/8/3N4/8/3N4/8/8/4K3 w - - 0 1",
+    "7k/8/8/8/Q1Q5/8/Q7/4K3 w - - 0 1",
+    "3k4/1P6/8/8/8/8/8/4K3 w - - 0 1",
+    "k7/2P5/1K6/8/8/8/8/8 w - - 0 1",
+    "5k2/8/8/8/8/8/8/4K2R w K - 0 1",
+    "k7/8/8/3pP3/8/8/8/4K3 w - d6 0 1",
+    "7k/5Q2/6K1/8/8/8/8/8 w - - 0 1",
+    "6rk/6pp/8/4N3/8/8/8/6K1 w - - 0 1",
+]
+
+
+def _random_play(state: GameState, rng: random.Random, plies: int) -> None:
+    """Moves chosen at random, each checked: the ruling's SAN is `Board.san` before it."""
+    for _ in range(plies):
+        legal = list(state.board.legal_moves)
+        if not legal:
+            return
+        move = rng.choice(legal)
+        expected = state.board.san(move)
+        side = "white" if state.board.turn else "black"
+        _, ruling = state.stand(move, side, 1.0, 1.0, touches=[])
+        assert ruling.san == expected, state.board.fen()
+
+
+@pytest.mark.parametrize("fen", POSITIONS)
+def test_san_of_every_move_from_special_positions(fen: str) -> None:
+    board = chess.Board(fen)
+    assert board.is_valid()
+    for move in list(board.legal_moves):
+        state = GameState(Start(t=0.0, fen=fen, time_control="-"))
+        expected = board.san(move)
+        side = "white" if board.turn else "black"
+        _, ruling = state.stand(move, side, 1.0, 1.0, touches=[])
+        assert ruling.san == expected, (fen, move.uci())
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_san_of_random_games(seed: int) -> None:
+    state = GameState(Start(t=0.0, time_control="-"))
+    _random_play(state, random.Random(seed), 300)
