@@ -45,6 +45,8 @@ class GameClock:
             self._check_side(running)
         _check_number(t, "start time")
         self.control = control
+        self._untimed = control.untimed  # asked at every reading: plain attributes
+        self._hourglass = control.hourglass
         first = control.periods[0].seconds if control.periods else 0.0
         self._main: dict[Side, float] = {"white": float(first), "black": float(first)}
         self._moves: dict[Side, int] = {"white": 0, "black": 0}
@@ -85,7 +87,7 @@ class GameClock:
         """
         self._check_side(side)
         self._check_time(t)
-        if self.control.untimed:
+        if self._untimed:
             return 0.0
         main = self._main[side]
         if self._ticking():
@@ -93,7 +95,7 @@ class GameClock:
             charge = self._charge(self._running, t)
             if side == self._running:
                 main -= charge
-            elif self.control.hourglass:
+            elif self._hourglass:
                 main += charge
         return max(0.0, main)
 
@@ -113,7 +115,7 @@ class GameClock:
         return flag
 
     def _flag_at(self) -> tuple[Side, float] | None:
-        if not self._ticking() or self.control.untimed:
+        if not self._ticking() or self._untimed:
             return None
         side = self._running
         assert side is not None
@@ -133,7 +135,7 @@ class GameClock:
         """
         self._check_time(t)
         running = self._running
-        if self.control.untimed:
+        if self._untimed:
             white = black = 0.0
         else:
             white, black = self._main["white"], self._main["black"]
@@ -141,11 +143,11 @@ class GameClock:
                 charge = self._charge(running, t)
                 if running == "white":
                     white -= charge
-                    if self.control.hourglass:
+                    if self._hourglass:
                         black += charge
                 else:
                     black -= charge
-                    if self.control.hourglass:
+                    if self._hourglass:
                         white += charge
         return round(max(0.0, white), 3), round(max(0.0, black), 3), running, self._paused
 
@@ -177,7 +179,7 @@ class GameClock:
         credit = 0.0
         if completed_move:
             self._moves[side] += 1
-            if not self.control.untimed:
+            if not self._untimed:
                 period, following = self._period_of_move(self._moves[side])
                 credit = period.increment + min(used, period.bronstein)
                 self._main[side] += credit
@@ -262,7 +264,7 @@ class GameClock:
         self._check_side(side)
         if self._moves[side] < 1:
             raise TimeControlError(f"clock: {side} has no completed move to uncount")
-        if not self.control.untimed:
+        if not self._untimed:
             _, following = self._period_of_move(self._moves[side])
             if following is not None:
                 self._main[side] = max(0.0, self._main[side] - following.seconds)
@@ -294,7 +296,7 @@ class GameClock:
         time the side still had, so the two clocks' sum stays constant.
         """
         elapsed = t - self._since
-        if self.control.untimed:
+        if self._untimed:
             return 0.0
         delay = self._current_period(side).delay
         before = self._used[side]
@@ -308,7 +310,7 @@ class GameClock:
             assert side is not None
             charge = self._charge(side, t)
             self._main[side] -= charge
-            if self.control.hourglass:
+            if self._hourglass:
                 self._main[_other(side)] += charge
             self._used[side] += t - self._since
         self._since = t

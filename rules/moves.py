@@ -71,7 +71,9 @@ def settle_if_move(
 
 def release_all(game: GameState, t: float, out: list[Ruling]) -> None:
     """Release every piece put down, oldest first (a press, a still scene: 4.7)."""
-    for sq in sorted(game.pending, key=lambda s: game.pending[s][0]):
+    pending = game.pending
+    order = list(pending) if len(pending) < 2 else sorted(pending, key=lambda s: pending[s][0])
+    for sq in order:
         if game.over:
             return
         if sq in game.pending:

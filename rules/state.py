@@ -19,7 +19,7 @@ Queries (`diff`, `match`, `own_in_hand`, `fen`, the deadlines) never move the li
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 
 import chess
 
@@ -118,6 +118,8 @@ class GameState:
         self.offer: Side | None = None
         self.promotion: dict[Side, int] = {}
         self.repetitions: dict[object, int] = {}
+        #: the position's `_transposition_key()` once asked (9.2); None after every change
+        self._position_key: Hashable | None = None
         self.count_position()
         self.flags_down: set[Side] = set()
         self.mismatch_key: tuple[object, ...] | None = None
@@ -351,6 +353,7 @@ class GameState:
         self._matches.clear()
         self.legal = LegalMoves(board)
         self._has_moves = None
+        self._position_key = None  # `_transposition_key()` once asked (9.2)
 
     def has_legal_moves(self) -> bool:
         """Whether the side to move has a legal move (5.1.1, 5.2.1), kept for the position."""
@@ -360,7 +363,7 @@ class GameState:
 
     def count_position(self) -> None:
         """One more occurrence of the current position (9.2, 9.6.1)."""
-        key = self.board._transposition_key()
+        key = self._position_key = self.board._transposition_key()
         self.repetitions[key] = self.repetitions.get(key, 0) + 1
 
     def _uncount_position(self) -> None:
@@ -371,7 +374,10 @@ class GameState:
 
     def repetitions_of_current(self) -> int:
         """How often the current position has stood (9.2, 9.6.1)."""
-        return self.repetitions.get(self.board._transposition_key(), 0)
+        key = self._position_key
+        if key is None:
+            key = self._position_key = self.board._transposition_key()
+        return self.repetitions.get(key, 0)
 
     def fen(self) -> str:
         """The position's FEN, as `chess.Board.fen()` gives it (from the letters at hand)."""
@@ -568,15 +574,14 @@ class GameState:
             return self._matches[key]
         if len(self._matches) > 64:
             self._matches.clear()
-        diff = self.diff()
         found: Match | BeyondBudget | None = None
-        if diff:
+        if self._diff:
             found = find_match(
                 self.board,
                 self._sensed,
                 max_plies=plies,
                 promotion=promotion,
-                diff=diff,
+                diff=self._diff,  # read only: no sensed slot changes while it searches
                 legal=self.legal,
             )
         self._matches[key] = found

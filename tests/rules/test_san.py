@@ -57,3 +57,28 @@ def test_san_of_every_move_from_special_positions(fen: str) -> None:
 def test_san_of_random_games(seed: int) -> None:
     state = GameState(Start(t=0.0, time_control="-"))
     _random_play(state, random.Random(seed), 300)
+
+
+def test_a_pieces_legal_moves_are_python_chess_own() -> None:
+    """`LegalMoves.from_mask` of one piece (its own fast path for knights, bishops, rooks and
+    queens) gives `generate_legal_moves(from_mask=...)`: same moves, same order, pinned
+    pieces and checks included, over random play."""
+    from rules.sensed import LegalMoves
+
+    rng = random.Random(7)
+    checked = 0
+    for _ in range(40):
+        board = chess.Board()
+        for _ in range(120):
+            legal = LegalMoves(board)
+            for sq in chess.scan_forward(board.occupied_co[board.turn]):
+                mask = chess.BB_SQUARES[sq]
+                assert list(legal.from_mask(mask)) == list(
+                    board.generate_legal_moves(from_mask=mask)
+                ), (board.fen(), chess.square_name(sq))
+                checked += 1
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+    assert checked > 10_000
