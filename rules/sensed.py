@@ -258,7 +258,19 @@ class LegalMoves:
                     yield move
 
     def any(self) -> bool:
-        """Whether the side to move has a legal move."""
+        """Whether the side to move has a legal move.
+
+        Out of check, a knight, bishop, rook or queen that shields nothing and attacks a
+        square not its own side's has one (python-chess would find it legal too); only where
+        none does are the moves generated.
+        """
+        setup = self._king_setup() if self._shared else None
+        if setup is not None and not setup[2]:
+            board = self.board
+            own = board.occupied_co[board.turn]
+            for sq in chess.scan_reversed(own & ~board.pawns & ~board.kings & ~setup[1]):
+                if board.attacks_mask(sq) & ~own:
+                    return True
         return any(True for _ in self.generate())
 
     def in_check(self) -> bool:
