@@ -298,26 +298,33 @@ class LegalMoves:
     def _piece_moves(self, sq: int, mask: int) -> list[chess.Move]:
         """The legal moves of the side to move's piece on `sq` (`mask`: that square).
 
-        A knight, bishop, rook or queen, its king not in check, moves where it attacks but
-        onto its own pieces, along the line to its king if it shields the king: python-chess's
-        own generation and legality test (`generate_pseudo_legal_moves`, `_is_safe`) give
-        exactly these, in this order, at several times the cost. Pawns (en passant,
-        promotions), kings (castling, attacked squares) and evasions go to python-chess.
+        Out of check, a knight, bishop, rook or queen moves where it attacks but onto its own
+        pieces, a pawn as `_pawn_moves` says; along the line to its king only, if it shields
+        the king: python-chess's own generation and legality test
+        (`generate_pseudo_legal_moves`, `_is_safe`) give exactly these, in this order, at
+        several times the cost. En passant, kings (castling, attacked squares) and evasions
+        go to python-chess.
         """
         board = self.board
         setup = self._king_setup() if self._shared else None
-        if setup is None or setup[2] or not board.occupied & mask & ~board.pawns & ~board.kings:
+        if setup is None or setup[2] or mask & board.kings:
             return list(self.generate(mask))
+        if mask & board.pawns:
+            if board.ep_square is not None:
+                return list(self.generate(mask))  # en passant has legality of its own
+            moves = _pawn_moves(board, sq, mask)
+        else:
+            moves = [
+                chess.Move(sq, to)
+                for to in chess.scan_reversed(
+                    board.attacks_mask(sq) & ~board.occupied_co[board.turn]
+                )
+            ]
         king, blockers, _ = setup
-        targets = board.attacks_mask(sq) & ~board.occupied_co[board.turn]
         if blockers & mask:  # pinned: only along the line through its king
             king_mask = chess.BB_SQUARES[king]
-            return [
-                chess.Move(sq, to)
-                for to in chess.scan_reversed(targets)
-                if chess.ray(sq, to) & king_mask
-            ]
-        return [chess.Move(sq, to) for to in chess.scan_reversed(targets)]
+            return [m for m in moves if chess.ray(sq, m.to_square) & king_mask]
+        return moves
 
     def to_mask(self, mask: int) -> list[chess.Move]:
         """`board.generate_legal_moves(to_mask=mask)`, in the same order, kept per mask.
@@ -328,6 +335,36 @@ class LegalMoves:
         if moves is None:
             moves = self._by_target[mask] = list(self.generate(chess.BB_ALL, mask))
         return moves
+
+
+_PROMOTIONS = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)
+
+
+def _pawn_moves(board: chess.Board, sq: int, mask: int) -> list[chess.Move]:
+    """The pseudo-legal moves of the side to move's pawn on `sq` (`mask`: that square), no en
+    passant, in python-chess's order (`generate_pseudo_legal_moves`): captures, the single
+    push, the double push; each to the last rank as four promotions, queen first."""
+    us = board.turn
+    out = []
+    for to in chess.scan_reversed(chess.BB_PAWN_ATTACKS[us][sq] & board.occupied_co[not us]):
+        if to >> 3 in (0, 7):
+            out += [chess.Move(sq, to, piece) for piece in _PROMOTIONS]
+        else:
+            out.append(chess.Move(sq, to))
+    if us == chess.WHITE:
+        single = mask << 8 & ~board.occupied
+        double = single << 8 & ~board.occupied & (chess.BB_RANK_3 | chess.BB_RANK_4)
+    else:
+        single = mask >> 8 & ~board.occupied
+        double = single >> 8 & ~board.occupied & (chess.BB_RANK_6 | chess.BB_RANK_5)
+    for to in chess.scan_reversed(single):
+        if to >> 3 in (0, 7):
+            out += [chess.Move(sq, to, piece) for piece in _PROMOTIONS]
+        else:
+            out.append(chess.Move(sq, to))
+    for to in chess.scan_reversed(double):
+        out.append(chess.Move(sq, to))
+    return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,6 +25,12 @@ POSITIONS = [
     "k7/8/8/3pP3/8/8/8/4K3 w - d6 0 1",
     "7k/5Q2/6K1/8/8/8/8/8 w - - 0 1",
     "6rk/6pp/8/4N3/8/8/8/6K1 w - - 0 1",
+    # pinned pieces: a pawn along the pin and across it, a knight, a rook along a diagonal pin
+    "4r1k1/8/8/8/8/8/4P3/4K3 w - - 0 1",
+    "6k1/8/8/8/1b6/2P5/3P4/4K3 w - - 0 1",
+    "6k1/8/8/8/1b6/8/3N4/4K3 w - - 0 1",
+    "6k1/8/8/8/1q6/8/3R4/4K3 w - - 0 1",
+    "4k3/8/8/8/8/8/2p5/1N2K3 b - - 0 1",
 ]
 
 
@@ -67,6 +73,12 @@ def test_a_pieces_legal_moves_are_python_chess_own() -> None:
 
     rng = random.Random(7)
     checked = 0
+    for fen in POSITIONS:
+        board = chess.Board(fen)
+        legal = LegalMoves(board)
+        for sq in chess.scan_forward(board.occupied_co[board.turn]):
+            mask = chess.BB_SQUARES[sq]
+            assert list(legal.from_mask(mask)) == list(board.generate_legal_moves(from_mask=mask))
     for _ in range(12):
         board = chess.Board()
         for _ in range(100):
