@@ -103,6 +103,33 @@ def own_in_hand_by_count(sensed: Sensed, board: chess.Board, moved: set[int]) ->
     return chess.popcount(board.occupied_co[board.turn]) - own_on_board(sensed, board, moved)
 
 
+_BACKRANKS = chess.BB_RANK_1 | chess.BB_RANK_8
+#: `Board.castling_xfen()` by everything it reads (a game has a handful of distinct answers)
+_CASTLING_XFEN: dict[tuple[object, ...], str] = {}
+
+
+def _castling_xfen(board: chess.Board) -> str:
+    """`board.castling_xfen()`, kept by what it depends on: the castling rights, the kings,
+    the rooks on the back ranks and their colours, promoted kings, Chess960, and whether
+    the board has moves (python-chess trusts the rights of a board that has)."""
+    rooks = board.rooks & _BACKRANKS
+    key = (
+        board.castling_rights,
+        board.kings,
+        rooks,
+        board.occupied_co[chess.WHITE] & (board.kings | rooks),
+        board.promoted & board.kings,
+        board.chess960,
+        not board.move_stack,
+    )
+    found = _CASTLING_XFEN.get(key)
+    if found is None:
+        found = board.castling_xfen()
+        if len(_CASTLING_XFEN) < 10_000:
+            _CASTLING_XFEN[key] = found
+    return found
+
+
 def fen_of(board: chess.Board, letters: Sensed, placement: str | None = None) -> str:
     """`board.fen()` (legal en passant only, X-FEN castling), its placement from `letters`.
 
@@ -114,7 +141,7 @@ def fen_of(board: chess.Board, letters: Sensed, placement: str | None = None) ->
         placement = board_fen_of(letters)
     ep = board.ep_square
     ep_name = chess.SQUARE_NAMES[ep] if ep is not None and board.has_legal_en_passant() else "-"
-    castling = board.castling_xfen() if board.castling_rights else "-"
+    castling = _castling_xfen(board) if board.castling_rights else "-"
     return (
         f"{placement} {'w' if board.turn else 'b'} {castling}"
         f" {ep_name} {board.halfmove_clock} {board.fullmove_number}"
@@ -268,9 +295,13 @@ class LegalMoves:
         if setup is not None and not setup[2]:
             board = self.board
             own = board.occupied_co[board.turn]
-            for sq in chess.scan_reversed(own & ~board.pawns & ~board.kings & ~setup[1]):
-                if board.attacks_mask(sq) & ~own:
+            free = own & ~board.pawns & ~board.kings & ~setup[1]
+            attacks_mask = board.attacks_mask
+            while free:
+                sq = free.bit_length() - 1
+                if attacks_mask(sq) & ~own:
                     return True
+                free ^= chess.BB_SQUARES[sq]
         return any(True for _ in self.generate())
 
     def in_check(self) -> bool:

@@ -1,6 +1,7 @@
-"""The SAN of every `move` ruling is python-chess's own (`Board.san`), check and mate marks
-included: the rules core writes it without python-chess's legal-move generations
-(`rules.state.san_without_check`) and must never differ."""
+"""The SAN and FEN of every `move` ruling are python-chess's own (`Board.san`, `Board.fen`),
+check and mate marks and castling rights included: the rules core writes them without
+python-chess's legal-move generations (`rules.state.san_without_check`, `sensed.fen_of`) and
+must never differ; so are the legal moves it generates itself (`sensed.LegalMoves`)."""
 
 from __future__ import annotations
 
@@ -45,6 +46,7 @@ def _random_play(state: GameState, rng: random.Random, plies: int) -> None:
         side = "white" if state.board.turn else "black"
         _, ruling = state.stand(move, side, 1.0, 1.0, touches=[])
         assert ruling.san == expected, state.board.fen()
+        assert ruling.fen == state.board.fen()
 
 
 @pytest.mark.parametrize("fen", POSITIONS)
@@ -57,6 +59,7 @@ def test_san_of_every_move_from_special_positions(fen: str) -> None:
         side = "white" if board.turn else "black"
         _, ruling = state.stand(move, side, 1.0, 1.0, touches=[])
         assert ruling.san == expected, (fen, move.uci())
+        assert ruling.fen == state.board.fen()
 
 
 @pytest.mark.parametrize("seed", range(8))
