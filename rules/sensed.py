@@ -364,8 +364,34 @@ class LegalMoves:
         """
         moves = self._by_target.get(mask)
         if moves is None:
-            moves = self._by_target[mask] = list(self.generate(chess.BB_ALL, mask))
+            moves = self._by_target[mask] = self._captures_of(mask)
         return moves
+
+    def _captures_of(self, mask: int) -> list[chess.Move]:
+        """`generate_legal_moves(to_mask=mask)`. Out of check, onto one opponent piece (no
+        push, no castling, no en passant can end there): its attackers' captures, pieces
+        then pawns, each in python-chess's order, tested by python-chess's `_is_safe`."""
+        board = self.board
+        setup = self._king_setup() if self._shared else None
+        if (
+            setup is None
+            or setup[2]
+            or mask & (mask - 1)
+            or not mask & board.occupied_co[not board.turn]
+            or mask & board.castling_rights
+        ):
+            return list(self.generate(chess.BB_ALL, mask))
+        king, blockers, _ = setup
+        sq = mask.bit_length() - 1
+        attackers = board.attackers_mask(board.turn, sq)
+        moves = [chess.Move(f, sq) for f in chess.scan_reversed(attackers & ~board.pawns)]
+        for f in chess.scan_reversed(attackers & board.pawns):
+            if sq >> 3 in (0, 7):
+                moves += [chess.Move(f, sq, piece) for piece in _PROMOTIONS]
+            else:
+                moves.append(chess.Move(f, sq))
+        is_safe = board._is_safe
+        return [m for m in moves if is_safe(king, blockers, m)]
 
 
 _PROMOTIONS = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)

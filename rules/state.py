@@ -14,6 +14,13 @@ The position and the phase change only here:
 - `end(...)` (the game is over) and `source_lost`/`source_back`/`full_report`, each through
   the phase table (`rules.phases.next_phase`).
 
+The hands' work changes only here too: the board as sensed (`sense`, `report`; read only as
+`sensed`, its differences from the position kept square by square), pieces put down and
+lifted (`put_down`, `take_up`, `unplace`, `lifted_before`, `release_piece`,
+`release_pieces`, `forget_hands`) and the turn's touches and duties (`touch`, `untouch`,
+`order_touches`, `forgive_touch`, `restore_touches`, `set_obligation`, `announce_adjust`,
+`used_two_hands`, `report_illegal`, `refuse`).
+
 Queries (`diff`, `match`, `own_in_hand`, `fen`, the deadlines) never move the live board.
 """
 

@@ -82,6 +82,9 @@ def test_a_pieces_legal_moves_are_python_chess_own() -> None:
         for sq in chess.scan_forward(board.occupied_co[board.turn]):
             mask = chess.BB_SQUARES[sq]
             assert list(legal.from_mask(mask)) == list(board.generate_legal_moves(from_mask=mask))
+        for sq in chess.scan_forward(board.occupied_co[not board.turn]):
+            mask = chess.BB_SQUARES[sq]
+            assert legal.to_mask(mask) == list(board.generate_legal_moves(to_mask=mask))
     for _ in range(12):
         board = chess.Board()
         for _ in range(100):
@@ -92,6 +95,12 @@ def test_a_pieces_legal_moves_are_python_chess_own() -> None:
                     board.generate_legal_moves(from_mask=mask)
                 ), (board.fen(), chess.square_name(sq))
                 checked += 1
+            for sq in chess.scan_forward(board.occupied_co[not board.turn]):
+                mask = chess.BB_SQUARES[sq]
+                assert legal.to_mask(mask) == list(board.generate_legal_moves(to_mask=mask)), (
+                    board.fen(),
+                    chess.square_name(sq),
+                )
             moves = list(board.legal_moves)
             if not moves:
                 break
