@@ -155,9 +155,7 @@ def two_hands(game: GameState, side: Side, t: float, out: list[Ruling]) -> None:
     last = game.records[-1] if game.records else None
     if last is not None and last.side == side and last.pressed and game.board.turn != COLOR[side]:
         game.take_back(1)
-        game.turn.touches = list(last.touches)
-        game.turn.touched_any = True
-        game.turn.obligation = obligation_for(game.board, game.turn.touches)
+        game.restore_touches(last.touches, obligation_for(game.board, last.touches))
         if game.timed:
             game.clock.start(side, game.clock_time(t))
         game.illegal_count[side] += 1
@@ -177,7 +175,7 @@ def two_hands(game: GameState, side: Side, t: float, out: list[Ruling]) -> None:
             game.reinstate(t, "illegal_move", "7.5.4", out)
         return
     if side == SIDE[game.board.turn]:
-        game.turn.two_hands = True
+        game.used_two_hands()
     out.append(Penalty(t=t, side=side, article="4.1", kind="warning"))
 
 
@@ -187,9 +185,9 @@ def accident(game: GameState, side: Side, square: str, t: float, out: list[Rulin
     turn = game.turn
     if turn.side != side or sq not in turn.touches:
         return
-    turn.touches.remove(sq)
+    game.forgive_touch(sq)
     new = obligation_for(game.board, turn.touches)
-    turn.obligation = new
+    game.set_obligation(new)
     if new is None:
         out.append(Obligation(t=t, side=side, article="4.2.2", kind="none"))
     else:

@@ -43,14 +43,12 @@ def lift(
         moves.release_early(game, t, out)
         hand = hands.whose_hand(game, ev.side, sq)
     letter = game.sensed[sq]
-    if sq in game.pending:
-        placed_t, _ = game.pending.pop(sq)
-        if t - placed_t <= game.start.slide_s:
-            # slid over the square, never released there (events.md, slide_s)
-            game.sensed[sq] = None
-            return
-    game.recent_lift[sq] = (t, letter, hand)
-    game.sensed[sq] = None
+    placed_t = game.unplace(sq)
+    if placed_t is not None and t - placed_t <= game.start.slide_s:
+        # slid over the square, never released there (events.md, slide_s)
+        game.sense(sq, None)
+        return
+    game.take_up(sq, t, hand)
     if letter is None:
         return
     hands.touched(game, sq, letter, hand, t, out, update=update)
@@ -64,22 +62,20 @@ def place(game: GameState, ev: Place, out: list[Ruling], *, t: float | None = No
     t = ev.t if t is None else t
     sq = chess.parse_square(ev.square)
     hand = ev.side or hands.holding_hand(game)
-    recent = game.recent_lift.pop(sq, None)
+    recent = game.lifted_before(sq)
     letter = ev.piece
     if recent is not None:
         lift_t, before, lift_hand = recent
         same = letter is None or letter == before
         if t - lift_t <= game.start.noise_s and same and before is not None:
             # a sensor blink: the square never changed (events.md, noise_s)
-            game.sensed[sq] = before
+            game.sense(sq, before)
             hands.undo_touch(game, sq, lift_hand, t, out)
             return
     if letter is None:
         letter = letter_in_hand(game, sq)
-    game.sensed[sq] = letter
-    game.pending[sq] = (t, hand)
+    game.put_down(sq, letter, t, hand)
     if hand == SIDE[game.board.turn]:
-        game.turn.moved_squares.add(sq)
         us = game.board.turn
         last_rank = 7 if us == chess.WHITE else 0
         if (
@@ -88,7 +84,7 @@ def place(game: GameState, ev: Place, out: list[Ruling], *, t: float | None = No
             and letter.upper() in "NBRQ"
             and letter_color(letter) == us
         ):
-            game.turn.promo_first.setdefault(sq, letter)
+            game.first_promotion_piece(sq, letter)
 
 
 def letter_in_hand(game: GameState, sq: int) -> str:
@@ -134,12 +130,7 @@ def snapshot(game: GameState, ev: Snapshot, out: list[Ruling]) -> None:
                 continue
             place(game, Place(t=ev.t, square=chess.square_name(sq), piece=seen[sq]), out, t=place_t)
     if not game.over:
-        game.sensed = [
-            s
-            if s is not None and seen[i] is not None and compatible(seen[i], piece_of(s))
-            else seen[i]
-            for i, s in enumerate(game.sensed)
-        ]
+        game.report(seen)
         if game.start.slide_s == 0:
             moves.release_all(game, ev.t, out)
             if game.still_scene_source() and not game.over and not game.pending:
@@ -151,12 +142,8 @@ def reconcile(game: GameState, seen: Sensed, seen_at: float, t: float, out: list
     """The first full report after a reconnection: a move (or up to `max_plies`) made
     while the cable was out is recognised; anything else is a `mismatch` (events.md)."""
     game.full_report()
-    game.pending.clear()
-    game.recent_lift.clear()
-    game.sensed = [
-        s if s is not None and seen[i] is not None and compatible(seen[i], piece_of(s)) else seen[i]
-        for i, s in enumerate(game.sensed)
-    ]
+    game.forget_hands()
+    game.report(seen)
     diff = game.diff()
     if diff:
         match = game.match()
@@ -217,4 +204,4 @@ def touch(game: GameState, ev: Touch, out: list[Ruling]) -> None:
 def adjust(game: GameState, ev: Adjust, out: list[Ruling]) -> None:
     """4.2.1: only the player having the move adjusts, announcing it first."""
     if ev.side == SIDE[game.board.turn]:
-        game.turn.adjusting = True
+        game.announce_adjust()

@@ -45,6 +45,8 @@ class GameClock:
             self._check_side(running)
         _check_number(t, "start time")
         self.control = control
+        self._untimed = control.untimed  # asked at every reading: plain attributes
+        self._hourglass = control.hourglass
         first = control.periods[0].seconds if control.periods else 0.0
         self._main: dict[Side, float] = {"white": float(first), "black": float(first)}
         self._moves: dict[Side, int] = {"white": 0, "black": 0}
@@ -54,6 +56,8 @@ class GameClock:
         self._paused = False
         self._since = float(t)
         self._last_t = float(t)
+        # `control.period_of_move(n)` by move number n (asked at every press and reading)
+        self._periods: dict[int, tuple[Period, Period | None]] = {}
         # `flag_at` until the clock's state changes (the rules core asks at every event)
         self._flag: tuple[Side, float] | bool | None = False  # False: not known yet
 
@@ -83,7 +87,7 @@ class GameClock:
         """
         self._check_side(side)
         self._check_time(t)
-        if self.control.untimed:
+        if self._untimed:
             return 0.0
         main = self._main[side]
         if self._ticking():
@@ -91,7 +95,7 @@ class GameClock:
             charge = self._charge(self._running, t)
             if side == self._running:
                 main -= charge
-            elif self.control.hourglass:
+            elif self._hourglass:
                 main += charge
         return max(0.0, main)
 
@@ -111,7 +115,7 @@ class GameClock:
         return flag
 
     def _flag_at(self) -> tuple[Side, float] | None:
-        if not self._ticking() or self.control.untimed:
+        if not self._ticking() or self._untimed:
             return None
         side = self._running
         assert side is not None
@@ -131,7 +135,7 @@ class GameClock:
         """
         self._check_time(t)
         running = self._running
-        if self.control.untimed:
+        if self._untimed:
             white = black = 0.0
         else:
             white, black = self._main["white"], self._main["black"]
@@ -139,11 +143,11 @@ class GameClock:
                 charge = self._charge(running, t)
                 if running == "white":
                     white -= charge
-                    if self.control.hourglass:
+                    if self._hourglass:
                         black += charge
                 else:
                     black -= charge
-                    if self.control.hourglass:
+                    if self._hourglass:
                         white += charge
         return round(max(0.0, white), 3), round(max(0.0, black), 3), running, self._paused
 
@@ -175,8 +179,8 @@ class GameClock:
         credit = 0.0
         if completed_move:
             self._moves[side] += 1
-            if not self.control.untimed:
-                period, following = self.control.period_of_move(self._moves[side])
+            if not self._untimed:
+                period, following = self._period_of_move(self._moves[side])
                 credit = period.increment + min(used, period.bronstein)
                 self._main[side] += credit
                 if following is not None:
@@ -260,8 +264,8 @@ class GameClock:
         self._check_side(side)
         if self._moves[side] < 1:
             raise TimeControlError(f"clock: {side} has no completed move to uncount")
-        if not self.control.untimed:
-            _, following = self.control.period_of_move(self._moves[side])
+        if not self._untimed:
+            _, following = self._period_of_move(self._moves[side])
             if following is not None:
                 self._main[side] = max(0.0, self._main[side] - following.seconds)
         self._moves[side] -= 1
@@ -274,8 +278,15 @@ class GameClock:
 
     def _current_period(self, side: Side) -> Period:
         """The period of the move `side` is making now."""
-        period, _ = self.control.period_of_move(self._moves[side] + 1)
+        period, _ = self._period_of_move(self._moves[side] + 1)
         return period
+
+    def _period_of_move(self, number: int) -> tuple[Period, Period | None]:
+        """`control.period_of_move(number)`, kept: the control never changes."""
+        found = self._periods.get(number)
+        if found is None:
+            found = self._periods[number] = self.control.period_of_move(number)
+        return found
 
     def _charge(self, side: Side, t: float) -> float:
         """Main time `side` has used in the segment from `_since` to `t` (not below 0 left).
@@ -285,7 +296,7 @@ class GameClock:
         time the side still had, so the two clocks' sum stays constant.
         """
         elapsed = t - self._since
-        if self.control.untimed:
+        if self._untimed:
             return 0.0
         delay = self._current_period(side).delay
         before = self._used[side]
@@ -299,7 +310,7 @@ class GameClock:
             assert side is not None
             charge = self._charge(side, t)
             self._main[side] -= charge
-            if self.control.hourglass:
+            if self._hourglass:
                 self._main[_other(side)] += charge
             self._used[side] += t - self._since
         self._since = t
@@ -307,7 +318,10 @@ class GameClock:
         self._flag = False
 
     def _check_time(self, t: float) -> None:
-        _check_number(t, "event time")
+        if type(t) is not float:  # a float is a number; is it finite? (the usual case, fast)
+            _check_number(t, "event time")
+        elif t - t != 0.0:
+            _check_number(t, "event time")  # inf or nan: the error names it
         if t < self._last_t:
             raise TimeControlError(
                 f"clock: event time {t} runs backwards (the clock is already at {self._last_t})"

@@ -36,6 +36,7 @@ def complete(
 
 def counted_press(game: GameState, side: Side, t: float) -> tuple[float, bool]:
     """Press `side`'s clock for a completed move: (the credit it gave, whether it counted)."""
-    before = game.clock.moves_completed(side)
-    credit = game.clock.press(side, t, completed_move=True)
-    return credit, game.clock.moves_completed(side) > before
+    clock = game.clock
+    # the press counts a move exactly when it stops `side`'s running clock (`GameClock.press`)
+    counted = clock.running == side and not clock.paused
+    return clock.press(side, t, completed_move=True), counted

@@ -190,7 +190,7 @@ def held(game: GameState, side: Side, at: float, t: float, out: list[Ruling]) ->
     )
     out.append(Flag(t=t, side=side, article="6.9", at=round(at, 6), undecided=text))
     game.held = True
-    game.pending.clear()
+    game.release_pieces()  # the game holds: nothing put down is decided any more
     game.waiting_presses.clear()
     if game.timed:
         game.clock_ruling(out, t)

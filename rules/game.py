@@ -125,51 +125,46 @@ class Game(GameState):
         return self._ordered(out)
 
     def _advance(self, until: float, out: list[Ruling], *, strict_before: bool) -> None:
-        """Decide, in time order, what fell due before `until` (releases, presses, flags)."""
+        """Decide, in time order, what fell due before `until` (releases, presses, flags).
 
-        def due(x: float) -> bool:
-            return x < until if strict_before else x <= until
-
+        `strict_before`: only what falls due before `until`, not at `until` itself.
+        """
         while not self.over:
-            if not self.pending and not self.waiting_presses:
-                # the usual case between moves: only a flag can fall due
-                flag = self.flag_due()
-                if flag is None:
-                    return
-                when = flag[1] + self.flag_grace()
-                if not due(when):
-                    return
-                ending.flag(self, flag[0], flag[1], when, out)
-                continue
             # the earliest due: releases (in the order put down), then a press, then the flag
-            best: tuple[float, int, int] | None = None  # (when, 0 release/1 press/2 flag, which)
-            slide = self.start.slide_s
-            for sq, (placed, _hand) in self.pending.items():
-                when = placed + slide  # `release_due`
-                if due(when) and (best is None or when < best[0]):
-                    best = (when, 0, sq)
+            best: float | None = None
+            kind = -1  # 0 a release, 1 a press, 2 the flag
+            which = 0
+            if self.pending:
+                slide = self.start.slide_s
+                for sq, (placed, _hand) in self.pending.items():
+                    when = placed + slide  # `release_due`
+                    if (when < until if strict_before else when <= until) and (
+                        best is None or when < best
+                    ):
+                        best, kind, which = when, 0, sq
             for i, (_side, t) in enumerate(self.waiting_presses):
                 d = self.press_due(t)
                 if d is not None:
-                    if due(d) and (best is None or d < best[0]):
-                        best = (d, 1, i)
+                    if (d < until if strict_before else d <= until) and (best is None or d < best):
+                        best, kind, which = d, 1, i
                     break  # presses resolve in order
             flag = self.flag_due()
             if flag is not None:
                 when = flag[1] + self.flag_grace()
-                if due(when) and (best is None or when < best[0]):
-                    best = (when, 2, 0)
+                if (when < until if strict_before else when <= until) and (
+                    best is None or when < best
+                ):
+                    best, kind = when, 2
             if best is None:
                 return
-            when, kind, which = best
             if kind == 0:
-                moves.release(self, which, when, out)
+                moves.release(self, which, best, out)
             elif kind == 1:
                 side, t = self.waiting_presses.pop(which)
-                presses.resolve(self, side, t, when, out)
+                presses.resolve(self, side, t, best, out)
             else:
                 assert flag is not None
-                ending.flag(self, flag[0], flag[1], when, out)
+                ending.flag(self, flag[0], flag[1], best, out)
 
     # ------------------------------------------------------------------ rulings
 

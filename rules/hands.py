@@ -78,10 +78,7 @@ def touched(
         return
     if game.offer is not None and game.offer != mover:
         game.offer = None  # 9.1.2.1: the offer lapses when the opponent touches a piece
-    turn.touched_any = True
-    if sq not in turn.touches:
-        turn.touches.append(sq)
-        turn.touch_times[sq] = t
+    if game.touch(sq, t):
         own_first_within_noise(game)
         if update:
             update_obligation(game, t, out)
@@ -90,9 +87,11 @@ def touched(
 def own_first_within_noise(game: GameState) -> None:
     """Touches within `noise_s` are simultaneous; own pieces count first (4.3.3)."""
     turn = game.turn
+    if len(turn.touches) < 2:
+        return
     us = game.board.turn
     noise = game.start.noise_s
-    order = turn.touches
+    order = list(turn.touches)
     times = turn.touch_times
     for i in range(len(order) - 1, 0, -1):
         a, b = order[i - 1], order[i]
@@ -100,6 +99,8 @@ def own_first_within_noise(game: GameState) -> None:
         close = a in times and b in times and abs(times[a] - times[b]) <= noise
         if close and game.board.color_at(a) != us and game.board.color_at(b) == us:
             order[i - 1], order[i] = b, a
+    if order != turn.touches:
+        game.order_touches(order)
 
 
 def not_your_move(game: GameState, sq: int, hand: Side, t: float, out: list[Ruling]) -> None:
@@ -114,10 +115,7 @@ def not_your_move(game: GameState, sq: int, hand: Side, t: float, out: list[Ruli
 
 def undo_touch(game: GameState, sq: int, hand: Side, t: float, out: list[Ruling]) -> None:
     """A sensor blink (noise_s) was no touch: take it back, the duty may lapse (4.2.2)."""
-    turn = game.turn
-    if hand == turn.side and sq in turn.touches:
-        turn.touches.remove(sq)
-        turn.touched_any = bool(turn.touches)
+    if hand == game.turn.side and game.untouch(sq):
         update_obligation(game, t, out, lapse_ok=True)
 
 
@@ -164,7 +162,7 @@ def update_obligation(
         return
     if new is not None and old is not None and new.key() == old.key():
         return
-    turn.obligation = new
+    game.set_obligation(new)
     if new is None:
         if lapse_ok and old is not None:
             out.append(Obligation(t=t, side=turn.side, article="4.2.2", kind="none"))

@@ -35,9 +35,8 @@ def released(
 ) -> None:
     """7.5.1 / 4.7: released where no legal move takes it; correctable until the press."""
     key = game.arrangement(diff)
-    if game.turn.reported_illegal == key:
+    if not game.report_illegal(key):
         return
-    game.turn.reported_illegal = key
     defect: Defect = "in_check" if kind == "in_check" else "unreachable"
     side = game.turn.side
     out.append(

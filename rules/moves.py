@@ -12,6 +12,8 @@ pieces (`mismatch`, 7.4).
 
 from __future__ import annotations
 
+from enum import Enum
+
 import chess
 
 from rules import clocking, ending, hands, illegal
@@ -26,6 +28,20 @@ from rules.sensed import (
 )
 from rules.sides import SIDE
 from rules.state import GameState
+
+
+class Settled(Enum):
+    """What `settle` found the board to show once everything was down."""
+
+    NONE = "none"  # the board shows the game's position
+    MOVE = "move"  # a legal move (or several plies), made
+    PARTIAL = "partial"  # castling, a capture or a promotion under way (4.7.1 to 4.7.3)
+    ILLEGAL = "illegal"  # the mover's pieces stand where no legal move puts them (7.5.1)
+    MISMATCH = "mismatch"  # displaced pieces, no move of the mover's (7.4)
+    REFUSED = "refused"  # strict mode: the arrangement already refused
+    #: so far off that the search for the plies explaining it ran out of budget: a
+    #: `mismatch` (issue 17, D4)
+    UNEXPLAINED = "unexplained"
 
 
 def release_early(game: GameState, t: float, out: list[Ruling]) -> None:
@@ -55,7 +71,9 @@ def settle_if_move(
 
 def release_all(game: GameState, t: float, out: list[Ruling]) -> None:
     """Release every piece put down, oldest first (a press, a still scene: 4.7)."""
-    for sq in sorted(game.pending, key=lambda s: game.pending[s][0]):
+    pending = game.pending
+    order = list(pending) if len(pending) < 2 else sorted(pending, key=lambda s: pending[s][0])
+    for sq in order:
         if game.over:
             return
         if sq in game.pending:
@@ -64,7 +82,7 @@ def release_all(game: GameState, t: float, out: list[Ruling]) -> None:
 
 def release(game: GameState, sq: int, t: float, out: list[Ruling]) -> None:
     """The piece on `sq` is released (4.7): the last one down makes the move."""
-    placed_t, _hand = game.pending.pop(sq)
+    placed_t = game.release_piece(sq)
     if game.pending:
         return  # the move is made when its last piece is released
     if game.own_in_hand() > 0:
@@ -79,41 +97,35 @@ def release(game: GameState, sq: int, t: float, out: list[Ruling]) -> None:
 
 def settle(
     game: GameState, t: float, out: list[Ruling], *, made_at: float, pressed: bool = False
-) -> str:
-    """Everything is down: which legal move (if any) does the board show?
-
-    Returns 'none' (board = position), 'move', 'partial' (castling or promotion under way),
-    'illegal' (the mover's pieces stand where no legal move puts them), 'mismatch',
-    'refused' (strict mode: the arrangement already refused) or 'unexplained' (so far off
-    that the search for the plies explaining it ran out of budget: a `mismatch`, issue 17 D4).
-    """
+) -> Settled:
+    """Everything is down: which legal move (if any) does the board show? (`Settled`)"""
     diff = game.diff()
     if not diff:
         game.clear_mismatch()
-        return "none"
+        return Settled.NONE
     refused = game.turn.refused
     if refused is not None and game.arrangement(diff) == refused:
-        return "refused"
+        return Settled.REFUSED
     match = game.match()
     if isinstance(match, BeyondBudget):
         game.mismatch(t, out, diff)
-        return "unexplained"
+        return Settled.UNEXPLAINED
     if match is not None:
         made_all(game, match, t, made_at, out)
-        return "move"
+        return Settled.MOVE
     if made_with_displaced(game, diff, t, made_at, out):
-        return "move"
+        return Settled.MOVE
     if made_with_doubt(game, diff, t, made_at, out):
-        return "move"
+        return Settled.MOVE
     attempt = classify_attempt(game.board, game.sensed, diff)
     if attempt.kind in ("castling_partial", "capture_partial", "not_promoted") and not pressed:
-        return "partial"
+        return Settled.PARTIAL
     if game.turn.touched_any or game.turn.moved_squares:
         if not pressed:
             illegal.released(game, attempt.kind, attempt.move, t, diff, out)
-        return "illegal"
+        return Settled.ILLEGAL
     game.mismatch(t, out, diff)
-    return "mismatch"
+    return Settled.MISMATCH
 
 
 def made_all(game: GameState, match: Match, t: float, made_at: float, out: list[Ruling]) -> None:
@@ -225,7 +237,7 @@ def made(
     if violation is not None:
         out.append(violation)
         if game.strict:
-            game.turn.refused = game.arrangement(game.diff())
+            game.refuse(game.arrangement(game.diff()))
             game.reinstate(t, "strict", violation.article, out)
             return
     record, stands = game.stand(

@@ -9,6 +9,8 @@ wrong), `sensed_from_placement` parses it and `placement_of` writes it back, as
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import chess
 
 from rules.errors import EventError, PositionError
@@ -34,21 +36,21 @@ _RUNS = tuple(("1" * n, str(n)) for n in range(8, 1, -1))
 _SLOT_CHAR: dict[str | None, str] = {None: "1", **{c: c for c in "PNBRQKpnbrqkXx?"}}
 
 
-#: a rank's 8 slots as text -> its FEN (a game has few distinct ranks; bounded all the same)
-_RANK_FEN: dict[str, str] = {}
+#: a rank's 8 slots -> its FEN (a game has few distinct ranks; bounded all the same)
+_RANK_FEN: dict[tuple[str | None, ...], str] = {}
 
 
-def rank_fen(letters: Sensed, rank: int) -> str:
+def rank_fen(letters: Sequence[str | None], rank: int) -> str:
     """The FEN of one rank (0 is the first) of a position's slots, runs of empty squares counted."""
-    text = "".join(map(_SLOT_CHAR.__getitem__, letters[8 * rank : 8 * rank + 8]))
-    fen = _RANK_FEN.get(text)
+    slots = tuple(letters[8 * rank : 8 * rank + 8])
+    fen = _RANK_FEN.get(slots)
     if fen is None:
-        fen = text
+        fen = "".join(map(_SLOT_CHAR.__getitem__, slots))
         for run, digit in _RUNS:
             if run in fen:
                 fen = fen.replace(run, digit)
         if len(_RANK_FEN) < 100_000:
-            _RANK_FEN[text] = fen
+            _RANK_FEN[slots] = fen
     return fen
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 from rules import ending, illegal, moves
 from rules.clocking import complete
 from rules.events import Press
+from rules.moves import Settled
 from rules.rulings import Defect, Ruling
 from rules.sensed import Match, classify_attempt
 from rules.sides import COLOR, SIDE
@@ -152,23 +153,21 @@ def resolve(
         return
     if game.disconnected:
         return  # while a source is disconnected, never a press without a move
-    made_at = press_t
-    if game.pending:
-        # the press released what still stood within slide_s
-        made_at = max(pt for pt, _ in game.pending.values())
-        game.pending.clear()
+    # the press released what still stood within slide_s
+    placed = game.release_pieces()
+    made_at = press_t if placed is None else placed
     state = moves.settle(game, t, out, made_at=made_at, pressed=True)
-    if state == "refused":
+    if state is Settled.REFUSED:
         return  # strict: the refused move is no move; the player's clock runs on
-    if state == "unexplained":
+    if state is Settled.UNEXPLAINED:
         return  # too far off to prove a move or an illegal one: the `mismatch` is the ruling
-    if state == "move":
+    if state is Settled.MOVE:
         last = game.records[-1]
         if last.side == side and not last.pressed:
             complete(game, last, game.clock_time(press_t), out, ruling_t=t)
         return
     diff = game.diff()
-    if state == "none" and not diff:
+    if state is Settled.NONE and not diff:
         if not game.timed:
             return  # 7.5.3 is a press of the clock: without one, a press with no move is nothing
         illegal.completed(game, side, "no_move", None, t, out, press_t=press_t)

@@ -11,7 +11,7 @@ pieces, occupancy boards and colour-only cameras.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import compress
 from operator import ne
@@ -103,6 +103,33 @@ def own_in_hand_by_count(sensed: Sensed, board: chess.Board, moved: set[int]) ->
     return chess.popcount(board.occupied_co[board.turn]) - own_on_board(sensed, board, moved)
 
 
+_BACKRANKS = chess.BB_RANK_1 | chess.BB_RANK_8
+#: `Board.castling_xfen()` by everything it reads (a game has a handful of distinct answers)
+_CASTLING_XFEN: dict[tuple[object, ...], str] = {}
+
+
+def _castling_xfen(board: chess.Board) -> str:
+    """`board.castling_xfen()`, kept by what it depends on: the castling rights, the kings,
+    the rooks on the back ranks and their colours, promoted kings, Chess960, and whether
+    the board has moves (python-chess trusts the rights of a board that has)."""
+    rooks = board.rooks & _BACKRANKS
+    key = (
+        board.castling_rights,
+        board.kings,
+        rooks,
+        board.occupied_co[chess.WHITE] & (board.kings | rooks),
+        board.promoted & board.kings,
+        board.chess960,
+        not board.move_stack,
+    )
+    found = _CASTLING_XFEN.get(key)
+    if found is None:
+        found = board.castling_xfen()
+        if len(_CASTLING_XFEN) < 10_000:
+            _CASTLING_XFEN[key] = found
+    return found
+
+
 def fen_of(board: chess.Board, letters: Sensed, placement: str | None = None) -> str:
     """`board.fen()` (legal en passant only, X-FEN castling), its placement from `letters`.
 
@@ -114,7 +141,7 @@ def fen_of(board: chess.Board, letters: Sensed, placement: str | None = None) ->
         placement = board_fen_of(letters)
     ep = board.ep_square
     ep_name = chess.SQUARE_NAMES[ep] if ep is not None and board.has_legal_en_passant() else "-"
-    castling = board.castling_xfen() if board.castling_rights else "-"
+    castling = _castling_xfen(board) if board.castling_rights else "-"
     return (
         f"{placement} {'w' if board.turn else 'b'} {castling}"
         f" {ep_name} {board.halfmove_clock} {board.fullmove_number}"
@@ -192,18 +219,97 @@ def changed_squares(board: chess.Board, move: chess.Move) -> tuple[int, ...]:
     return (move.from_square, move.to_square)
 
 
+#: python-chess's own legality test of a pseudo-legal move, given the king's square and the
+#: pieces that shield it (`Board._is_safe`, `Board._slider_blockers`): `LegalMoves` works them
+#: out once per position instead of once per generation. Private, so checked: without them
+#: (another python-chess) the public generator serves, with the same moves in the same order.
+_SHARED_SETUP = all(
+    hasattr(chess.Board, name) for name in ("_is_safe", "_slider_blockers", "_generate_evasions")
+)
+
+
 class LegalMoves:
-    """The legal moves of one position by departure square, each square's generated once.
+    """The legal moves of one position: by departure square, each square's generated once,
+    and whether there is any (5.1.1, 5.2.1) and whether the king is in check.
 
     A touched piece's moves (Article 4.3) and the moves that may explain the board (4.7) are
     the same few moves of the same piece: the rules core asks for them several times a ply.
-    The board must not change while this is in use (pushes undone at once are fine).
+    What every generation needs first (the king, the pieces pinned to it, the checkers) is
+    worked out once for the position. The board must not change while this is in use
+    (pushes undone at once are fine).
     """
+
+    __slots__ = ("_by_square", "_by_target", "_setup", "_shared", "board")
 
     def __init__(self, board: chess.Board) -> None:
         self.board = board
         self._by_square: dict[int, list[chess.Move]] = {}
         self._by_target: dict[int, list[chess.Move]] = {}
+        self._setup: tuple[int, int, int] | None = None  # (king, blockers, checkers)
+        # a variant's board may end the game by its own rules: python-chess's generator
+        self._shared = _SHARED_SETUP and type(board) is chess.Board
+
+    def _king_setup(self) -> tuple[int, int, int] | None:
+        """(king square, its blockers, its checkers) of the side to move; None: no king."""
+        if self._setup is None:
+            board = self.board
+            king_mask = board.kings & board.occupied_co[board.turn]
+            if not king_mask:
+                return None
+            king = chess.msb(king_mask)
+            self._setup = (
+                king,
+                board._slider_blockers(king),
+                board.attackers_mask(not board.turn, king),
+            )
+        return self._setup
+
+    def generate(
+        self, from_mask: int = chess.BB_ALL, to_mask: int = chess.BB_ALL
+    ) -> Iterator[chess.Move]:
+        """`board.generate_legal_moves(from_mask, to_mask)`: the same moves in the same order."""
+        board = self.board
+        setup = self._king_setup() if self._shared else None
+        if setup is None:
+            yield from board.generate_legal_moves(from_mask, to_mask)
+            return
+        king, blockers, checkers = setup
+        is_safe = board._is_safe
+        if checkers:
+            for move in board._generate_evasions(king, checkers, from_mask, to_mask):
+                if is_safe(king, blockers, move):
+                    yield move
+        else:
+            for move in board.generate_pseudo_legal_moves(from_mask, to_mask):
+                if is_safe(king, blockers, move):
+                    yield move
+
+    def any(self) -> bool:
+        """Whether the side to move has a legal move.
+
+        Out of check, a knight, bishop, rook or queen that shields nothing and attacks a
+        square not its own side's has one (python-chess would find it legal too); only where
+        none does are the moves generated.
+        """
+        setup = self._king_setup() if self._shared else None
+        if setup is not None and not setup[2]:
+            board = self.board
+            own = board.occupied_co[board.turn]
+            free = own & ~board.pawns & ~board.kings & ~setup[1]
+            attacks_mask = board.attacks_mask
+            while free:
+                sq = free.bit_length() - 1
+                if attacks_mask(sq) & ~own:
+                    return True
+                free ^= chess.BB_SQUARES[sq]
+        return any(True for _ in self.generate())
+
+    def in_check(self) -> bool:
+        """Whether the side to move is in check (`board.is_check()`)."""
+        setup = self._king_setup() if self._shared else None
+        if setup is None:
+            return self.board.is_check()
+        return bool(setup[2])
 
     def from_mask(self, mask: int) -> Iterable[chess.Move]:
         """`board.generate_legal_moves(from_mask=mask)`, in the same order.
@@ -216,9 +322,40 @@ class LegalMoves:
             sq = own.bit_length() - 1
             moves = self._by_square.get(sq)
             if moves is None:
-                moves = self._by_square[sq] = list(self.board.generate_legal_moves(from_mask=own))
+                moves = self._by_square[sq] = self._piece_moves(sq, own)
             return moves
-        return self.board.generate_legal_moves(from_mask=mask)
+        return self.generate(mask)
+
+    def _piece_moves(self, sq: int, mask: int) -> list[chess.Move]:
+        """The legal moves of the side to move's piece on `sq` (`mask`: that square).
+
+        Out of check, a knight, bishop, rook or queen moves where it attacks but onto its own
+        pieces, a pawn as `_pawn_moves` says; along the line to its king only, if it shields
+        the king: python-chess's own generation and legality test
+        (`generate_pseudo_legal_moves`, `_is_safe`) give exactly these, in this order, at
+        several times the cost. En passant, kings (castling, attacked squares) and evasions
+        go to python-chess.
+        """
+        board = self.board
+        setup = self._king_setup() if self._shared else None
+        if setup is None or setup[2] or mask & board.kings:
+            return list(self.generate(mask))
+        if mask & board.pawns:
+            if board.ep_square is not None:
+                return list(self.generate(mask))  # en passant has legality of its own
+            moves = _pawn_moves(board, sq, mask)
+        else:
+            moves = [
+                chess.Move(sq, to)
+                for to in chess.scan_reversed(
+                    board.attacks_mask(sq) & ~board.occupied_co[board.turn]
+                )
+            ]
+        king, blockers, _ = setup
+        if blockers & mask:  # pinned: only along the line through its king
+            king_mask = chess.BB_SQUARES[king]
+            return [m for m in moves if chess.ray(sq, m.to_square) & king_mask]
+        return moves
 
     def to_mask(self, mask: int) -> list[chess.Move]:
         """`board.generate_legal_moves(to_mask=mask)`, in the same order, kept per mask.
@@ -227,8 +364,64 @@ class LegalMoves:
         """
         moves = self._by_target.get(mask)
         if moves is None:
-            moves = self._by_target[mask] = list(self.board.generate_legal_moves(to_mask=mask))
+            moves = self._by_target[mask] = self._captures_of(mask)
         return moves
+
+    def _captures_of(self, mask: int) -> list[chess.Move]:
+        """`generate_legal_moves(to_mask=mask)`. Out of check, onto one opponent piece (no
+        push, no castling, no en passant can end there): its attackers' captures, pieces
+        then pawns, each in python-chess's order, tested by python-chess's `_is_safe`."""
+        board = self.board
+        setup = self._king_setup() if self._shared else None
+        if (
+            setup is None
+            or setup[2]
+            or mask & (mask - 1)
+            or not mask & board.occupied_co[not board.turn]
+            or mask & board.castling_rights
+        ):
+            return list(self.generate(chess.BB_ALL, mask))
+        king, blockers, _ = setup
+        sq = mask.bit_length() - 1
+        attackers = board.attackers_mask(board.turn, sq)
+        moves = [chess.Move(f, sq) for f in chess.scan_reversed(attackers & ~board.pawns)]
+        for f in chess.scan_reversed(attackers & board.pawns):
+            if sq >> 3 in (0, 7):
+                moves += [chess.Move(f, sq, piece) for piece in _PROMOTIONS]
+            else:
+                moves.append(chess.Move(f, sq))
+        is_safe = board._is_safe
+        return [m for m in moves if is_safe(king, blockers, m)]
+
+
+_PROMOTIONS = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)
+
+
+def _pawn_moves(board: chess.Board, sq: int, mask: int) -> list[chess.Move]:
+    """The pseudo-legal moves of the side to move's pawn on `sq` (`mask`: that square), no en
+    passant, in python-chess's order (`generate_pseudo_legal_moves`): captures, the single
+    push, the double push; each to the last rank as four promotions, queen first."""
+    us = board.turn
+    out = []
+    for to in chess.scan_reversed(chess.BB_PAWN_ATTACKS[us][sq] & board.occupied_co[not us]):
+        if to >> 3 in (0, 7):
+            out += [chess.Move(sq, to, piece) for piece in _PROMOTIONS]
+        else:
+            out.append(chess.Move(sq, to))
+    if us == chess.WHITE:
+        single = mask << 8 & ~board.occupied
+        double = single << 8 & ~board.occupied & (chess.BB_RANK_3 | chess.BB_RANK_4)
+    else:
+        single = mask >> 8 & ~board.occupied
+        double = single >> 8 & ~board.occupied & (chess.BB_RANK_6 | chess.BB_RANK_5)
+    for to in chess.scan_reversed(single):
+        if to >> 3 in (0, 7):
+            out += [chess.Move(sq, to, piece) for piece in _PROMOTIONS]
+        else:
+            out.append(chess.Move(sq, to))
+    for to in chess.scan_reversed(double):
+        out.append(chess.Move(sq, to))
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,7 +470,7 @@ class _OutOfNodes(Exception):
     """Unwinds the search when its budget is spent (caught in `find_match`, never escapes)."""
 
 
-def _consistent(board: chess.Board, sensed: Sensed, squares: Iterable[int]) -> bool:
+def _consistent(board: chess.Board, sensed: Sequence[str | None], squares: Iterable[int]) -> bool:
     return all(compatible(sensed[sq], board.piece_at(sq)) for sq in squares)
 
 
@@ -379,15 +572,22 @@ def _search(
     """Depth-first: sequences of legal plies, each inside the differing region, that change
     every differing square and leave the board as sensed. A branch stops where more squares
     are left to explain than its remaining plies can change (exact: it could explain
-    nothing); the whole search stops when `budget` is spent (`_OutOfNodes`)."""
+    nothing); the whole search stops when `budget` is spent (`_OutOfNodes`).
+
+    Every ply tried counts against the budget, whether or not it is pushed: a ply of the
+    last level is pushed only when it completes the differing squares (to compare the board
+    with the report), so the search's cost is mostly its inner levels' generations."""
     if depth == 0 or len(found) > 8:
         return
     region = diff | changed
     region_mask = 0
     for sq in region:
         region_mask |= chess.BB_SQUARES[sq]
-    # only pieces standing in the region are generated (the order is that of `legal_moves`)
-    for move in board.generate_legal_moves(from_mask=region_mask):
+    # only pieces standing in the region, only onto it (castling is generated by its rook's
+    # square: the corners are let through and the king's square tested below); the order is
+    # that of `legal_moves`
+    last = depth == 1
+    for move in board.generate_legal_moves(region_mask, region_mask | chess.BB_CORNERS):
         if move.to_square not in region:
             continue
         if move.promotion not in (None, chess.QUEEN):
@@ -396,12 +596,15 @@ def _search(
             raise _OutOfNodes
         budget.left -= 1
         squares = changed_squares(board, move)
+        now_changed = changed.union(squares)
+        complete = diff.issubset(now_changed) and len(seq) > 0
+        if last and not complete:
+            continue  # no ply left to change the rest: nothing to push
         board.push(move)
-        now_changed = changed | set(squares)
         seq.append(move)
-        if diff.issubset(now_changed) and len(seq) > 1 and _consistent(board, sensed, now_changed):
+        if complete and _consistent(board, sensed, now_changed):
             found.append(tuple(seq))
-        elif len(diff - now_changed) <= _SQUARES_PER_PLY * (depth - 1):
+        elif not last and len(diff - now_changed) <= _SQUARES_PER_PLY * (depth - 1):
             _search(board, sensed, diff, now_changed, seq, depth - 1, found, budget)
         seq.pop()
         board.pop()
@@ -425,7 +628,7 @@ class Attempt:
     move: chess.Move | None = None
 
 
-def classify_attempt(board: chess.Board, sensed: Sensed, diff: set[int]) -> Attempt:
+def classify_attempt(board: chess.Board, sensed: Sequence[str | None], diff: set[int]) -> Attempt:
     """Name the arrangement that no legal move explains.
 
     - `castling_partial`: the king stands on its castling square, the rook not yet moved
@@ -467,7 +670,9 @@ def classify_attempt(board: chess.Board, sensed: Sensed, diff: set[int]) -> Atte
     return Attempt("unreachable", _guess_move(board, sensed, diff))
 
 
-def _guess_move(board: chess.Board, sensed: Sensed, diff: set[int]) -> chess.Move | None:
+def _guess_move(
+    board: chess.Board, sensed: Sequence[str | None], diff: set[int]
+) -> chess.Move | None:
     """From-to of a single own piece that left one square and stands on another, if clear."""
     us = board.turn
     left = [sq for sq in diff if sensed[sq] is None and board.color_at(sq) == us]

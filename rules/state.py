@@ -14,12 +14,19 @@ The position and the phase change only here:
 - `end(...)` (the game is over) and `source_lost`/`source_back`/`full_report`, each through
   the phase table (`rules.phases.next_phase`).
 
+The hands' work changes only here too: the board as sensed (`sense`, `report`; read only as
+`sensed`, its differences from the position kept square by square), pieces put down and
+lifted (`put_down`, `take_up`, `unplace`, `lifted_before`, `release_piece`,
+`release_pieces`, `forget_hands`) and the turn's touches and duties (`touch`, `untouch`,
+`order_touches`, `forgive_touch`, `restore_touches`, `set_obligation`, `announce_adjust`,
+`used_two_hands`, `report_illegal`, `refuse`).
+
 Queries (`diff`, `match`, `own_in_hand`, `fen`, the deadlines) never move the live board.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable, Sequence
 
 import chess
 
@@ -50,11 +57,13 @@ from rules.sensed import (
     fen_of,
     find_match,
     letter_color,
+    letters_compatible,
     own_in_hand_by_count,
     rank_fen,
     sensed_from_board,
 )
 from rules.timecontrol import TimeControl
+from rules.touch import Duty
 from rules.turn import Arrangement, MoveRecord, Turn
 from rules.types import SIDE, Result, Side
 
@@ -85,11 +94,14 @@ class GameState:
         self.strict = start.strict
         self.timed = not self.control.untimed
         self.clock = GameClock(self.control, t=start.t, running=SIDE[self.board.turn])
-        self.sensed: Sensed = sensed_from_board(self.board)
-        self._expected: Sensed = list(self.sensed)  # the position's letters, kept in step
+        self._sensed: Sensed = sensed_from_board(self.board)  # changed only by `sense`
+        self._expected: Sensed = list(self._sensed)  # the position's letters, kept in step
         self._ranks = [rank_fen(self._expected, rank) for rank in range(8)]  # and their FEN
-        # the sensed board last compared, its differing squares, whether it shows a '?'
-        self._diff_cache: tuple[tuple[str | None, ...], set[int], bool] | None = None
+        # kept in step with every change of either board, so that no query compares all 64
+        self._diff: set[int] = set()  # squares where the two cannot agree (`diff`)
+        self._unknown = 0  # slots showing a piece of unknown colour ('?')
+        self._blind = 0  # slots showing a piece of unknown kind or colour ('X', 'x', '?')
+        self._sensed_version = 0  # one more at every change of the sensed board
         self._matches: dict[tuple[object, ...], Match | BeyondBudget | None] = {}
         self.legal = LegalMoves(self.board)  # the position's legal moves, kept in step
         self._has_moves: bool | None = None  # whether the side to move has one (None: not known)
@@ -113,6 +125,8 @@ class GameState:
         self.offer: Side | None = None
         self.promotion: dict[Side, int] = {}
         self.repetitions: dict[object, int] = {}
+        #: the position's `_transposition_key()` once asked (9.2); None after every change
+        self._position_key: Hashable | None = None
         self.count_position()
         self.flags_down: set[Side] = set()
         self.mismatch_key: tuple[object, ...] | None = None
@@ -195,9 +209,10 @@ class GameState:
         flag = self.clock.flag_at()
         if flag is None:
             return None
-        side, at = flag
-        if any(s == side and t <= at for s, t in self.waiting_presses):
-            return None  # the press that stopped this clock is only waiting for its report
+        if self.waiting_presses:
+            side, at = flag
+            if any(s == side and t <= at for s, t in self.waiting_presses):
+                return None  # the press that stopped this clock is only waiting for its report
         return flag
 
     # ------------------------------------------------------------------ clock
@@ -243,9 +258,16 @@ class GameState:
         """
         board = self.board
         changed = changed_squares(board, move)
-        san, has_moves = san_and_push(board, move)
+        san = san_without_check(board, move)
+        whole = san is None
+        if san is None:
+            san = board.san(move)  # another piece of the kind may go there: disambiguated
+        board.push(move)
         self.board_changed(changed)
-        self._has_moves = has_moves
+        # the automatic endings need this anyway (5.1.1, 5.2.1); SAN's "#" reads it too
+        has_moves = self._has_moves = self.legal.any()
+        if not whole and self.legal.in_check():
+            san += "+" if has_moves else "#"
         self.count_position()
         self._name_sensed_pieces()
         record = MoveRecord(
@@ -278,16 +300,16 @@ class GameState:
 
     def _name_sensed_pieces(self) -> None:
         """Once a move stands, pieces a blind sensor showed as X, x or ? are known."""
-        sensed = self.sensed
-        if _BLIND.isdisjoint(sensed):
+        if not self._blind:
             return
+        sensed = self._sensed
         board = self.board
         for sq in range(64):
             letter = sensed[sq]
             if letter in _BLIND:
                 piece = board.piece_at(sq)
                 if piece is not None and compatible(letter, piece):
-                    sensed[sq] = piece.symbol()
+                    self.sense(sq, piece.symbol())
 
     def take_back(self, plies: int) -> list[MoveRecord]:
         """Undo `plies` moves (claim upheld 4.8, 7.5.4, the arbiter 7.1); returns them."""
@@ -321,27 +343,34 @@ class GameState:
         if squares is None:
             self._expected = sensed_from_board(board)
             self._ranks = [rank_fen(self._expected, rank) for rank in range(8)]
+            self._diff = differing(board, self._sensed, self._expected)
         else:
             expected = self._expected
+            sensed = self._sensed
+            diff = self._diff
             for sq in squares:
                 piece = board.piece_at(sq)
-                expected[sq] = piece.symbol() if piece is not None else None
+                want = expected[sq] = piece.symbol() if piece is not None else None
+                if letters_compatible(sensed[sq], want):
+                    diff.discard(sq)
+                else:
+                    diff.add(sq)
             for rank in {sq >> 3 for sq in squares}:
                 self._ranks[rank] = rank_fen(expected, rank)
-        self._diff_cache = None
         self._matches.clear()
         self.legal = LegalMoves(board)
         self._has_moves = None
+        self._position_key = None  # `_transposition_key()` once asked (9.2)
 
     def has_legal_moves(self) -> bool:
         """Whether the side to move has a legal move (5.1.1, 5.2.1), kept for the position."""
         if self._has_moves is None:
-            self._has_moves = any(True for _ in self.board.generate_legal_moves())
+            self._has_moves = self.legal.any()
         return self._has_moves
 
     def count_position(self) -> None:
         """One more occurrence of the current position (9.2, 9.6.1)."""
-        key = self.board._transposition_key()
+        key = self._position_key = self.board._transposition_key()
         self.repetitions[key] = self.repetitions.get(key, 0) + 1
 
     def _uncount_position(self) -> None:
@@ -352,7 +381,10 @@ class GameState:
 
     def repetitions_of_current(self) -> int:
         """How often the current position has stood (9.2, 9.6.1)."""
-        return self.repetitions.get(self.board._transposition_key(), 0)
+        key = self._position_key
+        if key is None:
+            key = self._position_key = self.board._transposition_key()
+        return self.repetitions.get(key, 0)
 
     def fen(self) -> str:
         """The position's FEN, as `chess.Board.fen()` gives it (from the letters at hand)."""
@@ -360,22 +392,156 @@ class GameState:
 
     # ------------------------------------------------------------------ the board as sensed
 
+    @property
+    def sensed(self) -> Sequence[str | None]:
+        """The board as sensed: 64 slots, a1 first (`rules.sensed`); read only, changed by
+        `sense` and the operations of the hands below."""
+        return self._sensed
+
+    def sense(self, sq: int, letter: str | None) -> None:
+        """The sensors show `letter` (None: empty) on `sq`; `diff` follows at once."""
+        old = self._sensed[sq]
+        if old == letter:
+            return
+        self._sensed[sq] = letter
+        self._sensed_version += 1
+        if old in _BLIND:
+            self._blind -= 1
+            if old == "?":
+                self._unknown -= 1
+        if letter in _BLIND:
+            self._blind += 1
+            if letter == "?":
+                self._unknown += 1
+        if letters_compatible(letter, self._expected[sq]):
+            self._diff.discard(sq)
+        else:
+            self._diff.add(sq)
+
+    def report(self, seen: Sequence[str | None]) -> None:
+        """A whole-board report replaces the board as sensed, slot by slot; a slot whose
+        letter the report only confirms less precisely (a colour for a known piece, `?`)
+        keeps what was known."""
+        sensed = self._sensed
+        for sq in range(64):
+            have, new = sensed[sq], seen[sq]
+            if have == new:
+                continue
+            if have is not None and new is not None and compatible(new, _piece_of(have)):
+                continue
+            self.sense(sq, new)
+
+    # ------------------------------------------------------------------ the hands
+
+    def put_down(self, sq: int, letter: str | None, t: float, hand: Side) -> None:
+        """`hand` put `letter` down on `sq` at `t`: pending until released (4.7); the
+        mover's squares of this turn count it."""
+        self.sense(sq, letter)
+        self.pending[sq] = (t, hand)
+        if hand == SIDE[self.board.turn]:
+            self.turn.moved_squares.add(sq)
+
+    def first_promotion_piece(self, sq: int, letter: str) -> None:
+        """The mover put `letter` on the promotion square `sq`: the first piece there (4.4.4)."""
+        self.turn.promo_first.setdefault(sq, letter)
+
+    def take_up(self, sq: int, t: float, hand: Side) -> None:
+        """`hand` lifted what stood on `sq` at `t` (kept a moment: a blink, `noise_s`)."""
+        self.recent_lift[sq] = (t, self._sensed[sq], hand)
+        self.sense(sq, None)
+
+    def unplace(self, sq: int) -> float | None:
+        """The piece put down on `sq` comes off again: when it was put down (None: it had
+        been released, or none was)."""
+        placed = self.pending.pop(sq, None)
+        return None if placed is None else placed[0]
+
+    def lifted_before(self, sq: int) -> tuple[float, str | None, Side] | None:
+        """The last lift from `sq` not yet followed by a placement there (time, letter,
+        hand), taken from the record: a placement now answers it."""
+        return self.recent_lift.pop(sq, None)
+
+    def release_piece(self, sq: int) -> float:
+        """The piece put down on `sq` is released (4.7): when it was put down."""
+        placed_t, _hand = self.pending.pop(sq)
+        return placed_t
+
+    def release_pieces(self) -> float | None:
+        """Every piece put down is released at once (a press, 4.7): the last placement's
+        time (None: nothing was down)."""
+        last = max((t for t, _ in self.pending.values()), default=None)
+        self.pending.clear()
+        return last
+
+    def forget_hands(self) -> None:
+        """Nothing in anyone's hand any more: no piece pending, no lift remembered (a
+        reconnection's first report starts the board over)."""
+        self.pending.clear()
+        self.recent_lift.clear()
+
+    def touch(self, sq: int, t: float) -> bool:
+        """The mover touched the piece on `sq` at `t` to move it (4.3); False if already."""
+        turn = self.turn
+        turn.touched_any = True
+        if sq in turn.touches:
+            return False
+        turn.touches.append(sq)
+        turn.touch_times[sq] = t
+        return True
+
+    def order_touches(self, order: list[int]) -> None:
+        """The mover's touches in the order the Laws count them (4.3.3: own pieces first)."""
+        assert sorted(order) == sorted(self.turn.touches), "the same touches, reordered"
+        self.turn.touches = order
+
+    def untouch(self, sq: int) -> bool:
+        """A touch of the mover's that was none (a blink, 4.2.2 an accident); False if the
+        square was not among his touches."""
+        turn = self.turn
+        if sq not in turn.touches:
+            return False
+        turn.touches.remove(sq)
+        turn.touched_any = bool(turn.touches)
+        return True
+
+    def forgive_touch(self, sq: int) -> None:
+        """4.2.2: the arbiter judged the touch of `sq` accidental: it obliges to nothing (the
+        player did touch, so `touched_any` stands)."""
+        self.turn.touches.remove(sq)
+
+    def restore_touches(self, touches: list[int], duty: Duty | None) -> None:
+        """A move taken back (4.8, 7.5.4): its touches and their duty stand again."""
+        self.turn.touches = list(touches)
+        self.turn.touched_any = True
+        self.turn.obligation = duty
+
+    def set_obligation(self, duty: Duty | None) -> None:
+        """The duty the mover's touches create now (4.3 to 4.5)."""
+        self.turn.obligation = duty
+
+    def announce_adjust(self) -> None:
+        """The mover said "j'adoube" (4.2.1): his touches from now on are adjustments."""
+        self.turn.adjusting = True
+
+    def used_two_hands(self) -> None:
+        """The mover used two hands for this move (4.1): an illegal move if completed."""
+        self.turn.two_hands = True
+
+    def report_illegal(self, arrangement: Arrangement) -> bool:
+        """The arrangement was ruled illegal (7.5.1); False if it already was this turn."""
+        if self.turn.reported_illegal == arrangement:
+            return False
+        self.turn.reported_illegal = arrangement
+        return True
+
+    def refuse(self, arrangement: Arrangement) -> None:
+        """Strict mode: the board shows a move that is refused (`refused` until it changes)."""
+        self.turn.refused = arrangement
+
     def diff(self) -> set[int]:
-        """Squares where the board as sensed differs from the game's position.
-
-        Asked several times for one board report (release, press, settle): the answer for
-        the last sensed board is kept until the board or the position changes.
-        """
-        return set(self._diff_state()[1])
-
-    def _diff_state(self) -> tuple[tuple[str | None, ...], set[int], bool]:
-        """(the sensed board, `diff()` of it, whether it shows a piece of unknown colour)."""
-        sensed = tuple(self.sensed)
-        cached = self._diff_cache
-        if cached is None or cached[0] != sensed:
-            diff = differing(self.board, self.sensed, self._expected)
-            cached = self._diff_cache = (sensed, diff, "?" in sensed)
-        return cached
+        """Squares where the board as sensed differs from the game's position (a copy: it is
+        kept in step by `sense` and `board_changed`)."""
+        return set(self._diff)
 
     def own_in_hand(self) -> int:
         """How many of the mover's pieces are off the board (captures aside).
@@ -385,14 +551,13 @@ class GameState:
         unknown colour, a slot that agrees with the position shows a piece of the colour
         the position has there, so only the differing squares count.
         """
-        _, diff, unknown = self._diff_state()
-        if unknown:
-            return own_in_hand_by_count(self.sensed, self.board, self.turn.moved_squares)
+        if self._unknown:
+            return own_in_hand_by_count(self._sensed, self.board, self.turn.moved_squares)
         us = self.board.turn
         color_at = self.board.color_at
-        sensed = self.sensed
+        sensed = self._sensed
         count = 0
-        for sq in diff:
+        for sq in self._diff:
             if color_at(sq) == us:
                 count += 1
             if letter_color(sensed[sq]) == us:
@@ -411,20 +576,19 @@ class GameState:
         """
         plies = self.start.max_plies if max_plies is None else max_plies
         promotion = self.promo()
-        key = (tuple(self.sensed), promotion, plies)
+        key = (self._sensed_version, promotion, plies)
         if key in self._matches:
             return self._matches[key]
         if len(self._matches) > 64:
             self._matches.clear()
-        diff = self.diff()
         found: Match | BeyondBudget | None = None
-        if diff:
+        if self._diff:
             found = find_match(
                 self.board,
-                self.sensed,
+                self._sensed,
                 max_plies=plies,
                 promotion=promotion,
-                diff=diff,
+                diff=self._diff,  # read only: no sensed slot changes while it searches
                 legal=self.legal,
             )
         self._matches[key] = found
@@ -480,43 +644,35 @@ class GameState:
             self.clock_ruling(out, t)
 
 
-def san_and_push(board: chess.Board, move: chess.Move) -> tuple[str, bool]:
-    """Push the legal `move`; return its SAN (as `board.san(move)` writes it) and whether the
-    side to move then has a legal move.
+def san_without_check(board: chess.Board, move: chess.Move) -> str | None:
+    """The legal `move`'s SAN as `board.san(move)` writes it, but for the check suffix (`+`,
+    `#`: the caller adds it once the move is pushed); None where another piece of the kind
+    attacks the square, and python-chess must tell them apart (Nbd2).
 
     python-chess's `san` generates the legal moves of the moving piece's kind towards its
-    square, to disambiguate (Nbd2), and again after the move, to tell mate (#) from check
-    (+). Here the first is asked only where another piece of that kind attacks the square
-    (else no other can go there), and the second is the one the automatic endings need
-    anyway (5.1.1, 5.2.1): one generation instead of three, the same text.
+    square, to disambiguate, and again after the move, to tell mate from check; the second
+    is the one the automatic endings need anyway (5.1.1, 5.2.1), and the first is needed only
+    where another piece of that kind attacks the square.
     """
     from_sq, to_sq = move.from_square, move.to_square
     if board.is_castling(move):
-        san = "O-O-O" if chess.square_file(to_sq) < chess.square_file(from_sq) else "O-O"
+        return "O-O-O" if chess.square_file(to_sq) < chess.square_file(from_sq) else "O-O"
+    piece_type = board.piece_type_at(from_sq)
+    assert piece_type is not None, "san_without_check expects a legal move"
+    capture = board.is_capture(move)
+    if piece_type != chess.PAWN:
+        rivals = board.pieces_mask(piece_type, board.turn) & ~chess.BB_SQUARES[from_sq]
+        if rivals and rivals & _reach(piece_type, to_sq, board.occupied):
+            return None
+        san = chess.piece_symbol(piece_type).upper()
     else:
-        piece_type = board.piece_type_at(from_sq)
-        assert piece_type is not None, "san_and_push expects a legal move"
-        capture = board.is_capture(move)
-        if piece_type != chess.PAWN:
-            rivals = board.pieces_mask(piece_type, board.turn) & ~chess.BB_SQUARES[from_sq]
-            if rivals and rivals & _reach(piece_type, to_sq, board.occupied):
-                # another piece of the kind may go there: python-chess disambiguates
-                san = board.san(move)
-                board.push(move)
-                return san, any(True for _ in board.generate_legal_moves())
-            san = chess.piece_symbol(piece_type).upper()
-        else:
-            san = chess.FILE_NAMES[chess.square_file(from_sq)] if capture else ""
-        if capture:
-            san += "x"
-        san += chess.SQUARE_NAMES[to_sq]
-        if move.promotion:
-            san += "=" + chess.piece_symbol(move.promotion).upper()
-    board.push(move)
-    has_moves = any(True for _ in board.generate_legal_moves())
-    if board.is_check():
-        san += "+" if has_moves else "#"
-    return san, has_moves
+        san = chess.FILE_NAMES[chess.square_file(from_sq)] if capture else ""
+    if capture:
+        san += "x"
+    san += chess.SQUARE_NAMES[to_sq]
+    if move.promotion:
+        san += "=" + chess.piece_symbol(move.promotion).upper()
+    return san
 
 
 def _reach(piece_type: chess.PieceType, square: chess.Square, occupied: int) -> int:
@@ -533,3 +689,8 @@ def _reach(piece_type: chess.PieceType, square: chess.Square, occupied: int) -> 
         reach |= chess.BB_RANK_ATTACKS[square][chess.BB_RANK_MASKS[square] & occupied]
         reach |= chess.BB_FILE_ATTACKS[square][chess.BB_FILE_MASKS[square] & occupied]
     return reach
+
+
+def _piece_of(letter: str) -> chess.Piece | None:
+    """The piece a sensed letter names, None for an unknown kind (`X`, `x`, `?`)."""
+    return None if letter in _BLIND else chess.Piece.from_symbol(letter)

@@ -7,7 +7,7 @@ accidents already taken out). The output is a `Duty`: its kind and squares for t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 import chess
@@ -27,7 +27,9 @@ class Duty:
     with_square: int | None = None
     rook: int | None = None
     move: chess.Move | None = None
-    allowed: frozenset[chess.Move] | None = None  # None: any legal move
+    #: the moves that fulfil it (a set, or the touched piece's moves as generated, which
+    #: need no hashing); None: any legal move
+    allowed: Collection[chess.Move] | None = None
     #: the rook touched before the king (4.4.2): castling with it breaks the rule
     rook_first: int | None = None
 
@@ -78,13 +80,13 @@ def obligation_for(
         # the usual touch: one own piece (4.3.1), which must move if it can (else 4.5)
         sq = touches[0]
         mask = chess.BB_SQUARES[sq]
-        allowed = frozenset(
+        piece_moves = tuple(
             cache.from_mask(mask)
             if cache is not None
             else board.generate_legal_moves(from_mask=mask)
         )
-        if allowed:
-            return Duty("move_piece", "4.3.1", square=sq, allowed=allowed)
+        if piece_moves:
+            return Duty("move_piece", "4.3.1", square=sq, allowed=piece_moves)
         return Duty("none", "4.5", square=sq, allowed=None)
     if legal is None:
         # only moves from the touched own pieces (and the king, for 4.4) or onto touched

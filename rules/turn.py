@@ -9,7 +9,7 @@ its clock was pressed (6.2.1) and the increment that press gave (7.5.5).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import chess
 
@@ -21,25 +21,48 @@ from rules.types import Side
 Arrangement = frozenset[tuple[int, str | None]]
 
 
-@dataclass
 class Turn:
-    """What the player having the move has done with his hands since the last move."""
+    """What the player having the move has done with his hands since the last move.
 
-    side: Side
-    touches: list[int] = field(default_factory=list)
-    touch_times: dict[int, float] = field(default_factory=dict)
-    adjusting: bool = False
-    touched_any: bool = False  # a piece touched to move it: no claim this move (4.8, 9.4)
-    moved_squares: set[int] = field(default_factory=set)  # squares this turn placed pieces on
-    promo_first: dict[int, str] = field(default_factory=dict)  # 4.4.4
-    obligation: Duty | None = None
-    forced: Duty | None = None  # a duty that stands whatever is touched (9.5.3, strict)
-    reported_illegal: Arrangement | None = None
-    refused: Arrangement | None = None  # strict: the board shows it
-    two_hands: bool = False
+    A plain slotted class, not a dataclass: one is made at every move.
+    """
+
+    __slots__ = (
+        "adjusting",
+        "forced",
+        "moved_squares",
+        "obligation",
+        "promo_first",
+        "refused",
+        "reported_illegal",
+        "side",
+        "touch_times",
+        "touched_any",
+        "touches",
+        "two_hands",
+    )
+
+    def __init__(self, side: Side) -> None:
+        self.side = side
+        self.touches: list[int] = []
+        self.touch_times: dict[int, float] = {}
+        self.adjusting = False
+        #: a piece touched to move it: no claim this move (4.8, 9.4)
+        self.touched_any = False
+        self.moved_squares: set[int] = set()  # squares this turn placed pieces on
+        self.promo_first: dict[int, str] = {}  # 4.4.4
+        self.obligation: Duty | None = None
+        #: a duty that stands whatever is touched (9.5.3, strict)
+        self.forced: Duty | None = None
+        self.reported_illegal: Arrangement | None = None
+        self.refused: Arrangement | None = None  # strict: the board shows it
+        self.two_hands = False
+
+    def __repr__(self) -> str:
+        return f"Turn({self.side!r}, touches={self.touches!r}, obligation={self.obligation!r})"
 
 
-@dataclass
+@dataclass(slots=True)
 class MoveRecord:
     """A move that stands, with what the Laws may still need of it."""
 
