@@ -12,7 +12,9 @@ import argparse
 import sys
 from pathlib import Path
 
-HELP = "touch-move drills for pupils at the keyboard, with a score kept over the weeks"
+HELP = (
+    "touch-move drills for pupils, at the keyboard or on a board, with a score kept over the weeks"
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
