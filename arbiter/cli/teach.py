@@ -29,7 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from arbiter.i18n import gettext, language_for
-    from arbiter.teach import PROGRESS, SAVED, SCORE, SESSION_LINE, run_drills, save_summary
+    from arbiter.teach.drills import PROGRESS, SAVED, SCORE, SESSION_LINE, run_drills, save_summary
 
     language = language_for()
     out = sys.stdout
