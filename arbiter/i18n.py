@@ -19,7 +19,7 @@ from pathlib import Path
 
 from rules.errors import ArbiterError, ProfileError
 from rules.i18n import DOMAIN as RULES_DOMAIN
-from rules.i18n import N_, Np_, choose_language, translations
+from rules.i18n import N_, Np_, Word, choose_language, translations
 from rules.profiles import get_profile
 
 __all__ = [
@@ -125,6 +125,8 @@ def _field_text(value: object, language: str) -> object:
     {error}`) in its own words, a `Localized` value said in `language`; others as they are."""
     if isinstance(value, Localized):
         return value.say(language)
+    if isinstance(value, Word):  # a word of the rules' catalogue ("increment")
+        return translations(language).gettext(value)
     if isinstance(value, ArbiterError) and value.template is not None:
         return error_text(value, language)
     return value

@@ -87,3 +87,25 @@ def test_a_control_under_a_minute_is_refused_in_the_language(language: str) -> N
     assert code == 2
     assert "30" in text and "--force-tc" in text
     assert _english_in(text.replace("arbiter play", "")) == [], text
+
+
+#: time controls `arbiter play --tc` refuses, each for another reason of the rules core
+BAD_CONTROLS = ["3+x", "300++2", "300m0", "300d5b5", "40x/300", "300:600", "*1+2", "?", "abc"]
+#: the English words of those refusals
+ENGLISH_TC = {
+    "time", "control", "period", "increment", "delay", "simple", "cap", "seconds", "number",
+    "whole", "move", "count", "unexpected", "after", "come", "twice", "gives", "leaves",
+    "cannot", "both", "hourglass", "unknown", "clock", "run", "first", "empty", "nothing",
+    "follow", "not", "must", "give", "its", "the",
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_a_bad_time_control_is_refused_in_the_language(language: str) -> None:
+    for control in BAD_CONTROLS:
+        code, text = _run(["play", "--tc", control, "--lang", language])
+        assert code == 2, (control, text)
+        said = re.sub(r"'[^']*'|<[^>]*>|arbiter play|--tc", " ", text)
+        own = {"period"} if language in ("sr", "bs") else set()  # sr/bs "period" is theirs
+        words = {w for w in re.findall(r"[^\W\d_]+", said) if w.lower() in ENGLISH_TC - own}
+        assert words == set(), f"{language} --tc {control}: {text}"
