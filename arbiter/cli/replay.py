@@ -5,7 +5,11 @@ from __future__ import annotations
 import argparse
 import itertools
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rules.rulings import Ruling
 
 HELP = "rule on an event stream (JSON Lines) and print the rulings"
 
@@ -25,6 +29,7 @@ def run(args: argparse.Namespace) -> int:
     from arbiter.i18n import language_for
     from arbiter.outputs.render import ruling_line
     from arbiter.records.stream import open_stream, read_events
+    from arbiter.teach.lessons import lessons
     from rules.events import Event, Start
     from rules.messages import ruling_json
     from rules.replay import iter_rulings
@@ -36,11 +41,29 @@ def run(args: argparse.Namespace) -> int:
     first = next(events, None)  # the `start` names the rule profile, whose language is default
     language = language_for(first.rules if isinstance(first, Start) else None)
     stream: Iterable[Event] = events if first is None else itertools.chain([first], events)
-    for ruling in iter_rulings(stream, strict=args.strict):
-        line = ruling_json(ruling, language) if args.json else ruling_line(ruling, language)
-        out.write(line + "\n")
+    strict = bool(args.strict) or (isinstance(first, Start) and first.strict)
+    teach = strict and not args.json  # strict mode teaches: a lesson under each refusal
+    for step in _steps(iter_rulings(stream, strict=args.strict)):
+        taught = lessons(step, language) if teach else {}
+        for i, ruling in enumerate(step):
+            line = ruling_json(ruling, language) if args.json else ruling_line(ruling, language)
+            out.write(line + "\n")
+            if i in taught:
+                out.write(" " * 11 + taught[i] + "\n")
     out.flush()
     return 0
+
+
+def _steps(rulings: Iterable[Ruling]) -> Iterator[list[Ruling]]:
+    """The rulings in runs of one time (one event's rulings, or several events' at once)."""
+    step: list[Ruling] = []
+    for ruling in rulings:
+        if step and ruling.t != step[-1].t:
+            yield step
+            step = []
+        step.append(ruling)
+    if step:
+        yield step
 
 
 def _warn(message: str) -> None:

@@ -6,9 +6,13 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
+from arbiter import i18n
+from arbiter.cli import main
 from arbiter.outputs.display import Display
 from arbiter.teach.lessons import LESSONS, lesson_of
 from rules.events import Event, Lift, Place, Press, Start, Touch
@@ -31,6 +35,14 @@ ILLEGAL_PRESSED: list[Event] = [
     Place(t=2.0, square="f2", piece="K"),
     Press(t=5.0, side="white"),
 ]
+
+
+@pytest.fixture(autouse=True)
+def no_language(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(name, raising=False)
+    yield
+    i18n.request(None)
 
 
 def _shown(events: list[Event], language: str, *, strict: bool, fen: str | None = None) -> str:
@@ -85,3 +97,18 @@ def test_each_lesson_is_short() -> None:
         sentences = [s for s in re.split(r"(?<=[.!?])\s+", text) if s]
         assert 1 <= len(sentences) <= 2, key
         assert all(len(s.split()) <= 25 for s in sentences), key
+
+
+def test_arbiter_replay_of_a_strict_stream_teaches(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    stream = tmp_path / "strict.jsonl"
+    start = Start(t=0.0, time_control="300+2", strict=True)
+    stream.write_text(
+        "\n".join(e.to_json() for e in [start, *TOUCH_THEN_OTHER]) + "\n", encoding="utf-8"
+    )
+    assert main(["replay", str(stream), "--lang", "sr"]) == 0
+    text = capsys.readouterr().out
+    assert "Dotakao si figuru na g1, pa moraš da je pomeriš ili uzmeš." in text
+    assert main(["replay", str(stream), "--json", "--lang", "sr"]) == 0
+    assert "Dotakao si" not in capsys.readouterr().out  # the contract's lines stay as they are
