@@ -183,8 +183,11 @@ def commands_line(commands_help: str, language: str) -> str:
 
 
 def game_over_line(result: str, reason: str, language: str) -> str:
-    """`game over: 1-0 (checkmate)` in `language` (the reason in the rules' words)."""
+    """`game over: 1-0 (checkmate)` in `language`: the reason as the contract names it in
+    English (`time`, `checkmate`), in the rules' words in the other languages."""
     from rules.messages import REASONS
 
-    reason_text = translations(language).gettext(REASONS[reason]) if reason in REASONS else reason
+    reason_text = reason
+    if language != "en" and reason in REASONS:
+        reason_text = translations(language).gettext(REASONS[reason])
     return gettext(GAME_OVER, language).format(result=result, reason=reason_text)
