@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -42,28 +42,33 @@ def run(args: argparse.Namespace) -> int:
     language = language_for(first.rules if isinstance(first, Start) else None)
     stream: Iterable[Event] = events if first is None else itertools.chain([first], events)
     strict = bool(args.strict) or (isinstance(first, Start) and first.strict)
-    teach = strict and not args.json  # strict mode teaches: a lesson under each refusal
-    for step in _steps(iter_rulings(stream, strict=args.strict)):
-        taught = lessons(step, language) if teach else {}
-        for i, ruling in enumerate(step):
+    rulings = iter_rulings(stream, strict=args.strict)
+    if not strict or args.json:
+        for ruling in rulings:  # each as it comes: a bad line later keeps those before it
             line = ruling_json(ruling, language) if args.json else ruling_line(ruling, language)
             out.write(line + "\n")
+        out.flush()
+        return 0
+    # strict mode teaches: a lesson under each refusal, which needs its step's rulings
+    step: list[Ruling] = []
+
+    def write(step: list[Ruling]) -> None:
+        taught = lessons(step, language)
+        for i, ruling in enumerate(step):
+            out.write(ruling_line(ruling, language) + "\n")
             if i in taught:
                 out.write(" " * 11 + taught[i] + "\n")
-    out.flush()
+
+    try:
+        for ruling in rulings:
+            if step and ruling.t != step[-1].t:
+                write(step)
+                step = []
+            step.append(ruling)
+    finally:
+        write(step)  # also those before a bad line
+        out.flush()
     return 0
-
-
-def _steps(rulings: Iterable[Ruling]) -> Iterator[list[Ruling]]:
-    """The rulings in runs of one time (one event's rulings, or several events' at once)."""
-    step: list[Ruling] = []
-    for ruling in rulings:
-        if step and ruling.t != step[-1].t:
-            yield step
-            step = []
-        step.append(ruling)
-    if step:
-        yield step
 
 
 def _warn(message: str) -> None:
