@@ -14,16 +14,18 @@ profile is known.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 from rules.errors import ArbiterError, ProfileError
 from rules.i18n import DOMAIN as RULES_DOMAIN
-from rules.i18n import N_, Np_, choose_language, translations
+from rules.i18n import N_, Np_, Word, choose_language, translations
 from rules.profiles import get_profile
 
 __all__ = [
     "DOMAIN",
     "LOCALE_DIR",
+    "Localized",
     "error_text",
     "gettext",
     "language_for",
@@ -97,11 +99,95 @@ def error_text(exc: BaseException, language: str) -> str:
     template = translations(language, DOMAIN, str(LOCALE_DIR)).gettext(exc.template)
     if template == exc.template:  # raised in the rules core: its catalogue has it
         template = translations(language, RULES_DOMAIN).gettext(exc.template)
+    fields = {name: _field_text(value, language) for name, value in exc.fields.items()}
     try:
-        return template.format(**exc.fields)
+        return template.format(**fields)
     except (KeyError, IndexError, ValueError):
         return str(exc)
 
 
+class Localized:
+    """A field of an error message said in the reader's language: `say(language)` makes it;
+    formatted as it stands (the error's English message), it is the English."""
+
+    def __init__(self, say: Callable[[str], str]) -> None:
+        self.say = say
+
+    def __format__(self, spec: str) -> str:
+        return format(self.say("en"), spec)
+
+    def __str__(self) -> str:
+        return self.say("en")
+
+
+def _field_text(value: object, language: str) -> object:
+    """A field of an error message in `language`: an error of ours inside an error (`--tc:
+    {error}`) in its own words, a `Localized` value said in `language`; others as they are."""
+    if isinstance(value, Localized):
+        return value.say(language)
+    if isinstance(value, Word):  # a word of the rules' catalogue ("increment")
+        return translations(language).gettext(value)
+    if isinstance(value, ArbiterError) and value.template is not None:
+        return error_text(value, language)
+    return value
+
+
 #: the program's frames around an error (`arbiter COMMAND: ...`)
 INTERRUPTED = N_("interrupted")
+
+
+# ---------------------------------------------------------------- a live game's own lines
+
+#: the title line of a live game (`arbiter play`, `resume`, `demo`)
+TITLE_SIDES = (Np_("title", "White"), Np_("title", "Black"))
+VERSUS = N_("{white} v {black}")
+NO_CLOCK = N_("no clock")
+STRICT = N_("strict")
+#: the end of `arbiter play` / `arbiter resume`
+GAME_OVER = N_("game over: {result} ({reason})")
+STOPPED = N_("stopped; the game goes on with `arbiter resume`")
+JOURNAL_AT = N_("journal: {path}")
+PGN_AT = N_("PGN: {path}")
+#: how `--tc` was read, printed before the game
+TIME_CONTROL_READ = N_("time control: {reading} ({standard})")
+#: the keys line of a live game at the keyboard: `arbiter.inputs.base.KEYS_HELP` in English
+KEYS_LINE = N_(
+    "keys: space press  p pause  c claim  t touch-move claim  o/a/d offer/accept/decline"
+    "  w/b +60 s  :command (:resign)  q stop"
+)
+#: the line of typed commands (`arbiter.live.commands.COMMANDS_HELP`): the commands stay
+TYPE_COMMANDS = N_("type: {commands}")
+
+
+def game_title(
+    white: str | None, black: str | None, control: str | None, extras: list[str], language: str
+) -> str:
+    """`Ana v Bojan   5400+30   fide-2023, strict`, in `language` (names as given)."""
+    _ = translations(language, DOMAIN, str(LOCALE_DIR))
+    names = _.gettext(VERSUS).format(
+        white=white or _.pgettext(*TITLE_SIDES[0]), black=black or _.pgettext(*TITLE_SIDES[1])
+    )
+    said = [_.gettext(STRICT) if extra == "strict" else extra for extra in extras]
+    return f"{names}   {control or _.gettext(NO_CLOCK)}   {', '.join(said)}"
+
+
+def keys_line(language: str) -> str:
+    """The keys of a live game at the keyboard, in `language`."""
+    return gettext(KEYS_LINE, language)
+
+
+def commands_line(commands_help: str, language: str) -> str:
+    """The typed commands' line (`type: e2e4 | lift e2 | ...`) with its lead word in
+    `language`; the commands are typed in English in every language."""
+    return gettext(TYPE_COMMANDS, language).format(commands=commands_help.removeprefix("type: "))
+
+
+def game_over_line(result: str, reason: str, language: str) -> str:
+    """`game over: 1-0 (checkmate)` in `language`: the reason as the contract names it in
+    English (`time`, `checkmate`), in the rules' words in the other languages."""
+    from rules.messages import REASONS
+
+    reason_text = reason
+    if language != "en" and reason in REASONS:
+        reason_text = translations(language).gettext(REASONS[reason])
+    return gettext(GAME_OVER, language).format(result=result, reason=reason_text)

@@ -30,6 +30,7 @@ __all__ = [
     "N_",
     "Nn_",
     "Np_",
+    "Word",
     "choose_language",
     "language_from_env",
     "language_of",
@@ -58,6 +59,14 @@ LANGUAGES: dict[str, str] = {
 ENV_VARS = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 #: locale names that say "no language chosen" (the C locale)
 _NO_LANGUAGE = frozenset({"", "c", "posix"})
+
+
+class Word(str):
+    """A word that fills an error message and is itself a catalogue message id (`N_`), so
+    that it is said in the reader's language with the message (`arbiter.i18n.error_text`);
+    as a `str` it is the English word."""
+
+    __slots__ = ()
 
 
 def N_(message: str) -> str:

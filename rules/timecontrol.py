@@ -23,16 +23,17 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from rules.errors import TimeControlError
+from rules.i18n import N_, Word
 
 __all__ = ["Period", "TimeControl"]
 
 _NUMBER = re.compile(r"[0-9]+(?:\.[0-9]+)?")
 _MODIFIERS = {"+": "increment", "d": "delay", "b": "bronstein", "m": "move_cap"}
 _MODIFIER_WORDS = {
-    "increment": "increment",
-    "delay": "simple delay",
-    "bronstein": "Bronstein delay",
-    "move_cap": "per-move cap",
+    "increment": Word(N_("increment")),
+    "delay": Word(N_("simple delay")),
+    "bronstein": Word(N_("Bronstein delay")),
+    "move_cap": Word(N_("per-move cap")),
 }
 
 #: Game-class limits of Appendices A.1 and B.1, in seconds of T = base + 60 × increment.
@@ -88,9 +89,11 @@ class Period:
         _check_seconds(self.bronstein, "a Bronstein delay")
         _check_seconds(self.move_cap, "a per-move cap", allow_none=True)
         if self.move_cap is not None and self.move_cap == 0:
-            raise TimeControlError("a per-move cap of 0 s leaves no time for any move")
+            raise TimeControlError.of(N_("a per-move cap of 0 s leaves no time for any move"))
         if self.delay and self.bronstein:
-            raise TimeControlError("a period cannot have both a simple and a Bronstein delay")
+            raise TimeControlError.of(
+                N_("a period cannot have both a simple and a Bronstein delay")
+            )
 
     def __str__(self) -> str:
         text = _format_number(self.seconds)
@@ -110,20 +113,28 @@ class Period:
     def parse(cls, text: str) -> Period:
         """Read one period such as ``40/5400+30`` or ``900m60``; raise TimeControlError."""
         if not text:
-            raise TimeControlError("an empty period (nothing between ':')")
+            raise TimeControlError.of(N_("an empty period (nothing between ':')"))
         moves: int | None = None
         rest = text
         if "/" in text:
             count, rest = text.split("/", 1)
             if not count.isdecimal() or not count.isascii():
-                raise TimeControlError(
-                    f"move count {count!r} in period {text!r} is not a whole number"
+                raise TimeControlError.of(
+                    N_("move count {count!r} in period {text!r} is not a whole number"),
+                    count=count,
+                    text=text,
                 )
             moves = int(count)
         match = _NUMBER.match(rest)
         if match is None:
-            raise TimeControlError(
-                f"period {text!r} must give its time in seconds, not {rest or 'nothing'!r}"
+            if not rest:
+                raise TimeControlError.of(
+                    N_("period {text!r} must give its time in seconds, not 'nothing'"), text=text
+                )
+            raise TimeControlError.of(
+                N_("period {text!r} must give its time in seconds, not {rest!r}"),
+                text=text,
+                rest=rest,
             )
         values: dict[str, float] = {}
         seconds = float(match.group())
@@ -132,20 +143,29 @@ class Period:
             mark = rest[0]
             name = _MODIFIERS.get(mark)
             if name is None:
-                raise TimeControlError(
-                    f"unexpected {rest!r} in period {text!r} (after the seconds come "
-                    "+increment, d<delay>, b<Bronstein delay> or m<per-move cap>)"
+                raise TimeControlError.of(
+                    N_(
+                        "unexpected {rest!r} in period {text!r} (after the seconds come"
+                        " +increment, d<delay>, b<Bronstein delay> or m<per-move cap>)"
+                    ),
+                    rest=rest,
+                    text=text,
                 )
             word = _MODIFIER_WORDS[name]
             if name in values:
-                raise TimeControlError(f"period {text!r} gives the {word} twice")
+                raise TimeControlError.of(
+                    N_("period {text!r} gives the {word} twice"), text=text, word=word
+                )
             match = _NUMBER.match(rest, 1)
             end = match.end() if match else 1
             while end < len(rest) and rest[end] not in _MODIFIERS:
                 end += 1
             if match is None or match.end() != end:
-                raise TimeControlError(
-                    f"{word} {rest[1:end]!r} in period {text!r} is not a number of seconds"
+                raise TimeControlError.of(
+                    N_("{word} {value!r} in period {text!r} is not a number of seconds"),
+                    word=word,
+                    value=rest[1:end],
+                    text=text,
                 )
             values[name] = float(match.group())
             rest = rest[end:]
@@ -169,18 +189,21 @@ class TimeControl:
             raise TimeControlError(f"periods must be a tuple of Period, not {self.periods!r}")
         for i, period in enumerate(self.periods[:-1]):
             if period.moves is None:
-                raise TimeControlError(
-                    f"period {i + 1} ({period}) has no move count, so no period can follow it"
+                raise TimeControlError.of(
+                    N_("period {number} ({period}) has no move count, so no period can follow it"),
+                    number=i + 1,
+                    period=str(period),
                 )
         if self.periods and self.periods[0].seconds == 0:
-            raise TimeControlError("the first period gives no time (0 s)")
+            raise TimeControlError.of(N_("the first period gives no time (0 s)"))
         if self.hourglass:
             if len(self.periods) != 1:
-                raise TimeControlError("an hourglass has exactly one time, e.g. '*180'")
+                raise TimeControlError.of(N_("an hourglass has exactly one time, e.g. '*180'"))
             only = self.periods[0]
             if only != Period(only.seconds):
-                raise TimeControlError(
-                    f"an hourglass takes no moves, increment, delay or cap, not {only}"
+                raise TimeControlError.of(
+                    N_("an hourglass takes no moves, increment, delay or cap, not {period}"),
+                    period=str(only),
                 )
 
     @classmethod
@@ -198,17 +221,20 @@ class TimeControl:
             return cls()
         try:
             if body == "?":
-                raise TimeControlError("'?' (unknown) cannot run a clock")
+                raise TimeControlError.of(N_("'?' (unknown) cannot run a clock"))
             if body.startswith("*"):
                 number = body[1:]
                 if _NUMBER.fullmatch(number) is None:
-                    raise TimeControlError(
-                        f"an hourglass is '*' and seconds, e.g. '*180', not {body!r}"
+                    raise TimeControlError.of(
+                        N_("an hourglass is '*' and seconds, e.g. '*180', not {text!r}"),
+                        text=body,
                     )
                 return cls((Period(float(number)),), hourglass=True)
             return cls(tuple(Period.parse(part) for part in body.split(":")))
         except TimeControlError as err:
-            raise TimeControlError(f"time control {text!r}: {err}") from None
+            raise TimeControlError.of(
+                N_("time control {text!r}: {error}"), text=text, error=err
+            ) from None
 
     def __str__(self) -> str:
         if not self.periods:

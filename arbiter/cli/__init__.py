@@ -81,7 +81,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     chosen = _command_of(argv)
     if chosen in commands:
         commands = {chosen: commands[chosen]}
+    from arbiter.cli.localize import language_of_argv, translate_parser, use_language
+
+    words = language_of_argv(argv)  # `--help` is printed while parsing: decided before
+    use_language(words)
     parser, modules = build_parser(commands)
+    translate_parser(parser, words)
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()

@@ -177,10 +177,13 @@ def run(args: argparse.Namespace) -> int:
     reading = None
     standard = settings.start_fields().get("time_control")
     if standard:
+        from arbiter.i18n import TIME_CONTROL_READ, gettext, language_for
         from arbiter.live.club_time import describe
         from rules.timecontrol import TimeControl
 
-        reading = f"time control: {describe(TimeControl.parse(standard))} ({standard})"
+        language = language_for(settings.get("rules"))
+        said = describe(TimeControl.parse(standard), language)
+        reading = gettext(TIME_CONTROL_READ, language).format(reading=said, standard=standard)
     check_publish(settings.get("publish"))  # a bad --publish stops before anything is journaled
     path = Path(settings.get("journal") or default_journal())
     check_distinct(files_of(path, settings))

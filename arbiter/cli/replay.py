@@ -6,6 +6,10 @@ import argparse
 import itertools
 import sys
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rules.rulings import Ruling
 
 HELP = "rule on an event stream (JSON Lines) and print the rulings"
 
@@ -25,6 +29,7 @@ def run(args: argparse.Namespace) -> int:
     from arbiter.i18n import language_for
     from arbiter.outputs.render import ruling_line
     from arbiter.records.stream import open_stream, read_events
+    from arbiter.teach.lessons import lessons
     from rules.events import Event, Start
     from rules.messages import ruling_json
     from rules.replay import iter_rulings
@@ -36,10 +41,33 @@ def run(args: argparse.Namespace) -> int:
     first = next(events, None)  # the `start` names the rule profile, whose language is default
     language = language_for(first.rules if isinstance(first, Start) else None)
     stream: Iterable[Event] = events if first is None else itertools.chain([first], events)
-    for ruling in iter_rulings(stream, strict=args.strict):
-        line = ruling_json(ruling, language) if args.json else ruling_line(ruling, language)
-        out.write(line + "\n")
-    out.flush()
+    strict = bool(args.strict) or (isinstance(first, Start) and first.strict)
+    rulings = iter_rulings(stream, strict=args.strict)
+    if not strict or args.json:
+        for ruling in rulings:  # each as it comes: a bad line later keeps those before it
+            line = ruling_json(ruling, language) if args.json else ruling_line(ruling, language)
+            out.write(line + "\n")
+        out.flush()
+        return 0
+    # strict mode teaches: a lesson under each refusal, which needs its step's rulings
+    step: list[Ruling] = []
+
+    def write(step: list[Ruling]) -> None:
+        taught = lessons(step, language)
+        for i, ruling in enumerate(step):
+            out.write(ruling_line(ruling, language) + "\n")
+            if i in taught:
+                out.write(" " * 11 + taught[i] + "\n")
+
+    try:
+        for ruling in rulings:
+            if step and ruling.t != step[-1].t:
+                write(step)
+                step = []
+            step.append(ruling)
+    finally:
+        write(step)  # also those before a bad line
+        out.flush()
     return 0
 
 

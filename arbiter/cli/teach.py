@@ -1,7 +1,9 @@
-"""`arbiter teach --pupil NAME`: touch-move drills at the keyboard, judged by the rules core.
+"""`arbiter teach --pupil NAME [--board SPEC]`: touch-move drills, judged by the rules core.
 
-Six situations of Articles 4 and 7 (`arbiter.teach`), each set up and described in the
-pupil's language (`--lang`); the pupil types a move; the rulings say what the Law asks.
+Six situations of Articles 4 and 7 (`arbiter.teach.drills`), each set up and described in
+the pupil's language (`--lang`); the pupil types a move, or with `--board` sets the
+situation up on a board and moves there (`arbiter.teach.on_board`); the rulings say what the
+Law asks.
 The score is appended to the summary file (`--summary`), and the pupil's earlier sessions
 are shown, so that a teacher sees progress over the weeks.
 """
@@ -12,7 +14,9 @@ import argparse
 import sys
 from pathlib import Path
 
-HELP = "touch-move drills for pupils at the keyboard, with a score kept over the weeks"
+HELP = (
+    "touch-move drills for pupils, at the keyboard or on a board, with a score kept over the weeks"
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -23,11 +27,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="the summary file, one line a session (default ./arbiter-teach/summary.jsonl)",
     )
+    parser.add_argument(
+        "--board",
+        metavar="PROTOCOL:DEVICE",
+        help="drill on a board instead of the keyboard: an e-board as `arbiter play --board`"
+        " takes it (dgt:/dev/ttyUSB0, or a virtual one played with typed hand movements:"
+        " dgt-sim, millennium-sim, certabo-sim); each situation is set up on it and the"
+        " pupil's hands are read from it",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     from arbiter.i18n import gettext, language_for
-    from arbiter.teach import PROGRESS, SAVED, SCORE, SESSION_LINE, run_drills, save_summary
+    from arbiter.teach.drills import PROGRESS, SAVED, SCORE, SESSION_LINE, run_drills, save_summary
 
     language = language_for()
     out = sys.stdout
@@ -36,7 +48,12 @@ def run(args: argparse.Namespace) -> int:
         line = sys.stdin.readline()
         return line if line else None
 
-    session = run_drills(args.pupil, language, read, out)
+    if args.board:
+        from arbiter.teach.on_board import run_board_drills
+
+        session = run_board_drills(args.board, args.pupil, language, read, out)
+    else:
+        session = run_drills(args.pupil, language, read, out)
     total = len(session.results)
     score = gettext(SCORE, language).format(pupil=args.pupil, score=session.score, total=total)
     out.write("\n" + score + "\n")

@@ -149,6 +149,19 @@ class HallPage:
         def state(request: Request) -> Response:
             return JSONResponse(self._state)
 
+        def strings(request: Request) -> Response:
+            """The pages' words in their language (`arbiter.hall.strings`)."""
+            from arbiter.hall.strings import hall_strings
+            from arbiter.i18n import language_for
+            from arbiter.web.strings import page_language
+
+            accept = request.headers.get("accept-language", "")
+            language = page_language(request.query_params.get("lang"), accept, language_for())
+            from rules.i18n import LANGUAGES
+
+            words = hall_strings(language)
+            return JSONResponse({"language": language, "strings": words, "languages": LANGUAGES})
+
         def events(request: Request) -> Any:
             return sse_response(self.hub)
 
@@ -204,6 +217,7 @@ class HallPage:
             Route("/board/{name}", board_page),
             Route("/events", events),
             Route("/api/hall", state),
+            Route("/api/strings", strings),
             Route("/api/board/{name}.pgn", pgn),
             Route("/api/board/{name}/control", control, methods=["POST"]),
             Route("/api/alarms/{ident}/clear", clear, methods=["POST"]),

@@ -24,10 +24,23 @@ from __future__ import annotations
 import re
 
 from arbiter.errors import ConfigError
+from arbiter.i18n import NO_CLOCK, Localized, gettext
 from rules.errors import TimeControlError
+from rules.i18n import N_
 from rules.timecontrol import Period, TimeControl, _format_number
 
 __all__ = ["MIN_GAME_S", "describe", "read_club_time"]
+
+#: the words of `describe` (the reading printed before a game)
+HOURGLASS = N_("hourglass of {duration}")
+FOR_MOVES = N_("{duration} for {moves} moves")
+FISCHER = N_(" + {seconds} s per move, Fischer")
+US_DELAY = N_(", {seconds} s delay (US)")
+BRONSTEIN = N_(", {seconds} s Bronstein delay")
+MOVE_CAP = N_(", at most {duration} a move")
+THEN = N_("; then ")
+REPEATING = N_(", repeating")
+REST_OF_GAME = N_(" for the rest of the game")
 
 #: the least time (FIDE A.1's T = base + 60 × increment) a control may give without --force-tc
 MIN_GAME_S = 60.0
@@ -66,13 +79,18 @@ def read_club_time(text: str, *, force: bool = False) -> TimeControl:
         else:
             control = TimeControl.parse(body)
     except TimeControlError as exc:
-        raise ConfigError(f"--tc: {exc}") from None
+        raise ConfigError.of(N_("--tc: {error}"), error=exc) from None
     if not force and not control.untimed and total_seconds(control) < MIN_GAME_S:
-        raise ConfigError(
-            f"--tc {text!r} gives {describe(control)}: under a minute for the whole game. "
-            f"Bare numbers are seconds: write G/{body if body.isdecimal() else 3} for "
-            f"{_duration(60 * float(body) if body.isdecimal() else 180)}, or add --force-tc "
-            "to play it as written."
+        raise ConfigError.of(
+            N_(
+                "--tc {text!r} gives {reading}: under a minute for the whole game. Bare numbers"
+                " are seconds: write G/{minutes} for {duration}, or add --force-tc to play it"
+                " as written."
+            ),
+            text=text,
+            reading=Localized(lambda language: describe(control, language)),
+            minutes=body if body.isdecimal() else 3,
+            duration=_duration(60 * float(body) if body.isdecimal() else 180),
         )
     return control
 
@@ -96,29 +114,38 @@ def _duration(seconds: float) -> str:
     return " ".join(parts)
 
 
-def _period_words(period: Period) -> str:
+def _period_words(period: Period, language: str) -> str:
+    def _(message: str) -> str:
+        return gettext(message, language)
+
     text = _duration(period.seconds)
-    text += f" for {period.moves} moves" if period.moves is not None else ""
+    if period.moves is not None:
+        text = _(FOR_MOVES).format(duration=text, moves=period.moves)
     if period.increment:
-        text += f" + {_format_number(period.increment)} s per move, Fischer"
+        text += _(FISCHER).format(seconds=_format_number(period.increment))
     if period.delay:
-        text += f", {_format_number(period.delay)} s delay (US)"
+        text += _(US_DELAY).format(seconds=_format_number(period.delay))
     if period.bronstein:
-        text += f", {_format_number(period.bronstein)} s Bronstein delay"
+        text += _(BRONSTEIN).format(seconds=_format_number(period.bronstein))
     if period.move_cap is not None:
-        text += f", at most {_duration(period.move_cap)} a move"
+        text += _(MOVE_CAP).format(duration=_duration(period.move_cap))
     return text
 
 
-def describe(control: TimeControl) -> str:
-    """The control in words: ``3 min + 2 s per move, Fischer``; ``no clock``."""
+def describe(control: TimeControl, language: str = "en") -> str:
+    """The control in words: ``3 min + 2 s per move, Fischer``; ``no clock`` (in `language`;
+    the units h, min, s are the same in every language we speak)."""
+
+    def _(message: str) -> str:
+        return gettext(message, language)
+
     if control.untimed:
-        return "no clock"
+        return _(NO_CLOCK)
     if control.hourglass:
-        return f"hourglass of {_duration(control.periods[0].seconds)}"
-    words = [_period_words(p) for p in control.periods]
+        return _(HOURGLASS).format(duration=_duration(control.periods[0].seconds))
+    words = [_period_words(p, language) for p in control.periods]
     last = control.periods[-1]
     if len(words) > 1 or last.moves is not None:
-        tail = ", repeating" if last.moves is not None else " for the rest of the game"
-        return "; then ".join(words) + tail
+        tail = _(REPEATING) if last.moves is not None else _(REST_OF_GAME)
+        return _(THEN).join(words) + tail
     return words[0]

@@ -24,7 +24,7 @@ from typing import Any
 from arbiter.clock import Clock, MonotonicClock
 from arbiter.demo import SIM_BOARDS
 from arbiter.errors import JournalError, SessionError, SourceError
-from arbiter.inputs.base import DEMO_SOURCES, KEYS_HELP, Source
+from arbiter.inputs.base import DEMO_SOURCES, Source
 from arbiter.inputs.board import BoardAdapter
 from arbiter.inputs.camera import CameraSource
 from arbiter.inputs.gpio import GpioSource
@@ -272,14 +272,12 @@ def make_display(settings: Settings, start: Start, sources: Sequence[Source]) ->
     """The terminal display (full screen on a terminal, plain lines otherwise)."""
     choice = settings.get("display", "auto")
     tty = None if choice == "auto" else choice == "full"
-    names = f"{start.white or 'White'} v {start.black or 'Black'}"
-    control = start.time_control or "no clock"
-    extras = [start.rules or "fide-2023"] + (["strict"] if start.strict else [])
-    title = f"{names}   {control}   {', '.join(extras)}"
-    keyboard = any(isinstance(s, KeyboardSource) for s in sources)
-    from arbiter.i18n import language_for
+    from arbiter.i18n import commands_line, game_title, keys_line, language_for
 
     language = language_for(start.rules)
+    extras = [start.rules or "fide-2023"] + (["strict"] if start.strict else [])
+    title = game_title(start.white, start.black, start.time_control, extras, language)
+    keyboard = any(isinstance(s, KeyboardSource) for s in sources)
     speaker = None
     if settings.get("speak"):
         from arbiter.outputs.speech import open_speaker
@@ -287,7 +285,8 @@ def make_display(settings: Settings, start: Start, sources: Sequence[Source]) ->
         mode = _panel_mode(bool(start.strict), bool(settings.get("feedback")))
         speaker = open_speaker(language, mode)
     typed = any(isinstance(s, CommandSource) for s in sources)
-    idle = COMMANDS_HELP if typed else KEYS_HELP if keyboard else ""
+    keys = keys_line(language) if keyboard else ""
+    idle = commands_line(COMMANDS_HELP, language) if typed else keys
     display = Display(
         tty=tty, title=title, footer=idle, language=language, speaker=speaker
     )
@@ -425,9 +424,11 @@ def run_session(session: Session, info: RecordInfo) -> tuple[str, Path | None]:
         signal.signal(signal.SIGINT, previous_int)
     written = session.write_pgn(pgn, date=info.date, tags=info.tags) if pgn else None
     game = session.game
+    from arbiter.i18n import STOPPED, game_over_line, gettext
+
     if game.over:
-        return f"game over: {game.result} ({game.reason})", written
-    return "stopped; the game goes on with `arbiter resume`", written
+        return game_over_line(str(game.result), str(game.reason), session.language), written
+    return gettext(STOPPED, session.language), written
 
 
 def save_record(
@@ -505,5 +506,10 @@ def report(
                     "arbiter: the hall's station did not confirm that it holds the whole game;"
                     f" the journal {path} holds it all (`arbiter pgn {path}` writes its PGN)\n"
                 )
-    say(f"{ended}\njournal: {path}" + (f"\nPGN: {written}" if written is not None else ""))
+    from arbiter.i18n import JOURNAL_AT, PGN_AT, gettext
+
+    said = gettext(JOURNAL_AT, session.language).format(path=path)
+    if written is not None:
+        said += "\n" + gettext(PGN_AT, session.language).format(path=written)
+    say(f"{ended}\n{said}")
     return 0

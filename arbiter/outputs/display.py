@@ -153,8 +153,9 @@ class Display:
         self.footer = footer
         self.game: Game | None = None
         self.recent: deque[Ruling] = deque(maxlen=RULINGS_SHOWN)
-        #: the incidents shown, each with the move it happened at (`12...`)
-        self.incidents: deque[tuple[str, Ruling]] = deque(maxlen=RULINGS_SHOWN)
+        #: the incidents shown, each with the move it happened at (`12...`) and, in strict
+        #: mode, the lesson for a refusal (`arbiter.teach.lessons`)
+        self.incidents: deque[tuple[str, Ruling, str | None]] = deque(maxlen=RULINGS_SHOWN)
         #: the latest routine ruling (a move, a touch): one line
         self.routine: Ruling | None = None
         self.ascii_only = not _can_show(self.out, "♚♙·◀")
@@ -182,16 +183,19 @@ class Display:
         rulings = list(rulings)
         if self.speaker is not None and not history:
             self.speaker.hear(rulings)
-        for r in rulings:
+        taught = self._lessons(rulings)
+        for i, r in enumerate(rulings):
             if r.type != "clock":
                 self.recent.append(r)
             if r.type in ROUTINE:
                 if r.type != "clock":
                     self.routine = r
             else:
-                self.incidents.append((self._move_label(), r))
+                self.incidents.append((self._move_label(), r, taught.get(i)))
             if not self.tty and not history:
                 self._line(self._plain(r))
+                if i in taught:
+                    self._line(" " * 10 + taught[i])
         if self.tty:
             self.refresh(t)
 
@@ -239,7 +243,7 @@ class Display:
             lines.append(self._(LAST_ROUTINE).format(text=last))
         lines.append("")
         lines.append(self._(INCIDENTS_HEADING if self.incidents else NO_INCIDENTS))
-        for label, r in self.incidents:  # long messages wrap, so their article stays seen
+        for label, r, lesson in self.incidents:  # long messages wrap, so their article stays seen
             lines.extend(
                 textwrap.wrap(
                     format_ruling(r, self.language),
@@ -248,6 +252,12 @@ class Display:
                     subsequent_indent=" " * 13,
                 )
             )
+            if lesson is not None:
+                lines.extend(
+                    textwrap.wrap(
+                        lesson, width, initial_indent=" " * 13 + "> ", subsequent_indent=" " * 15
+                    )
+                )
         lines.extend(f"  {n}" for n in self.notes)
         if self.footer:
             lines.append("")
@@ -321,6 +331,15 @@ class Display:
             current += " " + word
         lines.append(current)
         return lines[-MOVE_LINES:]
+
+    def _lessons(self, rulings: list[Ruling]) -> dict[int, str]:
+        """In strict (teaching) mode, the child-level lesson of each refusal among `rulings`
+        (by its index); none outside strict mode, where the rulings' sentences say it all."""
+        if self.game is None or not self.game.start.strict:
+            return {}
+        from arbiter.teach.lessons import lessons
+
+        return lessons(rulings, self.language)
 
     def _plain(self, r: Ruling) -> str:
         if isinstance(r, ClockState):

@@ -16,6 +16,7 @@ from arbiter.errors import JournalError
 from arbiter.records.stream import read_events, torn_fault
 from rules.errors import EventError
 from rules.events import Event, Restart, Start
+from rules.i18n import N_
 
 
 class JournalWriter:
@@ -30,7 +31,11 @@ class JournalWriter:
             # created 0666 less the umask, like any file the user makes (docs/journal.md)
             self._handle: TextIO = self.path.open("a", encoding="utf-8")
         except OSError as exc:
-            raise JournalError(f"journal {self.path}: cannot be opened ({exc.strerror})") from None
+            raise JournalError.of(
+                N_("journal {path}: cannot be opened ({reason})"),
+                path=self.path,
+                reason=exc.strerror,
+            ) from None
         if new and fsync:
             fsync_folder(self.path.parent)  # else a power cut may lose the new file's name
         self._needs_newline = self._ends_without_newline()
@@ -58,7 +63,11 @@ class JournalWriter:
             if self.fsync:
                 os.fsync(self._handle.fileno())
         except OSError as exc:
-            raise JournalError(f"journal {self.path}: cannot be written ({exc.strerror})") from None
+            raise JournalError.of(
+                N_("journal {path}: cannot be written ({reason})"),
+                path=self.path,
+                reason=exc.strerror,
+            ) from None
 
     def close(self) -> None:
         with contextlib.suppress(OSError):
@@ -84,16 +93,18 @@ def read_journal(path: str | os.PathLike[str]) -> tuple[list[Event], list[str]]:
     try:
         handle = p.open("rb")
     except OSError as exc:
-        raise JournalError(f"journal {p}: cannot be read ({exc.strerror})") from None
+        raise JournalError.of(
+            N_("journal {path}: cannot be read ({reason})"), path=p, reason=exc.strerror
+        ) from None
     with handle:
         try:
             events = list(read_events(handle, f"journal {p}", torn="any", warn=warnings.append))
         except EventError as exc:
             raise JournalError(str(exc)) from None
     if not events:
-        raise JournalError(f"journal {p}: it holds no event (no game to resume)")
+        raise JournalError.of(N_("journal {path}: it holds no event (no game to resume)"), path=p)
     if not isinstance(events[0], Start):
-        raise JournalError(f"journal {p}: it does not begin with a 'start' event")
+        raise JournalError.of(N_("journal {path}: it does not begin with a 'start' event"), path=p)
     return events, warnings
 
 
@@ -110,7 +121,9 @@ def repair_torn_tail(path: str | os.PathLike[str]) -> Path | None:
     try:
         data = p.read_bytes()
     except OSError as exc:
-        raise JournalError(f"journal {p}: cannot be read ({exc.strerror})") from None
+        raise JournalError.of(
+            N_("journal {path}: cannot be read ({reason})"), path=p, reason=exc.strerror
+        ) from None
     body = data.rstrip(b" \t\r\n")
     cut = body.rfind(b"\n") + 1  # where the last non-blank line begins
     if not body or torn_fault(body[cut:]) is None:

@@ -12,6 +12,7 @@ from pathlib import Path
 import chess.pgn
 
 from arbiter.errors import PgnError
+from rules.i18n import N_
 
 __all__ = ["read_game"]
 
@@ -31,30 +32,50 @@ def read_game(path: Path, number: int = 1) -> chess.pgn.Game:
         game, or the game has a move that cannot be read or no moves at all.
     """
     if number < 1:
-        raise PgnError(f"--game counts from 1, so {number} names no game of {path}")
+        raise PgnError.of(
+            N_("--game counts from 1, so {number} names no game of {path}"),
+            number=number,
+            path=path,
+        )
     try:
         with path.open(encoding="utf-8-sig") as handle:
             for skipped in range(number - 1):
                 if not chess.pgn.skip_game(handle):
-                    raise PgnError(_out_of_range(path, number, skipped))
+                    raise _out_of_range(path, number, skipped)
             game = chess.pgn.read_game(handle, Visitor=_StrictBuilder)
     except FileNotFoundError:
-        raise PgnError(f"{path}: no such file") from None
+        raise PgnError.of(N_("{path}: no such file"), path=path) from None
     except IsADirectoryError:
-        raise PgnError(f"{path}: is a directory, not a PGN file") from None
+        raise PgnError.of(N_("{path}: is a directory, not a PGN file"), path=path) from None
     except UnicodeDecodeError as exc:
-        raise PgnError(f"{path}: not a PGN file (not UTF-8 text at byte {exc.start})") from None
+        raise PgnError.of(
+            N_("{path}: not a PGN file (not UTF-8 text at byte {byte})"), path=path, byte=exc.start
+        ) from None
     if game is None:
-        raise PgnError(_out_of_range(path, number, number - 1))
-    where = f"{path}, game {number}"
+        raise _out_of_range(path, number, number - 1)
     if game.errors:
-        raise PgnError(f"{where}: {game.errors[0]}")
+        raise PgnError.of(
+            N_("{path}, game {number}: {error}"), path=path, number=number, error=game.errors[0]
+        )
     if game.next() is None:
-        raise PgnError(f"{where}: no moves found (is it a PGN file?)")
+        raise PgnError.of(
+            N_("{path}, game {number}: no moves found (is it a PGN file?)"),
+            path=path,
+            number=number,
+        )
     return game
 
 
-def _out_of_range(path: Path, number: int, found: int) -> str:
+def _out_of_range(path: Path, number: int, found: int) -> PgnError:
     if found == 0:
-        return f"{path}: no PGN game found"
-    return f"{path} has {found} game{'s' if found != 1 else ''}, so --game {number} is out of range"
+        return PgnError.of(N_("{path}: no PGN game found"), path=path)
+    if found == 1:
+        return PgnError.of(
+            N_("{path} has 1 game, so --game {number} is out of range"), path=path, number=number
+        )
+    return PgnError.of(
+        N_("{path} has {found} games, so --game {number} is out of range"),
+        path=path,
+        found=found,
+        number=number,
+    )

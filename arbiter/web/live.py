@@ -20,6 +20,7 @@ from arbiter.web.errors import WebError
 from arbiter.web.feed import GameFeed
 from arbiter.web.hub import Hub
 from arbiter.web.server import WebServer, bind, parse_address
+from rules.i18n import N_
 
 if TYPE_CHECKING:
     from arbiter.live.session import Session
@@ -31,6 +32,12 @@ SERVER_MODULES = (
 )  # fmt: skip
 #: how many ports above the one asked for `near=True` tries before any free port
 NEAR_PORTS = 20
+
+
+#: the page's addresses printed at start
+PAGE_AT = N_("web page: {url}  (players' clock: {url}clock, teaching: {url}teach)")
+CONTROLS_AT = N_("arbiter's controls: {url}")
+TAP_CLOCK_AT = N_("players' clock with tap buttons: {url}")
 
 
 @dataclass
@@ -50,17 +57,18 @@ class LivePage:
         """The arbiter's address with the token (None: read-only for everyone)."""
         return None if self.token is None else f"{self.url}?token={self.token}"
 
-    def lines(self) -> list[str]:
-        """What to print at start: the page's addresses."""
-        out = [f"web page: {self.url}  (players' clock: {self.url}clock, teaching: "
-               f"{self.url}teach)"]  # fmt: skip
+    def lines(self, language: str = "en") -> list[str]:
+        """What to print at start: the page's addresses (in `language`)."""
+        from arbiter.i18n import gettext
+
+        url = self.url
+        out = [gettext(PAGE_AT, language).format(url=url)]
         control = self.control_url()
         if control is not None:
-            out.append(f"arbiter's controls: {control}")
+            out.append(gettext(CONTROLS_AT, language).format(url=control))
         if self.press_token is not None:
-            out.append(
-                f"players' clock with tap buttons: {self.url}clock?token={self.press_token}"
-            )
+            tap = f"{url}clock?token={self.press_token}"
+            out.append(gettext(TAP_CLOCK_AT, language).format(url=tap))
         return out
 
     def stop(self) -> None:
@@ -158,7 +166,7 @@ def serve_session(
     page = start_page(session, where, token=token, journal=journal, near=near, sock=sock)
     display = session.display
     on_screen = display is not None and getattr(display, "tty", False)
-    for line in page.lines():
+    for line in page.lines(session.language):
         if on_screen:
             display.note(line)  # a full screen would hide a line printed before it
         elif say is not None:

@@ -12,7 +12,7 @@ import pytest
 
 from arbiter import i18n
 from arbiter.cli import main
-from arbiter.teach import DRILLS, judge, run_drills, save_summary
+from arbiter.teach.drills import DRILLS, judge, run_drills, save_summary
 
 RIGHT = ["g1f3", "b5a6", "h1g1", "press", "b1c3", "e1d1"]
 WRONG = ["e2e4", "b5c6", "e1g1", "e3e4", "e2e4", "e1d2"]

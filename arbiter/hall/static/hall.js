@@ -2,6 +2,19 @@
 "use strict";
 const PIECES = { K: "♔", Q: "♕", R: "♖", B: "♗", N: "♘", P: "♙",
                  k: "♚", q: "♛", r: "♜", b: "♝", n: "♞", p: "♟" };
+// The pages' words in English; /api/strings gives them in the page's language (its menu's
+// choice, kept in localStorage, else the browser's, else the station's): arbiter/hall/strings.py
+const STRINGS = {
+  hall: "The hall", connecting: "connecting…", reconnecting: "reconnecting…", alarms: "Alarms",
+  boards: "{count} boards", board: "Board {name}", boardGame: "Board {name}: {white} – {black}",
+  boardLink: "board {name}", done: "done", journaled: "journaled by the board as event {seq}",
+  offline: "offline", catchingUp: "catching up", ply: "ply {moves}",
+  whiteToMove: "White to move", blackToMove: "Black to move", backToHall: "← the hall",
+  arbiter: "Arbiter", token: "Token", pause: "Pause clocks", resume: "Resume",
+  whitePlus: "White +1 min", blackPlus: "Black +1 min", warnWhite: "Warn White",
+  warnBlack: "Warn Black", record: "Record", language: "Language",
+};
+const fill = (text, values) => text.replace(/\{(\w+)\}/g, (m, k) => (k in values ? values[k] : m));
 const oneBoard = document.body.classList.contains("one");
 const boardName = oneBoard ? decodeURIComponent(location.pathname.split("/").pop()) : null;
 
@@ -43,7 +56,7 @@ function clock(seconds) {
 function clocks(b) {
   const line = el("p", { class: "clocks" });
   line.append(el("span", { class: b.running === "white" ? "run" : "" }, "♔ " + clock(b.white_clock)));
-  line.append(el("span", { class: "result" }, b.result === "*" ? (b.to_move ? b.to_move + " to move" : "") : b.result));
+  line.append(el("span", { class: "result" }, b.result === "*" ? (b.to_move ? STRINGS[b.to_move + "ToMove"] || b.to_move : "") : b.result));
   line.append(el("span", { class: b.running === "black" ? "run" : "" }, clock(b.black_clock) + " ♚"));
   return line;
 }
@@ -51,9 +64,9 @@ function clocks(b) {
 function alarmItem(a) {
   const li = el("li", { "data-board": a.board });
   li.append(el("span", { class: "kind" }, a.kind));
-  li.append(el("a", { href: "/board/" + encodeURIComponent(a.board) }, "board " + a.board));
+  li.append(el("a", { href: "/board/" + encodeURIComponent(a.board) }, fill(STRINGS.boardLink, { name: a.board })));
   li.append(": " + a.text);
-  const clear = el("button", { type: "button" }, "done");
+  const clear = el("button", { type: "button" }, STRINGS.done);
   clear.addEventListener("click", () => post(`/api/alarms/${a.id}/clear`, {}));
   li.append(clear);
   return li;
@@ -68,8 +81,8 @@ function showHall(state) {
     const card = el("a", { class: "card", href: "/board/" + encodeURIComponent(b.board), "data-board": b.board });
     if (flagged.has(b.board)) card.classList.add("alarm");
     if (b.online === false) card.classList.add("offline");
-    card.append(el("div", { class: "top" }, el("b", {}, "Board " + b.board),
-                   el("span", {}, b.online === false ? "offline" : (b.synced ? `ply ${b.moves}` : "catching up"))));
+    card.append(el("div", { class: "top" }, el("b", {}, fill(STRINGS.board, { name: b.board })),
+                   el("span", {}, b.online === false ? STRINGS.offline : (b.synced ? fill(STRINGS.ply, { moves: b.moves }) : STRINGS.catchingUp))));
     card.append(el("div", { class: "names" }, `${b.white} – ${b.black}`));
     card.append(miniBoard(b.fen, false));
     card.append(clocks(b));
@@ -80,7 +93,7 @@ function showHall(state) {
 
 function showBoard(state) {
   const b = state.boards.find((x) => x.board === boardName);
-  document.getElementById("title").textContent = b ? `Board ${b.board}: ${b.white} – ${b.black}` : `Board ${boardName}`;
+  document.getElementById("title").textContent = b ? fill(STRINGS.boardGame, { name: b.board, white: b.white, black: b.black }) : fill(STRINGS.board, { name: boardName });
   if (!b) return;
   document.getElementById("board").replaceWith(Object.assign(miniBoard(b.fen, true), { id: "board" }));
   document.getElementById("clocks").replaceWith(Object.assign(clocks(b), { id: "clocks" }));
@@ -96,7 +109,7 @@ async function post(url, body) {
     headers: { "Content-Type": "application/json", "X-Arbiter-Token": token } });
   const data = await answer.json().catch(() => ({}));
   const out = document.getElementById("answer");
-  if (out) out.textContent = answer.ok ? (data.seq ? `journaled by the board as event ${data.seq}` : "done") : (data.error || answer.statusText);
+  if (out) out.textContent = answer.ok ? (data.seq ? fill(STRINGS.journaled, { seq: data.seq }) : STRINGS.done) : (data.error || answer.statusText);
   return answer.ok;
 }
 
@@ -114,6 +127,30 @@ const source = new EventSource("/events");
 source.addEventListener("hall", (e) => {
   const state = JSON.parse(e.data);
   if (oneBoard) showBoard(state); else showHall(state);
-  document.getElementById("link").textContent = `${state.boards.length} boards`;
+  document.getElementById("link").textContent = fill(STRINGS.boards, { count: state.boards.length });
 });
-source.onerror = () => { document.getElementById("link").textContent = "reconnecting…"; };
+source.onerror = () => { document.getElementById("link").textContent = STRINGS.reconnecting; };
+
+/** The pages' words in their language, and the language menu (kept by the browser). */
+async function localize() {
+  const chosen = localStorage.getItem("hall-lang");
+  const query = chosen ? "?lang=" + encodeURIComponent(chosen) : "";
+  const answer = await fetch("/api/strings" + query).catch(() => null);
+  if (!answer || !answer.ok) return;
+  const data = await answer.json();
+  Object.assign(STRINGS, data.strings);
+  document.documentElement.lang = data.language.replace("_", "-");
+  document.querySelectorAll("[data-i18n]").forEach((node) => {
+    node.textContent = STRINGS[node.dataset.i18n] || node.textContent;
+  });
+  if (!oneBoard) document.title = STRINGS.hall;
+  const menu = el("select", { "aria-label": STRINGS.language, id: "lang" });
+  Object.entries(data.languages).forEach(([code, name]) => {
+    const option = el("option", { value: code }, name);
+    if (code === data.language) option.selected = true;
+    menu.append(option);
+  });
+  menu.addEventListener("change", () => { localStorage.setItem("hall-lang", menu.value); location.reload(); });
+  document.querySelector("header").append(menu);
+}
+localize();

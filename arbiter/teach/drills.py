@@ -16,7 +16,7 @@ result of each drill, and the pupil's earlier sessions are shown, so a teacher s
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -251,11 +251,17 @@ def judge(drill: Drill, answer: str, language: str = "en") -> DrillResult | None
         if not events:
             return None
     rulings = tuple(r for e in events for r in game.handle(e))
+    return DrillResult(drill.name, answer.strip(), passed(rulings), rulings)
+
+
+def passed(rulings: Iterable[Ruling]) -> bool:
+    """A drill is passed when the pupil's move stands with no violation, no illegal move
+    and no refusal (Articles 4 and 7)."""
+    rulings = list(rulings)
     faults = (Violation, Illegal, Reinstate)
-    passed = any(isinstance(r, MoveStands) for r in rulings) and not any(
+    return any(isinstance(r, MoveStands) for r in rulings) and not any(
         isinstance(r, faults) for r in rulings
     )
-    return DrillResult(drill.name, answer.strip(), passed, rulings)
 
 
 def _lifted_square(drill: Drill) -> chess.Square | None:
