@@ -83,7 +83,9 @@ Reason: TypeAlias = Literal[
     "arbiter_decision",
 ]
 #: what a `note` is about (a project extension of the contract, docs/events.md)
-NoteTopic: TypeAlias = Literal["draw_before_both_moved"]
+NoteTopic: TypeAlias = Literal[
+    "draw_before_both_moved", "resignation_undecided", "illegal_moves_undecided"
+]
 
 #: a ruling's sentence, made from its fields (`rules.messages.format_ruling`)
 Formatter: TypeAlias = Callable[["Ruling"], str]
