@@ -119,9 +119,35 @@ def mate_verdict(game: GameState, side: Side) -> tuple[bool | None, str | None]:
     reason = static_reason(board, color)
     if reason is not None:
         return False, reason
-    if not (pawns_locked(board) or few_minor_pieces(board, color)):
+    if not searched(board, color):
         return True, None
     return winnability.verdict(board, color, RULING_BUDGET)
+
+
+def searched(board: chess.Board, color: chess.Color) -> bool:
+    """Whether `mate_verdict` asks the helpmate search (where the static proof fails): where
+    unwinnability is likely, locked pawns or a few minor pieces and no pawns."""
+    return pawns_locked(board) or few_minor_pieces(board, color)
+
+
+def work_ahead(game: GameState, nodes: int) -> bool:
+    """Between moves, in the live session's idle time: advance by at most `nodes` positions
+    the searches a flag, a resignation or a second illegal move would run in the current
+    position (6.9, 5.1.2, 7.5.5), for each side; True while work is left.
+
+    The rules core has no threads; the session calls this while no input waits, a slice at a
+    time. A ruling finds the search done (or goes on from where it stopped): the verdict is
+    the one it would have been without it (`rules.winnability.ahead`), only sooner.
+    """
+    if game.over or game.held:
+        return False
+    board = game.board
+    for color in (chess.WHITE, chess.BLACK):
+        if not searched(board, color) or board.has_insufficient_material(color):
+            continue
+        if not winnability.work_ahead(board, color, RULING_BUDGET, nodes):
+            return True
+    return False
 
 
 
