@@ -9,7 +9,9 @@ positions in an order fixed by the position alone, and its answer is read agains
 caller's budget in positions (`answer`), so a verdict is the same whether it was worked out
 ahead, in slices, or at once: replays stay exact whatever the timing.
 
-The searches are kept in a small table by (position, side), the oldest dropped first.
+The searches are kept in a small table by (position, side), the oldest dropped first; one
+that runs out of its caller's budget lets its positions go (`HelpmateSearch.spend`) and is
+begun anew only if a larger budget asks.
 """
 
 from __future__ import annotations
@@ -27,11 +29,12 @@ KEPT = 8
 _searches: dict[tuple[Hashable, chess.Color], HelpmateSearch] = {}
 
 
-def search_for(board: chess.Board, color: chess.Color) -> HelpmateSearch:
-    """The search for a mate by `color` from `board`: the one already begun, or a new one."""
+def search_for(board: chess.Board, color: chess.Color, budget: int) -> HelpmateSearch:
+    """The search for a mate by `color` from `board`: the one already begun, or a new one
+    (also when the one kept ran out of a smaller budget and let its positions go)."""
     key = (position_key(board), color)
     search = _searches.get(key)
-    if search is None:
+    if search is None or (search.spent and search.expanded < budget):
         search = HelpmateSearch(board, color)
         _searches[key] = search
         while len(_searches) > KEPT:
@@ -45,10 +48,11 @@ def answer(
     """The search's answer within `budget` expanded positions: (True, line), (False, None)
     when every reachable position was expanded without a mate, (None, None) when that takes
     more than `budget` positions. Runs what is left of the search up to `budget`."""
-    search = search_for(board, color)
-    if not search.done:
+    search = search_for(board, color, budget)
+    if not search.done and not search.spent:
         search.run(budget - search.expanded)
     if not search.done or search.expanded > budget:
+        search.spend()
         return None, None
     if search.line is None:
         return False, None
@@ -58,7 +62,7 @@ def answer(
 def work_ahead(board: chess.Board, color: chess.Color, budget: int, nodes: int) -> bool:
     """Advance the search of `board` for `color` by at most `nodes` positions, never past
     `budget`; True when nothing is left to do for that budget."""
-    search = search_for(board, color)
+    search = search_for(board, color, budget)
     if search.done or search.expanded >= budget:
         return True
     return search.run(min(nodes, budget - search.expanded)) or search.expanded >= budget

@@ -19,6 +19,7 @@ from collections.abc import Hashable
 
 import chess
 
+from rules.errors import GameStateError
 from rules.winnability.guide import Guide
 from rules.winnability.static import cannot_mate, rammed
 
@@ -77,7 +78,8 @@ class HelpmateSearch:
     """
 
     __slots__ = (
-        "counter", "done", "expanded", "guide", "heap", "line", "parents", "pending", "root"
+        "counter", "done", "expanded", "guide", "heap", "line", "parents", "pending", "root",
+        "spent",
     )
 
     def __init__(self, board: chess.Board, winner: chess.Color) -> None:
@@ -88,6 +90,8 @@ class HelpmateSearch:
         self.counter = 0
         self.expanded = 0
         self.done = False
+        #: ran out of budget and let its positions go: it can answer "undecided" only
+        self.spent = False
         self.line: list[chess.Move] | None = None
         root_key = position_key(self.root)
         self.parents[root_key] = None
@@ -121,6 +125,8 @@ class HelpmateSearch:
         holds the answer), False when it needs more."""
         if self.done:
             return True
+        if self.spent:  # its caller (rules.winnability.ahead) begins a new one instead
+            raise GameStateError("the winnability search was asked to go on after its budget")
         winner = self.guide.winner
         parents, heap = self.parents, self.heap
         limit = self.expanded + nodes
@@ -155,6 +161,13 @@ class HelpmateSearch:
             self._expand(node, key)
         self._finish(None)
         return True
+
+    def spend(self) -> None:
+        """Let the positions go of a search that ran out of budget (it is kept only to say
+        "undecided" again within that budget; `run` cannot go on)."""
+        if not self.done:
+            self.spent, self.pending = True, None
+            self.heap, self.parents = [], {}
 
     def _finish(self, line: list[chess.Move] | None) -> None:
         """The answer is known: keep the line, let the positions go."""

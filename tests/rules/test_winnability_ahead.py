@@ -94,3 +94,16 @@ def test_nothing_to_work_ahead_where_the_static_proof_or_free_pieces_decide() ->
         script = Script(fen)
         script.rulings(finish=False)
         assert not ending.work_ahead(script.game, 50)
+
+
+def test_a_search_out_of_budget_lets_its_positions_go_and_a_larger_budget_begins_anew() -> None:
+    board = chess.Board(KNIGHTS)
+    ahead.forget()
+    assert verdict(board, chess.WHITE, 40) == (None, None)
+    spent = ahead.search_for(board, chess.WHITE, 40)
+    assert spent.spent and not spent.heap and not spent.parents
+    assert verdict(board, chess.WHITE, 40) == (None, None)  # the same, without a new search
+    assert ahead.search_for(board, chess.WHITE, 40) is spent
+    assert verdict(board, chess.WHITE, 2500)[0] is True
+    assert ahead.search_for(board, chess.WHITE, 2500) is not spent
+    ahead.forget()
