@@ -18,7 +18,9 @@ unwinnable):
 - `bishops of one colour`: bare kings and bishops all on one colour;
 - oracle families (a plain python-chess enumeration of every reachable position, no code
   under test): walls with a gap, a bishop behind enemy lines, forced small positions, forced
-  captures into bare kings.
+  captures into bare kings, and the kinds of bench/winnability_kinds.py (blocked chains over
+  part of the board with kings anywhere, the same with bishops, a king with at most one move
+  against a queen, rook or pawns, a side to move with a single legal move).
 A True answer on any of them is unsound; answers False are "found".
 
 Run: .venv/bin/python bench/winnability.py [--step 20] [--limit 400] [--walls 150]
@@ -50,6 +52,12 @@ from position import (  # noqa: E402
     wall_position,
     wall_with_gap,
 )
+from winnability_kinds import (  # noqa: E402
+    chain_with_bishops,
+    forced_replies,
+    partial_chain,
+    stalemate_trap,
+)
 
 from rules.winnability import DEFAULT_BUDGET, analyse  # noqa: E402
 
@@ -71,6 +79,10 @@ def constructed(walls: int, searched: int, seed: int) -> Iterator[tuple[str, str
         ("bishop behind enemy lines (oracle)", bishop_behind_enemy_lines, 30_000, searched),
         ("forced small (oracle)", forced_small, 3_000, searched * 4),
         ("forced capture into bare kings (oracle)", forced_capture, 3_000, searched),
+        ("blocked chain, kings only (oracle)", partial_chain, 30_000, searched * 5),
+        ("blocked chain with bishops (oracle)", chain_with_bishops, 30_000, searched * 5),
+        ("stalemate trap (oracle)", stalemate_trap, 30_000, searched * 5),
+        ("forced replies (oracle)", forced_replies, 30_000, searched * 5),
     ]
     for family, make, cap, count in oracle:
         for _ in range(count):

@@ -8,9 +8,11 @@ resignation or a second illegal move asks whether the opponent can still mate (6
 
 from __future__ import annotations
 
+import chess
+
 from rules import winnability
 from rules.events import Resign
-from rules.rulings import Flag, GameOver, Reason, Ruling
+from rules.rulings import Flag, GameOver, Note, Reason, Ruling
 from rules.sides import COLOR, SIDE, other, win_for
 from rules.state import GameState
 from rules.types import Result, Side
@@ -44,8 +46,9 @@ def after_move(game: GameState, t: float, out: list[Ruling], made_at: float) -> 
     if board.halfmove_clock >= 150:
         game_over(game, t, "1/2-1/2", "seventyfive_moves", "9.6.2", out)
         return
-    if dead_position(game):
-        game_over(game, t, "1/2-1/2", "dead_position", "5.2.2", out)
+    why_dead = dead_position(game)
+    if why_dead is not None:
+        game_over(game, t, "1/2-1/2", "dead_position", "5.2.2", out, why_dead)
         return
     if game.profile.automatic_draws and (
         repetitions >= 3 or board.halfmove_clock >= 100 or board.is_insufficient_material()
@@ -56,8 +59,10 @@ def after_move(game: GameState, t: float, out: list[Ruling], made_at: float) -> 
         game_over(game, t, "1/2-1/2", "profile", "5.2.2", out)
 
 
-def dead_position(game: GameState) -> bool:
-    """5.2.2: no series of legal moves can end in mate (proven, never guessed).
+def dead_position(game: GameState) -> str | None:
+    """5.2.2: no series of legal moves can end in mate (proven, never guessed): the reason in
+    words, each side's (the `explanation` of the draw), or None when the position is not
+    proven dead.
 
     Checked after every move, so it must be cheap: python-chess's insufficient material
     first, then the full analysis only where every pawn is locked (a position where some
@@ -71,13 +76,18 @@ def dead_position(game: GameState) -> bool:
     way, as both answers are proven.
     """
     board = game.board
-    if board.is_insufficient_material():
-        return True
-    if board.queens or not pawns_locked(board):
-        return False
-    if not winnability.may_be_dead(board):
-        return False
-    return winnability.analyse(board, budget=DEAD_POSITION_BUDGET).dead is True
+    if not board.is_insufficient_material():
+        if board.queens or not pawns_locked(board):
+            return None
+        if not winnability.may_be_dead(board):
+            return None
+    reasons = []
+    for color in (chess.WHITE, chess.BLACK):
+        can, why = winnability.verdict(board, color, DEAD_POSITION_BUDGET)
+        if can is not False or why is None:
+            return None
+        reasons.append(why)
+    return ". ".join(reasons)
 
 
 def cannot_mate(game: GameState, side: Side) -> bool:
@@ -109,9 +119,35 @@ def mate_verdict(game: GameState, side: Side) -> tuple[bool | None, str | None]:
     reason = static_reason(board, color)
     if reason is not None:
         return False, reason
-    if not (pawns_locked(board) or few_minor_pieces(board, color)):
+    if not searched(board, color):
         return True, None
     return winnability.verdict(board, color, RULING_BUDGET)
+
+
+def searched(board: chess.Board, color: chess.Color) -> bool:
+    """Whether `mate_verdict` asks the helpmate search (where the static proof fails): where
+    unwinnability is likely, locked pawns or a few minor pieces and no pawns."""
+    return pawns_locked(board) or few_minor_pieces(board, color)
+
+
+def work_ahead(game: GameState, nodes: int) -> bool:
+    """Between moves, in the live session's idle time: advance by at most `nodes` positions
+    the searches a flag, a resignation or a second illegal move would run in the current
+    position (6.9, 5.1.2, 7.5.5), for each side; True while work is left.
+
+    The rules core has no threads; the session calls this while no input waits, a slice at a
+    time. A ruling finds the search done (or goes on from where it stopped): the verdict is
+    the one it would have been without it (`rules.winnability.ahead`), only sooner.
+    """
+    if game.over or game.held:
+        return False
+    board = game.board
+    for color in (chess.WHITE, chess.BLACK):
+        if not searched(board, color) or board.has_insufficient_material(color):
+            continue
+        if not winnability.work_ahead(board, color, RULING_BUDGET, nodes):
+            return True
+    return False
 
 
 
@@ -189,6 +225,15 @@ def held(game: GameState, side: Side, at: float, t: float, out: list[Ruling]) ->
         f"(the analysis did not settle it within its budget)"
     )
     out.append(Flag(t=t, side=side, article="6.9", at=round(at, 6), undecided=text))
+    hold(game, t, out)
+
+
+def hold(game: GameState, t: float, out: list[Ruling]) -> None:
+    """Whether the side that would win can still mate is undecided (6.9, 5.1.2, 7.5.5): the
+    clocks stop and the game holds, board events ignored, until the arbiter's `declare`. The
+    Laws give no default, so nothing is guessed and no `game_over` is ruled."""
+    if game.timed and game.clock.running is not None:
+        game.clock.stop(game.clock_time(t))
     game.held = True
     game.release_pieces()  # the game holds: nothing put down is decided any more
     game.waiting_presses.clear()
@@ -207,8 +252,11 @@ def flag_after_release(game: GameState, t: float, out: list[Ruling]) -> None:
 def resign(game: GameState, ev: Resign, out: list[Ruling]) -> None:
     """5.1.2: resignation loses, unless the opponent cannot mate by any legal series."""
     winner = other(ev.side)
-    why = why_cannot_mate(game, winner)
-    if why is not None:
+    can, why = mate_verdict(game, winner)
+    if can is False:
         game_over(game, ev.t, "1/2-1/2", "resignation_dead_position", "5.1.2", out, why)
+    elif can is None:
+        out.append(Note(t=ev.t, side=ev.side, article="5.1.2", topic="resignation_undecided"))
+        hold(game, ev.t, out)
     else:
         game_over(game, ev.t, win_for(winner), "resignation", "5.1.2", out)

@@ -15,7 +15,7 @@ import chess
 from rules import ending
 from rules.clocking import counted_press
 from rules.profiles import penalty_article, penalty_seconds
-from rules.rulings import Defect, Illegal, Penalty, Ruling
+from rules.rulings import Defect, Illegal, Note, Penalty, Ruling
 from rules.sides import other, win_for
 from rules.state import GameState
 from rules.types import Side
@@ -128,9 +128,12 @@ def penalties(
             )
         )
     if count >= 2 or loses_at_once(game):
-        why = ending.why_cannot_mate(game, opponent)
-        if why is not None:
+        can, why = ending.mate_verdict(game, opponent)
+        if can is False:
             ending.game_over(game, t, "1/2-1/2", "illegal_moves_dead_position", "7.5.5", out, why)
+        elif can is None:
+            out.append(Note(t=t, side=side, article="7.5.5", topic="illegal_moves_undecided"))
+            ending.hold(game, t, out)
         else:
             out.append(Penalty(t=t, side=side, article="7.5.5", kind="game_lost"))
             result = win_for(opponent)

@@ -198,6 +198,14 @@ NOTES: dict[str, str] = {
     "draw_before_both_moved": N_(
         "A draw cannot be agreed before both players have made a move (Art. 5.2.3)."
     ),
+    "resignation_undecided": N_(
+        "Undecided: the arbiter decides whether the opponent of the player who resigned can"
+        " still mate (Art. 5.1.2)."
+    ),
+    "illegal_moves_undecided": N_(
+        "Undecided: the arbiter decides whether the opponent of the player who made a second"
+        " illegal move can still mate (Art. 7.5.5)."
+    ),
 }
 
 #: the sides as the subject of a sentence (`{Side}`, `{Opponent}`)

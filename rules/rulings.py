@@ -87,7 +87,9 @@ Reason: TypeAlias = Literal[
 #: what the arbiter did to the clocks (`arbiter_action`, a project extension, docs/events.md)
 ArbiterDoing: TypeAlias = Literal["pause", "resume", "add_time", "set_clock"]
 #: what a `note` is about (a project extension of the contract, docs/events.md)
-NoteTopic: TypeAlias = Literal["draw_before_both_moved"]
+NoteTopic: TypeAlias = Literal[
+    "draw_before_both_moved", "resignation_undecided", "illegal_moves_undecided"
+]
 
 #: a ruling's sentence, made from its fields (`rules.messages.format_ruling`)
 Formatter: TypeAlias = Callable[["Ruling"], str]

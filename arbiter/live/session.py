@@ -63,6 +63,7 @@ from arbiter.live.records import write_atomic
 from arbiter.live.start_check import setup_difference, waiting_note
 from arbiter.records.journal import JournalWriter, restart_event
 from firmware_bridge.gpio.devices import DrawHold
+from rules import ending
 from rules.errors import ArbiterError
 from rules.events import (
     Decline,
@@ -82,6 +83,9 @@ from rules.rulings import Ruling
 ADD_TIME_S = 60.0
 #: the longest the loop blocks, in real seconds, so a stop request is seen promptly
 MAX_BLOCK_S = 0.5
+#: positions the winnability search expands per idle slice (about 0.1-0.2 ms each here): an
+#: input arriving meanwhile waits at most that slice (rules.ending.work_ahead)
+AHEAD_NODES = 50
 #: a tick is dated just after the deadline it decides, so a replay decides it at that tick
 TICK_EPSILON = 1e-6
 #: the longest `wait_idle` waits, and how often it looks whether the loop ended (real s)
@@ -468,6 +472,8 @@ class Session:
                     self._next_refresh = now + refresh_t
                 if self.finished_inputs():
                     break
+                if self.queue.empty() and ending.work_ahead(self.game, AHEAD_NODES):
+                    continue  # idle: a slice of what a flag would need (6.9), inputs first
                 wake = self.wake_at(now)
                 timeout = MAX_BLOCK_S
                 if wake is not None:

@@ -64,6 +64,8 @@ MOVES_HEADING = N_("Moves:")
 WITH_ARTICLE = N_("{text} (Art. {article})")
 TO_MOVE = {"white": N_("White to move"), "black": N_("Black to move")}
 GAME_OVER = N_("game over: {result}")
+#: a flag, a resignation or a second illegal move whose verdict the analysis left open (6.9)
+HELD = N_("undecided: the arbiter decides")
 SIDE_LABELS = {"white": N_("White"), "black": N_("Black")}
 PAUSED_MARK = N_("paused")
 FLAG_MARK = N_("flag")
@@ -311,6 +313,8 @@ class Display:
         turn = "white" if game.board.turn else "black"
         if game.over:
             status = self._(GAME_OVER).format(result=game.result)
+        elif game.held:
+            status = self._(HELD)
         else:
             status = self._(TO_MOVE[turn])
         return ["", out[0], "", status, "", out[1]]

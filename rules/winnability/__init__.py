@@ -23,14 +23,17 @@ halfmove clock still allows.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
 
 import chess
 
 from rules.errors import PositionError
+from rules.winnability import ahead
+from rules.winnability.ahead import answer
 from rules.winnability.explain import searched_reason, static_reason
 from rules.winnability.screen import remember_line, screen
-from rules.winnability.search import Budget, OutOfBudget, guided_helpmate
+from rules.winnability.search import position_key
 from rules.winnability.static import cannot_mate, rams
 
 #: positions the search may expand per side (about 0.1 ms each): the median game position
@@ -75,6 +78,26 @@ def may_be_dead(board: chess.Board) -> bool:
     `board` is left as it was (its last move is popped and pushed back).
     """
     return screen(board)
+
+
+def work_ahead(board: chess.Board, color: chess.Color, budget: int, nodes: int) -> bool:
+    """Advance by at most `nodes` positions the search that `verdict(board, color, budget)`
+    would run; True when nothing is left (decided, or `budget` reached). The verdict does not
+    depend on it, only its speed (`rules.winnability.ahead`). A position the static proof
+    settles costs no search."""
+    key = (position_key(board), color)
+    static = _static.get(key)
+    if static is None:
+        static = board.is_checkmate() or static_reason(board, color) is not None
+        _static[key] = static
+        if len(_static) > 64:
+            del _static[next(iter(_static))]
+    return static or ahead.work_ahead(board, color, budget, nodes)
+
+
+#: (position, side) -> whether the static proof (or a mate on the board) settles it, so that
+#: the idle loop asks it once per position
+_static: dict[tuple[Hashable, chess.Color], bool] = {}
 
 
 def board_from_fen(fen: str) -> chess.Board:
@@ -156,11 +179,7 @@ def decide(
         return False, None
     if rams(board) and cannot_mate(board, color):
         return False, None
-    try:
-        line = guided_helpmate(board, color, Budget(budget))
-    except OutOfBudget:
-        return None, None
-    if line is None:
-        return False, None
-    remember_line(board, line)
-    return True, line
+    found, line = answer(board, color, budget)
+    if found and line is not None:
+        remember_line(board, line)
+    return found, line

@@ -19,6 +19,7 @@ from collections.abc import Hashable
 
 import chess
 
+from rules.errors import GameStateError
 from rules.winnability.guide import Guide
 from rules.winnability.static import cannot_mate, rammed
 
@@ -62,60 +63,126 @@ def _irreversible(board: chess.Board, move: chess.Move) -> bool:
 Entry = tuple[float, int, chess.Board, chess.Move, Hashable]
 
 
-def guided_helpmate(
-    board: chess.Board, winner: chess.Color, budget: Budget, depth_weight: float = 0.0
-) -> list[chess.Move] | None:
-    """A helpmate by `winner`, or None after expanding *every* reachable position without one,
-    which proves that `winner` cannot mate (raises `OutOfBudget` when the budget runs out).
+class HelpmateSearch:
+    """A best-first helpmate search by `winner` that can be run a slice at a time.
+
+    `run(nodes)` expands at most `nodes` more positions and says whether the search is over;
+    then `line` is the helpmate, or None after *every* reachable position was expanded
+    without one, which proves that `winner` cannot mate. The order of expansion depends on
+    the position alone, so the answer after N expanded positions is the same whether they
+    were expanded at once or in slices between moves (a budget counted in positions, not in
+    time: replays stay exact).
 
     Children wait in the heap as (parent, move) and are only played when popped, so a
     position's moves cost one score update each, not a `push`.
     """
-    root = board.copy(stack=False)
-    if _checkmates(root, winner):
-        return []
-    guide = Guide(root, winner)
-    root_key = position_key(root)
-    parents: dict[Hashable, tuple[Hashable, chess.Move] | None] = {root_key: None}
-    heap: list[Entry] = []
-    counter = 0
 
-    def line_to(key: Hashable) -> list[chess.Move]:
+    __slots__ = (
+        "counter", "done", "expanded", "guide", "heap", "line", "parents", "pending", "root",
+        "spent",
+    )
+
+    def __init__(self, board: chess.Board, winner: chess.Color) -> None:
+        self.root = board.copy(stack=False)
+        self.guide = Guide(self.root, winner)
+        self.parents: dict[Hashable, tuple[Hashable, chess.Move] | None] = {}
+        self.heap: list[Entry] = []
+        self.counter = 0
+        self.expanded = 0
+        self.done = False
+        #: ran out of budget and let its positions go: it can answer "undecided" only
+        self.spent = False
+        self.line: list[chess.Move] | None = None
+        root_key = position_key(self.root)
+        self.parents[root_key] = None
+        #: the position to expand first when the search goes on (the root, or the one popped
+        #: when the last slice ran out)
+        self.pending: tuple[chess.Board, Hashable] | None = (self.root, root_key)
+        if _checkmates(self.root, winner):
+            self._finish([])
+
+    def _line_to(self, key: Hashable) -> list[chess.Move]:
         line: list[chess.Move] = []
-        link = parents[key]
+        link = self.parents[key]
         while link is not None:
             key, move = link
             line.append(move)
-            link = parents[key]
+            link = self.parents[key]
         line.reverse()
         return line
 
-    def expand(node: chess.Board, key: Hashable) -> None:
-        nonlocal counter
-        budget.spend()
-        for f, move in guide.children(node):
+    def _expand(self, node: chess.Board, key: Hashable) -> None:
+        self.expanded += 1
+        heap = self.heap
+        counter = self.counter
+        for f, move in self.guide.children(node):
             counter -= 1  # ties: newest first, so plateaus are walked in depth
             heapq.heappush(heap, (f, counter, node, move, key))
+        self.counter = counter
 
-    expand(root, root_key)
-    while heap:
-        _, _, parent, move, parent_key = heapq.heappop(heap)
-        irreversible = _irreversible(parent, move)
-        node = parent.copy(stack=False)
-        node.push(move)
-        if node.was_into_check():
-            continue  # the guide lists pseudo-legal moves: this one was not legal
-        key = position_key(node)
-        if key in parents:
-            continue
-        parents[key] = (parent_key, move)
-        if node.is_check() and node.is_checkmate():
-            if node.turn != winner:
-                return line_to(key)
-            continue
-        if node.has_insufficient_material(winner):
-            continue
-        if irreversible and rammed(node) >= MIN_RAMS and cannot_mate(node, winner):
-            continue
-        expand(node, key)
-    return None
+    def run(self, nodes: int) -> bool:
+        """Expand at most `nodes` more positions; True when the search is over (`line` then
+        holds the answer), False when it needs more."""
+        if self.done:
+            return True
+        if self.spent:  # its caller (rules.winnability.ahead) begins a new one instead
+            raise GameStateError("the winnability search was asked to go on after its budget")
+        winner = self.guide.winner
+        parents, heap = self.parents, self.heap
+        limit = self.expanded + nodes
+        if self.pending is not None:
+            if self.expanded >= limit:
+                return False
+            self._expand(*self.pending)
+            self.pending = None
+        while heap:
+            _, _, parent, move, parent_key = heapq.heappop(heap)
+            irreversible = _irreversible(parent, move)
+            node = parent.copy(stack=False)
+            node.push(move)
+            if node.was_into_check():
+                continue  # the guide lists pseudo-legal moves: this one was not legal
+            key = position_key(node)
+            if key in parents:
+                continue
+            parents[key] = (parent_key, move)
+            if node.is_check() and node.is_checkmate():
+                if node.turn != winner:
+                    self._finish(self._line_to(key))
+                    return True
+                continue
+            if node.has_insufficient_material(winner):
+                continue
+            if irreversible and rammed(node) >= MIN_RAMS and cannot_mate(node, winner):
+                continue
+            if self.expanded >= limit:
+                self.pending = (node, key)
+                return False
+            self._expand(node, key)
+        self._finish(None)
+        return True
+
+    def spend(self) -> None:
+        """Let the positions go of a search that ran out of budget (it is kept only to say
+        "undecided" again within that budget; `run` cannot go on)."""
+        if not self.done:
+            self.spent, self.pending = True, None
+            self.heap, self.parents = [], {}
+
+    def _finish(self, line: list[chess.Move] | None) -> None:
+        """The answer is known: keep the line, let the positions go."""
+        self.done, self.line, self.pending = True, line, None
+        self.heap, self.parents = [], {}
+
+
+def guided_helpmate(
+    board: chess.Board, winner: chess.Color, budget: Budget
+) -> list[chess.Move] | None:
+    """A helpmate by `winner`, or None after expanding *every* reachable position without one,
+    which proves that `winner` cannot mate (raises `OutOfBudget` when the budget runs out)."""
+    search = HelpmateSearch(board, winner)
+    if not search.run(budget.left):
+        budget.left = -1
+        raise OutOfBudget
+    budget.left -= search.expanded
+    return search.line
