@@ -26,6 +26,7 @@ from rules.sensed import (
 )
 from rules.sides import SIDE
 from rules.state import GameState
+from rules.turn import Arrangement
 
 
 def release_early(game: GameState, t: float, out: list[Ruling]) -> None:
@@ -105,6 +106,9 @@ def settle(
         return "move"
     if made_with_doubt(game, diff, t, made_at, out):
         return "move"
+    scene = game.turn.refused_scene
+    if scene is not None and putting_back(game.arrangement(diff), scene):
+        return "refused"  # strict: the refused move on its way back (4.7), no new attempt
     attempt = classify_attempt(game.board, game.sensed, diff)
     if attempt.kind in ("castling_partial", "capture_partial", "not_promoted") and not pressed:
         return "partial"
@@ -114,6 +118,18 @@ def settle(
         return "illegal"
     game.mismatch(t, out, diff)
     return "mismatch"
+
+
+def putting_back(now: Arrangement, scene: Arrangement) -> bool:
+    """Whether the board is on its way back from a refused arrangement to the position.
+
+    Every square that still differs from the position was one of the refused move's (or
+    differed then), and is either empty (a piece in the hand, on its way back) or shows what
+    it showed then (not yet put back). Asked only where no legal move explains the board:
+    such a step is no illegal move (4.7) and no `mismatch` beyond the one the refusal gave.
+    """
+    then = dict(scene)
+    return all(sq in then and (letter is None or letter == then[sq]) for sq, letter in now)
 
 
 def made_all(game: GameState, match: Match, t: float, made_at: float, out: list[Ruling]) -> None:
@@ -225,7 +241,10 @@ def made(
     if violation is not None:
         out.append(violation)
         if game.strict:
-            game.turn.refused = game.arrangement(game.diff())
+            diff = game.diff()
+            game.turn.refused = game.arrangement(diff)
+            changed = set(changed_squares(game.board, move))
+            game.turn.refused_scene = game.arrangement(diff | changed)
             game.reinstate(t, "strict", violation.article, out)
             return
     record, stands = game.stand(

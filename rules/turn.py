@@ -36,6 +36,9 @@ class Turn:
     forced: Duty | None = None  # a duty that stands whatever is touched (9.5.3, strict)
     reported_illegal: Arrangement | None = None
     refused: Arrangement | None = None  # strict: the board shows it
+    #: strict: the squares the refused move changed or that differed, with what they showed
+    #: (the board on its way back from it is no new attempt, `moves.putting_back`)
+    refused_scene: Arrangement | None = None
     two_hands: bool = False
 
 
