@@ -135,14 +135,18 @@ def snapshot(game: GameState, ev: Snapshot, out: list[Ruling]) -> None:
     """A whole-board report: lifts first, then places, own pieces first (events.md)."""
     seen = sensed_from_placement(ev.board)
     place_t = ev.seen_at if ev.seen_at is not None and ev.seen_at <= ev.t else ev.t
-    us = game.board.turn
-    changed = [sq for sq in range(64) if seen[sq] != game.sensed[sq]]
     if game.reconciling:
         reconcile(game, seen, place_t, ev.t, out)
         return
     if game.restoring:
-        restoring.report(game, seen, place_t, out)
-        return
+        restoring.presses_before(game, place_t, out)  # a camera's presses before this scene
+        if game.restoring:
+            restoring.report(game, seen, place_t, out)
+            return
+        if game.over:
+            return
+    us = game.board.turn
+    changed = [sq for sq in range(64) if seen[sq] != game.sensed[sq]]
     game.full_report()
     lifts = [sq for sq in changed if game.sensed[sq] is not None]
     lifts.sort(key=lambda sq: letter_color(game.sensed[sq]) != us)

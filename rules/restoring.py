@@ -16,6 +16,9 @@ hands at the board are restoring a position, not playing:
   move and no press without a move (7.5.3 does not apply to a position being restored, 7.4):
   what is still to be put back is ruled again (`mismatch`) and the clock of the player having
   the move runs on (the arbiter may pause the clocks while the position is restored, 6.11).
+  A camera's press is ruled on the still scene that shows the board at the press: the next
+  one if that scene began before the press, else the one before it; a press still waiting
+  when the board shows the game again was made while it was put back: no move.
 
 docs/events.md ("Putting the board back") is this module's reading of the contract.
 """
@@ -30,18 +33,19 @@ from rules.events import Lift, Place, Press
 from rules.rulings import Ruling
 from rules.sensed import Match, Sensed, compatible
 from rules.state import GameState
+from rules.types import Side
 
 
 def lift(game: GameState, ev: Lift, out: list[Ruling]) -> None:
     """A piece taken off while the board is restored: no touch (4.3), only the sensed board."""
     game.sensed[chess.parse_square(ev.square)] = None
-    _changed(game, ev.t)
+    _changed(game, ev.t, out)
 
 
 def place(game: GameState, ev: Place, out: list[Ruling]) -> None:
     """A piece put down while the board is restored; a blind sensor's piece is unknown."""
     game.sensed[chess.parse_square(ev.square)] = ev.piece or "?"
-    _changed(game, ev.t)
+    _changed(game, ev.t, out)
 
 
 def report(game: GameState, seen: Sensed, seen_at: float, out: list[Ruling]) -> None:
@@ -51,32 +55,59 @@ def report(game: GameState, seen: Sensed, seen_at: float, out: list[Ruling]) -> 
         s if s is not None and seen[i] is not None and compatible(seen[i], _piece(s)) else seen[i]
         for i, s in enumerate(game.sensed)
     ]
-    _changed(game, seen_at)
+    _changed(game, seen_at, out)
+
+
+def presses_before(game: GameState, seen_at: float, out: list[Ruling]) -> None:
+    """A camera's scene that began after a waiting press shows what the hands did after it:
+    that press is ruled on the board as it was before this scene."""
+    earlier = [p for p in game.waiting_presses if p[1] < seen_at]
+    game.waiting_presses = [p for p in game.waiting_presses if p[1] >= seen_at]
+    for side, press_t in earlier:
+        if game.restoring and not game.over:
+            _pressed(game, side, press_t, game.t, out)
 
 
 def press(game: GameState, ev: Press, out: list[Ruling]) -> None:
-    """A press while the board is restored: the plies it shows, or no move at all."""
+    """A press while the board is restored: the plies it shows, or no move at all.
+
+    A camera shows the board only in its next still scene (events.md, `latency_s`): the
+    press waits for it, as any press does with such a source (`presses_before`).
+    """
+    if game.still_scene_source():
+        game.waiting_presses.append((ev.side, ev.t))
+        return
+    _pressed(game, ev.side, ev.t, ev.t, out)
+
+
+def _pressed(game: GameState, side: Side, press_t: float, t: float, out: list[Ruling]) -> None:
     match = game.match()
     if not isinstance(match, Match):
-        game.mismatch(ev.t, out)  # what is still to be put back (once per difference)
+        game.mismatch(t, out)  # what is still to be put back (once per difference)
         return
     game.restored()
-    moves.made_all(game, match, ev.t, game.restore_seen_at, out)
+    moves.made_all(game, match, t, game.restore_seen_at, out)
     if game.over:
         return
     for record in reversed(game.records):
         if record.pressed:
             break
-        if record.side == ev.side:
-            complete(game, record, game.clock_time(ev.t), out)
+        if record.side == side:
+            complete(game, record, game.clock_time(press_t), out, ruling_t=t)
             break
 
 
-def _changed(game: GameState, t: float) -> None:
-    """The board changed: play goes on once it shows the game's position again."""
+def _changed(game: GameState, t: float, out: list[Ruling]) -> None:
+    """The board changed: play goes on once it shows the game's position again; presses
+    that waited for this report are ruled on it."""
     game.restore_seen_at = t
     if not game.diff():
         game.restored()
+        game.waiting_presses.clear()  # made while the board was put back: no move, no 7.5.3
+        return
+    while game.waiting_presses and game.restoring and not game.over:
+        side, press_t = game.waiting_presses.pop(0)
+        _pressed(game, side, press_t, game.t, out)
 
 
 def _piece(letter: str) -> chess.Piece | None:

@@ -19,6 +19,8 @@ import pytest
 from event_script import moves, of
 from table_story import KINDS, Table
 
+from rules.events import Press
+
 #: plies made while the board was away: more than every kind's `max_plies` (2, a camera's 4)
 DOWN = ("g1f3", "b8c6", "f1b5", "a7a6", "b5a4")
 #: the same plies taken back by hand, last first: (from, to) of each piece put back
@@ -106,3 +108,27 @@ def test_a_flag_still_falls_while_the_board_is_restored(kind: str) -> None:
     out = table.rulings()
     assert [r.side for r in of(out, "flag")] == ["white"]
     assert table.game.over
+
+
+def test_a_cameras_press_is_ruled_on_the_still_scene_after_it() -> None:
+    """The press comes before the camera's scene of the last piece put back: it waits for
+    that scene, which shows the game's position again: no move, no press without a move."""
+    table = put_back(away("camera"))
+    last_scene = table.events.pop()
+    assert last_scene.type == "snapshot"
+    table.events.append(Press(t=round(last_scene.t - 0.2, 6), side="white"))
+    table.events.append(last_scene)
+    table.play("d2d4")
+    out = table.rulings()
+    assert moves(out) == ["e2e4", "e7e5", "d2d4"]
+    assert of(out, "illegal") == [] and of(out, "penalty") == []
+
+
+def test_a_cameras_press_half_way_takes_the_plies_of_the_scene_after_it() -> None:
+    table = put_back(away("camera"), BACK[:3])  # the scene shows 1. e4 e5 2. Nf3 Nc6
+    last_scene = table.events.pop()
+    table.events.append(Press(t=round(last_scene.t - 0.2, 6), side="black"))
+    table.events.append(last_scene)
+    out = table.rulings()
+    assert moves(out) == ["e2e4", "e7e5", "g1f3", "b8c6"]
+    assert not table.game.restoring
