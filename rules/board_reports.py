@@ -23,10 +23,9 @@ from rules.sensed import (
     letter_color,
     sensed_from_placement,
 )
-from rules.sides import COLOR, SIDE
+from rules.sides import SIDE
 from rules.state import GameState
 from rules.touch import castling_rook
-from rules.types import Side
 
 PROMOTION_TYPES = {"q": chess.QUEEN, "r": chess.ROOK, "b": chess.BISHOP, "n": chess.KNIGHT}
 
@@ -80,7 +79,7 @@ def place(game: GameState, ev: Place, out: list[Ruling], *, t: float | None = No
             hands.undo_touch(game, sq, lift_hand, t, out)
             return
     if letter is None:
-        letter = letter_in_hand(game, sq, hand)
+        letter = letter_in_hand(game, sq)
     game.sensed[sq] = letter
     game.pending[sq] = (t, hand)
     if hand == SIDE[game.board.turn]:
@@ -96,18 +95,18 @@ def place(game: GameState, ev: Place, out: list[Ruling], *, t: float | None = No
             game.turn.promo_first.setdefault(sq, letter)
 
 
-def letter_in_hand(game: GameState, sq: int, hand: Side) -> str:
-    """The piece a piece-blind sensor shows put down on `sq` by `hand`: "?" where unclear.
+def letter_in_hand(game: GameState, sq: int) -> str:
+    """The piece a piece-blind sensor shows put down on `sq`: "?" where unclear.
 
-    Read from the game's position, not from the lifts of this turn (a lifted piece may have
-    been put down elsewhere since: a move refused in strict mode and put back, 4.7): the
-    hand's player's pieces that the board as sensed no longer shows on their squares are off
-    the board, less those it shows elsewhere by a known letter. When all of them are of one
-    kind, that is the piece put down (a queen lifted and put back on d1 is the queen). A pawn
-    put on its last rank stays unknown: it may be the promotion's new piece (4.7.3).
+    A piece of the player having the move, read from the game's position and not from this
+    turn's lifts (a lifted piece may have been put down elsewhere since: a move refused in
+    strict mode and put back, 4.7): his pieces that the board as sensed no longer shows on
+    their squares, less those it shows elsewhere by a known letter. When all of them are of
+    one kind, that is the piece put down (a queen lifted and put back on d1 is the queen). A
+    pawn put on its last rank stays unknown: it may be the promotion's new piece (4.7.3).
     """
-    color = COLOR[hand]
     board = game.board
+    color = board.turn
     sensed = game.sensed
     off: list[str] = []
     for s in chess.scan_forward(board.occupied_co[color]):
