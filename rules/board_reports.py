@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import chess
 
-from rules import hands, moves, presses
+from rules import hands, moves, presses, restoring
 from rules.events import Adjust, Lift, Place, Promote, Sensor, Snapshot, Touch
 from rules.rulings import Ruling
 from rules.sensed import (
@@ -34,6 +34,9 @@ def lift(
     game: GameState, ev: Lift, out: list[Ruling], *, t: float | None = None, update: bool = True
 ) -> None:
     """A piece left a square: a touch by the hand it is in (4.3), unless it only slid over."""
+    if game.restoring:
+        restoring.lift(game, ev, out)
+        return
     t = ev.t if t is None else t
     sq = chess.parse_square(ev.square)
     hand = hands.whose_hand(game, ev.side, sq)
@@ -59,6 +62,9 @@ def lift(
 
 def place(game: GameState, ev: Place, out: list[Ruling], *, t: float | None = None) -> None:
     """A piece put down: pending until released (slide_s, 4.7), unless the square blinked."""
+    if game.restoring:
+        restoring.place(game, ev, out)
+        return
     t = ev.t if t is None else t
     sq = chess.parse_square(ev.square)
     hand = ev.side or hands.holding_hand(game)
@@ -88,31 +94,56 @@ def place(game: GameState, ev: Place, out: list[Ruling], *, t: float | None = No
 
 
 def letter_in_hand(game: GameState, sq: int) -> str:
-    """The piece a piece-blind sensor put down: the one lifted piece, if only one is up.
+    """The piece a piece-blind sensor shows put down on `sq`: "?" where unclear.
 
-    A pawn put on a last rank stays unknown: it may be the promotion's new piece.
+    A piece of the player having the move, read from the game's position and not from this
+    turn's lifts (a lifted piece may have been put down elsewhere since: a move refused in
+    strict mode and put back, 4.7): his pieces that the board as sensed no longer shows on
+    their squares, less those it shows elsewhere by a known letter. When all of them are of
+    one kind, that is the piece put down (a queen lifted and put back on d1 is the queen). A
+    pawn put on its last rank stays unknown: it may be the promotion's new piece (4.7.3).
     """
-    if chess.square_rank(sq) in (0, 7):
+    board = game.board
+    color = board.turn
+    sensed = game.sensed
+    off: list[str] = []
+    for s in chess.scan_forward(board.occupied_co[color]):
+        piece = board.piece_at(s)
+        if s == sq or not compatible(sensed[s], piece):
+            off.append(piece.symbol() if piece is not None else "?")
+    for s, letter in enumerate(sensed):
+        if s == sq or letter is None or letter in "Xx?" or letter_color(letter) != color:
+            continue
+        if compatible(letter, board.piece_at(s)):
+            continue  # the position's own piece, counted above
+        if letter in off:
+            off.remove(letter)  # a piece of the hand's player shown away from its square
+    kinds = set(off)
+    if len(kinds) != 1:
         return "?"
-    up = [
-        letter
-        for sq, (t, letter, hand) in game.recent_lift.items()
-        if letter is not None
-        and game.sensed[sq] is None
-        and letter_color(letter) == game.board.turn
-    ]
-    return up[0] if len(up) == 1 and game.own_in_hand() == 1 else "?"
+    letter = kinds.pop()
+    last_rank = 7 if color == chess.WHITE else 0
+    if letter in "Pp" and chess.square_rank(sq) == last_rank:
+        return "?"
+    return letter
 
 
 def snapshot(game: GameState, ev: Snapshot, out: list[Ruling]) -> None:
     """A whole-board report: lifts first, then places, own pieces first (events.md)."""
     seen = sensed_from_placement(ev.board)
     place_t = ev.seen_at if ev.seen_at is not None and ev.seen_at <= ev.t else ev.t
-    us = game.board.turn
-    changed = [sq for sq in range(64) if seen[sq] != game.sensed[sq]]
     if game.reconciling:
         reconcile(game, seen, place_t, ev.t, out)
         return
+    if game.restoring:
+        restoring.presses_before(game, place_t, out)  # a camera's presses before this scene
+        if game.restoring:
+            restoring.report(game, seen, place_t, out)
+            return
+        if game.over:
+            return
+    us = game.board.turn
+    changed = [sq for sq in range(64) if seen[sq] != game.sensed[sq]]
     game.full_report()
     lifts = [sq for sq in changed if game.sensed[sq] is not None]
     lifts.sort(key=lambda sq: letter_color(game.sensed[sq]) != us)
@@ -152,6 +183,7 @@ def reconcile(game: GameState, seen: Sensed, seen_at: float, t: float, out: list
             # the moves the presses made while the source was away are unknown: never a
             # press without a move for them (events.md: "while a source is disconnected")
             game.waiting_presses.clear()
+            game.put_back()  # until the board shows the game again (`rules.restoring`)
         else:
             moves.made_all(game, match, t, seen_at, out)
     presses.resolve_waiting(game, t, out)
@@ -195,6 +227,8 @@ def promote(game: GameState, ev: Promote, out: list[Ruling]) -> None:
 
 def touch(game: GameState, ev: Touch, out: list[Ruling]) -> None:
     """A touch without a lift (a camera, the arbiter): 4.3 as for a lift."""
+    if game.restoring:
+        return  # a hand putting the board back touches pieces to restore them, not to move
     sq = chess.parse_square(ev.square)
     if ev.side != SIDE[game.board.turn] and game.pending:
         moves.release_early(game, ev.t, out)

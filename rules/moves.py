@@ -28,6 +28,7 @@ from rules.sensed import (
 )
 from rules.sides import SIDE
 from rules.state import GameState
+from rules.turn import Arrangement
 
 
 class Settled(Enum):
@@ -117,6 +118,9 @@ def settle(
         return Settled.MOVE
     if made_with_doubt(game, diff, t, made_at, out):
         return Settled.MOVE
+    scene = game.turn.refused_scene
+    if scene is not None and putting_back(game.arrangement(diff), scene):
+        return Settled.REFUSED  # strict: the refused move on its way back (4.7), no new attempt
     attempt = classify_attempt(game.board, game.sensed, diff)
     if attempt.kind in ("castling_partial", "capture_partial", "not_promoted") and not pressed:
         return Settled.PARTIAL
@@ -126,6 +130,18 @@ def settle(
         return Settled.ILLEGAL
     game.mismatch(t, out, diff)
     return Settled.MISMATCH
+
+
+def putting_back(now: Arrangement, scene: Arrangement) -> bool:
+    """Whether the board is on its way back from a refused arrangement to the position.
+
+    Every square that still differs from the position was one of the refused move's (or
+    differed then), and is either empty (a piece in the hand, on its way back) or shows what
+    it showed then (not yet put back). Asked only where no legal move explains the board:
+    such a step is no illegal move (4.7) and no `mismatch` beyond the one the refusal gave.
+    """
+    then = dict(scene)
+    return all(sq in then and (letter is None or letter == then[sq]) for sq, letter in now)
 
 
 def made_all(game: GameState, match: Match, t: float, made_at: float, out: list[Ruling]) -> None:
@@ -237,7 +253,9 @@ def made(
     if violation is not None:
         out.append(violation)
         if game.strict:
-            game.refuse(game.arrangement(game.diff()))
+            diff = game.diff()
+            changed = set(changed_squares(game.board, move))
+            game.refuse(game.arrangement(diff), game.arrangement(diff | changed))
             game.reinstate(t, "strict", violation.article, out)
             return
     record, stands = game.stand(

@@ -5,8 +5,10 @@ A game is in exactly one phase. The phase changes only through `next_phase`, by 
 spread over the engine.
 
     PLAYING ──source lost──▶ SOURCE_LOST ──source back──▶ RECONCILING ──full report──▶ PLAYING
-       │  ╰──────────────────────source back───────────────▲   ▲
+       │  ╰──────────────────────source back───────────────▲   ▲    │ (a mismatch)
        │                          ╰──full report (the source reports again)──▶ PLAYING
+       │                                                              ▼
+       │                    PLAYING ◀──restored (or plies at a press)── RESTORING
        ╰──(any phase but OVER) game over──▶ OVER            (nothing leaves OVER)
 
 - PLAYING: the board's reports are ruled as they come.
@@ -14,6 +16,10 @@ spread over the engine.
   press waits for the next full report and is never a press without a move (7.5.3).
 - RECONCILING: the source said `reconnected`; the next full report is compared with the
   game as a whole (a move made meanwhile, or a `mismatch`: 7.4) before play goes on.
+- RESTORING: that report was a `mismatch`; the pieces are being put back. Board reports
+  change the board as sensed only (no touches, moves or illegal moves); the board showing the
+  game's position again, or a press while it shows legal plies from it (up to `max_plies`),
+  ends it (`rules.restoring`, docs/events.md).
 - OVER: the game ended (5, 6.9, 7.5.5, 9.6, a claim, the arbiter): no event is ruled.
 """
 
@@ -40,6 +46,7 @@ class Phase(Enum):
     PLAYING = "playing"
     SOURCE_LOST = "source_lost"
     RECONCILING = "reconciling"
+    RESTORING = "restoring"
     OVER = "over"
 
 
@@ -50,9 +57,11 @@ class Trigger(Enum):
     SOURCE_BACK = "source_back"  # a `sensor` event `reconnected`
     FULL_REPORT = "full_report"  # a `snapshot`: the whole board as sensed
     GAME_OVER = "game_over"  # a `game_over` ruling
+    MISMATCH = "mismatch"  # the reconciled report is a `mismatch`: pieces are put back
+    RESTORED = "restored"  # the board shows the game again (or plies at a press)
 
 
-_LIVE = (Phase.PLAYING, Phase.SOURCE_LOST, Phase.RECONCILING)
+_LIVE = (Phase.PLAYING, Phase.SOURCE_LOST, Phase.RECONCILING, Phase.RESTORING)
 
 #: (phase, trigger) -> the next phase; a pair missing here cannot happen
 TRANSITIONS: Final[dict[tuple[Phase, Trigger], Phase]] = {
@@ -66,6 +75,19 @@ TRANSITIONS: Final[dict[tuple[Phase, Trigger], Phase]] = {
     (Phase.RECONCILING, Trigger.SOURCE_LOST): Phase.RECONCILING,
     (Phase.RECONCILING, Trigger.SOURCE_BACK): Phase.RECONCILING,
     (Phase.RECONCILING, Trigger.FULL_REPORT): Phase.PLAYING,
+    # the reconciled report was a mismatch: the pieces are put back before play goes on
+    (Phase.PLAYING, Trigger.MISMATCH): Phase.RESTORING,
+    (Phase.RESTORING, Trigger.MISMATCH): Phase.RESTORING,
+    (Phase.RESTORING, Trigger.FULL_REPORT): Phase.RESTORING,
+    (Phase.RESTORING, Trigger.RESTORED): Phase.PLAYING,
+    (Phase.RESTORING, Trigger.SOURCE_LOST): Phase.SOURCE_LOST,
+    (Phase.RESTORING, Trigger.SOURCE_BACK): Phase.RECONCILING,
+    # while the source's reports may be missing the board is not compared yet: no change
+    **{(phase, Trigger.MISMATCH): phase for phase in (Phase.SOURCE_LOST, Phase.RECONCILING)},
+    **{
+        (phase, Trigger.RESTORED): phase
+        for phase in (Phase.PLAYING, Phase.SOURCE_LOST, Phase.RECONCILING)
+    },
     **{(phase, Trigger.GAME_OVER): Phase.OVER for phase in _LIVE},
 }
 
@@ -74,6 +96,7 @@ RULES_EVENTS: Final[dict[Phase, bool]] = {
     Phase.PLAYING: True,
     Phase.SOURCE_LOST: True,
     Phase.RECONCILING: True,
+    Phase.RESTORING: True,
     Phase.OVER: False,
 }
 

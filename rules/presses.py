@@ -14,7 +14,7 @@ It completes the mover's move, or does nothing.
 
 from __future__ import annotations
 
-from rules import ending, illegal, moves
+from rules import ending, illegal, moves, restoring
 from rules.clocking import complete
 from rules.events import Press
 from rules.moves import Settled
@@ -27,6 +27,9 @@ from rules.types import Side
 
 def press(game: GameState, ev: Press, out: list[Ruling]) -> None:
     """A clock press (6.2.1): releases the move (4.7) and completes it, or waits for a report."""
+    if game.restoring:
+        restoring.press(game, ev, out)  # the board is being put back (7.4)
+        return
     side = ev.side
     if game.pending and (game.start.latency_s == 0 or pending_makes_move(game)):
         # the press releases what is down (4.7); with a late sensor, only when it already

@@ -133,6 +133,8 @@ class GameState:
         #: a flag fell and whether the opponent can still mate is undecided (6.9): the game
         #: holds, board events are ignored, until the arbiter's `declare` ends it
         self.held = False
+        #: while the board is being restored (`restoring`): when its last change was reported
+        self.restore_seen_at = start.t
         self._clock_t = start.t
 
     # ------------------------------------------------------------------ phase
@@ -146,6 +148,11 @@ class GameState:
     def reconciling(self) -> bool:
         """The next full report is compared with the game as a whole (events.md)."""
         return self.phase is Phase.RECONCILING
+
+    @property
+    def restoring(self) -> bool:
+        """A reconciled report was a `mismatch`: the pieces are being put back (7.4)."""
+        return self.phase is Phase.RESTORING
 
     def _go(self, trigger: Trigger) -> None:
         self.phase = next_phase(self.phase, trigger)
@@ -163,6 +170,19 @@ class GameState:
     def full_report(self) -> None:
         """A whole-board report arrived: the source reports again."""
         self._go(Trigger.FULL_REPORT)
+
+    def put_back(self) -> None:
+        """The reconciled report was a `mismatch`: the board is being restored from now on."""
+        self._go(Trigger.MISMATCH)
+
+    def restored(self) -> None:
+        """The board shows the game again (or plies taken at a press): play goes on.
+
+        A blind sensor's pieces are then the position's (as after a move that stands).
+        """
+        self._go(Trigger.RESTORED)
+        self._name_sensed_pieces()
+        self.clear_mismatch()
 
     def end(self, result: Result, reason: Reason) -> None:
         """The game is over with `result` (5, 6.9, 7.5.5, 9.6, a claim, the arbiter)."""
@@ -534,9 +554,13 @@ class GameState:
         self.turn.reported_illegal = arrangement
         return True
 
-    def refuse(self, arrangement: Arrangement) -> None:
-        """Strict mode: the board shows a move that is refused (`refused` until it changes)."""
+    def refuse(self, arrangement: Arrangement, scene: Arrangement | None = None) -> None:
+        """Strict mode: the board shows a move that is refused (`refused` until it changes);
+        `scene` adds the squares the refused move changed, with what they showed then, so the
+        board on its way back from it is no new attempt (`moves.putting_back`)."""
         self.turn.refused = arrangement
+        if scene is not None:
+            self.turn.refused_scene = scene
 
     def diff(self) -> set[int]:
         """Squares where the board as sensed differs from the game's position (a copy: it is

@@ -34,6 +34,7 @@ class Turn:
         "obligation",
         "promo_first",
         "refused",
+        "refused_scene",
         "reported_illegal",
         "side",
         "touch_times",
@@ -56,6 +57,9 @@ class Turn:
         self.forced: Duty | None = None
         self.reported_illegal: Arrangement | None = None
         self.refused: Arrangement | None = None  # strict: the board shows it
+        #: strict: the squares the refused move changed or that differed, with what they
+        #: showed (the board on its way back from it is no new attempt, `moves.putting_back`)
+        self.refused_scene: Arrangement | None = None
         self.two_hands = False
 
     def __repr__(self) -> str:

@@ -11,9 +11,9 @@ illegal move by the side to move instead of going on saying what is still to put
 A person restoring a board pauses like that all the time.
 
 This test replays that moment, without a program or a pseudo-terminal: the mismatch after a
-restart, then the pieces put back with a pause before the last two. It is marked as the
-known defect of the rules core (rules/board_reports.py, reconciling: the put-back work of
-issue 17); `strict` makes it fail once the defect is fixed, so the mark is then removed.
+restart, then the pieces put back with a pause before the last two. It failed until the
+restoring phase (rules/restoring.py: while a reconnection's mismatch stands, the hands restore
+a position and make no move or illegal move) was merged.
 """
 
 from __future__ import annotations
@@ -96,12 +96,6 @@ def test_pieces_put_back_without_a_pause_give_the_mismatch_and_nothing_wrong() -
     assert not [r for r in rulings if r["type"] in ("illegal", "penalty", "violation")]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="known defect of the rules core: a part-restored board that stands still for "
-    "slide_s after a mismatch is ruled an illegal move (4.7) of the side to move",
-)
 def test_a_pause_while_putting_pieces_back_is_no_illegal_move() -> None:
     rulings = rulings_of(0.5)
     assert not [r for r in rulings if r["type"] in ("illegal", "penalty", "violation")], rulings

@@ -1,0 +1,107 @@
+"""Pieces put back after a reconnection's `mismatch`: the board is being restored (7.4).
+
+When the first full report after a reconnection shows neither the game's position nor legal
+plies from it (up to `max_plies`), it is a `mismatch` (events.md: what to put back where) and
+the game is `RESTORING` (`rules.phases`) until the board shows the game again. Meanwhile the
+hands at the board are restoring a position, not playing:
+
+- lifts, places and reports change the board as sensed only: no touch is a touch-move duty
+  (4.3), no arrangement a move or an illegal move (4.7, 7.5), so the positions the board
+  passes through on its way back (pieces put back one at a time, in reverse move order, are
+  each a legal position) never become moves;
+- when the board shows the game's position again, play goes on from it;
+- a clock press says that the hands have stopped: if the board then shows legal plies from
+  the game's position (up to `max_plies`), they are recognised as at a reconnection (the
+  contract's rule) and the press completes its player's last one; otherwise the press is no
+  move and no press without a move (7.5.3 does not apply to a position being restored, 7.4):
+  what is still to be put back is ruled again (`mismatch`) and the clock of the player having
+  the move runs on (the arbiter may pause the clocks while the position is restored, 6.11).
+  A camera's press is ruled on the still scene that shows the board at the press: the next
+  one if that scene began before the press, else the one before it; a press still waiting
+  when the board shows the game again was made while it was put back: no move.
+
+docs/events.md ("Putting the board back") is this module's reading of the contract.
+"""
+
+from __future__ import annotations
+
+import chess
+
+from rules import moves
+from rules.clocking import complete
+from rules.events import Lift, Place, Press
+from rules.rulings import Ruling
+from rules.sensed import Match, Sensed
+from rules.state import GameState
+from rules.types import Side
+
+
+def lift(game: GameState, ev: Lift, out: list[Ruling]) -> None:
+    """A piece taken off while the board is restored: no touch (4.3), only the sensed board."""
+    game.sense(chess.parse_square(ev.square), None)
+    _changed(game, ev.t, out)
+
+
+def place(game: GameState, ev: Place, out: list[Ruling]) -> None:
+    """A piece put down while the board is restored; a blind sensor's piece is unknown."""
+    game.sense(chess.parse_square(ev.square), ev.piece or "?")
+    _changed(game, ev.t, out)
+
+
+def report(game: GameState, seen: Sensed, seen_at: float, out: list[Ruling]) -> None:
+    """A whole-board report while the board is restored: the sensed board, kinds kept where
+    a colour-only or blind sensor shows a piece the sensed board already names."""
+    game.report(seen)
+    _changed(game, seen_at, out)
+
+
+def presses_before(game: GameState, seen_at: float, out: list[Ruling]) -> None:
+    """A camera's scene that began after a waiting press shows what the hands did after it:
+    that press is ruled on the board as it was before this scene."""
+    earlier = [p for p in game.waiting_presses if p[1] < seen_at]
+    game.waiting_presses = [p for p in game.waiting_presses if p[1] >= seen_at]
+    for side, press_t in earlier:
+        if game.restoring and not game.over:
+            _pressed(game, side, press_t, game.t, out)
+
+
+def press(game: GameState, ev: Press, out: list[Ruling]) -> None:
+    """A press while the board is restored: the plies it shows, or no move at all.
+
+    A camera shows the board only in its next still scene (events.md, `latency_s`): the
+    press waits for it, as any press does with such a source (`presses_before`).
+    """
+    if game.still_scene_source():
+        game.waiting_presses.append((ev.side, ev.t))
+        return
+    _pressed(game, ev.side, ev.t, ev.t, out)
+
+
+def _pressed(game: GameState, side: Side, press_t: float, t: float, out: list[Ruling]) -> None:
+    match = game.match()
+    if not isinstance(match, Match):
+        game.mismatch(t, out)  # what is still to be put back (once per difference)
+        return
+    game.restored()
+    moves.made_all(game, match, t, game.restore_seen_at, out)
+    if game.over:
+        return
+    for record in reversed(game.records):
+        if record.pressed:
+            break
+        if record.side == side:
+            complete(game, record, game.clock_time(press_t), out, ruling_t=t)
+            break
+
+
+def _changed(game: GameState, t: float, out: list[Ruling]) -> None:
+    """The board changed: play goes on once it shows the game's position again; presses
+    that waited for this report are ruled on it."""
+    game.restore_seen_at = t
+    if not game.diff():
+        game.restored()
+        game.waiting_presses.clear()  # made while the board was put back: no move, no 7.5.3
+        return
+    while game.waiting_presses and game.restoring and not game.over:
+        side, press_t = game.waiting_presses.pop(0)
+        _pressed(game, side, press_t, game.t, out)
