@@ -7,21 +7,18 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Iterator
 from contextlib import redirect_stderr, redirect_stdout
 
 import pytest
 from babel.messages.pofile import read_po
 from catalogue_files import ROOT, messages, msgid
 
-from arbiter import i18n
 from arbiter.cli import COMMANDS, main
 from arbiter.cli.localize import (
     ARGPARSE_PLURALS,
     ARGPARSE_WORDS,
     all_commands_parser,
     help_texts,
-    use_language,
 )
 from rules.i18n import LANGUAGES
 
@@ -61,15 +58,6 @@ def _english_words() -> set[str]:
 @pytest.fixture(scope="module")
 def english() -> set[str]:
     return _english_words()
-
-
-@pytest.fixture(autouse=True)
-def no_language(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
-        monkeypatch.delenv(name, raising=False)
-    yield
-    i18n.request(None)
-    use_language("en")
 
 
 def _run(argv: list[str]) -> tuple[int, str]:

@@ -5,13 +5,11 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Iterator
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
 
-from arbiter import i18n
 from arbiter.cli import main
 from rules.i18n import LANGUAGES
 
@@ -21,14 +19,6 @@ ENGLISH = {
     "byte", "moves", "found", "has", "out", "range", "journal", "cannot", "opened", "read",
     "written", "holds", "event", "resume", "does", "begin", "with", "start", "the",
 }  # fmt: skip
-
-
-@pytest.fixture(autouse=True)
-def no_language(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
-        monkeypatch.delenv(name, raising=False)
-    yield
-    i18n.request(None)
 
 
 def _run(argv: list[str]) -> tuple[int, str]:

@@ -6,12 +6,10 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from arbiter import i18n
 from arbiter.cli import main
 from arbiter.outputs.display import Display
 from arbiter.teach.lessons import LESSONS, lesson_of
@@ -35,14 +33,6 @@ ILLEGAL_PRESSED: list[Event] = [
     Place(t=2.0, square="f2", piece="K"),
     Press(t=5.0, side="white"),
 ]
-
-
-@pytest.fixture(autouse=True)
-def no_language(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
-        monkeypatch.delenv(name, raising=False)
-    yield
-    i18n.request(None)
 
 
 def _shown(events: list[Event], language: str, *, strict: bool, fen: str | None = None) -> str:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Iterator
 from contextlib import redirect_stderr, redirect_stdout
 
 import pytest
@@ -30,14 +29,6 @@ ENGLISH = {
     "hourglass", "under", "whole", "bare", "numbers", "are", "seconds", "write",
     "add", "play", "written",
 }  # fmt: skip
-
-
-@pytest.fixture(autouse=True)
-def no_language(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
-        monkeypatch.delenv(name, raising=False)
-    yield
-    i18n.request(None)
 
 
 def _english_in(text: str) -> list[str]:

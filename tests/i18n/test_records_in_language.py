@@ -5,26 +5,16 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from arbiter import i18n
 from arbiter.cli import main
 from arbiter.outputs.display import Display
 from arbiter.records.pgn import pgn_from_rulings
 from rules.events import Lift, Place, Press, Start
 from rules.game import Game
 from rules.replay import replay
-
-
-@pytest.fixture(autouse=True)
-def no_language(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
-        monkeypatch.delenv(name, raising=False)
-    yield
-    i18n.request(None)
 
 
 def _events(rules: str | None = None) -> list[object]:

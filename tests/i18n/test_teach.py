@@ -5,25 +5,15 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from arbiter import i18n
 from arbiter.cli import main
 from arbiter.teach.drills import DRILLS, judge, run_drills, save_summary
 
 RIGHT = ["g1f3", "b5a6", "h1g1", "press", "b1c3", "e1d1"]
 WRONG = ["e2e4", "b5c6", "e1g1", "e3e4", "e2e4", "e1d2"]
-
-
-@pytest.fixture(autouse=True)
-def no_language(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
-        monkeypatch.delenv(name, raising=False)
-    yield
-    i18n.request(None)
 
 
 def _reader(answers: list[str]) -> object:

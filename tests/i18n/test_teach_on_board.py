@@ -6,12 +6,10 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from arbiter import i18n
 from arbiter.cli import main
 from arbiter.teach.drills import DRILLS
 from arbiter.teach.on_board import run_board_drills
@@ -25,14 +23,6 @@ RIGHT = [
     ["setup", "lift b1", "place b1", "b1c3", "press"],
     ["setup", "e1d1", "press"],
 ]
-
-
-@pytest.fixture(autouse=True)
-def no_language(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
-        monkeypatch.delenv(name, raising=False)
-    yield
-    i18n.request(None)
 
 
 def _reader(lines: list[str]) -> object:
