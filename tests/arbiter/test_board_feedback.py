@@ -19,7 +19,7 @@ from arbiter.inputs.board import BoardAdapter
 from arbiter.live.session import Session
 from arbiter.outputs.display import Display
 from firmware_bridge.capture import read_capture
-from firmware_bridge.codecs.dgt import DgtCodec
+from firmware_bridge.codecs.dgt import DgtCodec, RevelationCodec
 from firmware_bridge.virtual import VirtualBoard, moves_to_events
 from rules.events import Start
 from rules.rulings import ClockState, MoveStands, Obligation
@@ -96,7 +96,9 @@ def test_the_default_mode_sends_the_board_nothing(tmp_path: Path) -> None:
 
 
 def test_feedback_mode_leaves_a_dgt_board_without_leds_dark() -> None:
-    """A DGT board not identified as a Revelation II has no LEDs to drive."""
+    """A DGT board not identified as a Revelation II has no LEDs to drive; one named as a
+    Revelation II (`revelation:DEVICE`, or a `dgt:` path saying PCS-REVII, which the
+    registry opens with `RevelationCodec`) has."""
     sent: list[bytes] = []
     adapter = BoardAdapter.__new__(BoardAdapter)
     adapter.feedback = True
@@ -104,9 +106,9 @@ def test_feedback_mode_leaves_a_dgt_board_without_leds_dark() -> None:
     adapter.board = _FakeBoard(DgtCodec(), sent)  # type: ignore[assignment]
     adapter.follow([E4], 1.0)
     assert sent == []
-    adapter.board.codec.revelation = True  # type: ignore[attr-defined]
+    adapter.board = _FakeBoard(RevelationCodec(), sent)  # type: ignore[assignment]
     adapter.follow([E4], 1.0)
-    assert sent == [DgtCodec(revelation=True).encode_leds(["e2", "e4"])]
+    assert sent == [RevelationCodec().encode_leds(["e2", "e4"])]
 
 
 def test_a_dgt_3000_on_the_board_shows_our_clock_times() -> None:
