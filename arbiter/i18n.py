@@ -148,6 +148,8 @@ GAME_OVER = N_("game over: {result} ({reason})")
 STOPPED = N_("stopped; the game goes on with `arbiter resume`")
 JOURNAL_AT = N_("journal: {path}")
 PGN_AT = N_("PGN: {path}")
+HALL_PAGE_AT = N_("the hall's page: {url}   (the arbiter's token: {token})")
+LIVECHESS_FEED_AT = N_("LiveChess feed for relays (WebSocket): {url}")
 #: how `--tc` was read, printed before the game
 TIME_CONTROL_READ = N_("time control: {reading} ({standard})")
 #: the keys line of a live game at the keyboard: `arbiter.inputs.base.KEYS_HELP` in English

@@ -188,17 +188,23 @@ def _demo_boards(args: argparse.Namespace, address: Any) -> list[Any]:
 
 
 def _page(args: argparse.Namespace, station: Any) -> Any:
-    """`--web`: the hall's page, served; its address and the controls' token printed."""
+    """`--web`: the hall's page, served; its address, the controls' token and the address
+    of its LiveChess-style WebSocket feed printed, in the user's language."""
     if not args.web:
         return None
+    from arbiter.hall.livechess import PATH as LIVECHESS_PATH
     from arbiter.hall.web import HallPage
+    from arbiter.i18n import HALL_PAGE_AT, LIVECHESS_FEED_AT, gettext, language_for
     from arbiter.web.app import new_token
     from arbiter.web.server import parse_address
 
     host, port = parse_address(args.web)
     token = new_token()
     page = HallPage(station, token=token).start(host, port)
-    _say(f"the hall's page: {page.url}   (the arbiter's token: {token})")
+    language = language_for()
+    _say(gettext(HALL_PAGE_AT, language).format(url=page.url, token=token))
+    feed = "ws://" + page.url.removeprefix("http://").rstrip("/") + LIVECHESS_PATH
+    _say(gettext(LIVECHESS_FEED_AT, language).format(url=feed))
     return page
 
 
