@@ -34,6 +34,14 @@ import chess.pgn
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from winnability_kinds import (  # noqa: E402  (bench/ is the script's folder)
+    chain_with_bishops,
+    forced_replies,
+    partial_chain,
+    sparse_position,
+    stalemate_trap,
+)
+
 from rules.winnability import (  # noqa: E402
     DEFAULT_BUDGET,
     analyse,
@@ -263,21 +271,7 @@ def forced_capture(rng: random.Random) -> chess.Board:
 def forced_small(rng: random.Random) -> chess.Board:
     """Kings and one to three units, the side to move having one or two legal moves."""
     kinds = [chess.PAWN, chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK]
-    while True:
-        board = chess.Board(None)
-        squares = list(chess.SQUARES)
-        rng.shuffle(squares)
-        board.set_piece_at(squares.pop(), chess.Piece(chess.KING, chess.WHITE))
-        board.set_piece_at(squares.pop(), chess.Piece(chess.KING, chess.BLACK))
-        for _ in range(rng.randrange(1, 4)):
-            sq = squares.pop()
-            kind = rng.choice(kinds)
-            if kind == chess.PAWN and chess.square_rank(sq) in (0, 7):
-                continue
-            board.set_piece_at(sq, chess.Piece(kind, rng.random() < 0.5))
-        board.turn = rng.random() < 0.5
-        if board.is_valid() and 1 <= board.legal_moves.count() <= 2:
-            return board
+    return sparse_position(rng, kinds, (1, 4), lambda b: 1 <= b.legal_moves.count() <= 2)
 
 
 def unwinnable_pairs(
@@ -300,6 +294,10 @@ def unwinnable_pairs(
         ("bishop behind enemy lines (oracle)", bishop_behind_enemy_lines, 30_000, searched),
         ("forced small (oracle)", forced_small, 3_000, searched * 4),
         ("forced capture into bare kings (oracle)", forced_capture, 3_000, searched),
+        ("blocked chain, kings only (oracle)", partial_chain, 30_000, searched * 5),
+        ("blocked chain with bishops (oracle)", chain_with_bishops, 30_000, searched * 5),
+        ("stalemate trap (oracle)", stalemate_trap, 30_000, searched * 5),
+        ("forced replies (oracle)", forced_replies, 30_000, searched * 5),
     ):
         for _ in range(count):
             board = make(rng)

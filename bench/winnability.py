@@ -29,11 +29,9 @@ Run: .venv/bin/python bench/winnability.py [--step 20] [--limit 400] [--walls 15
 from __future__ import annotations
 
 import argparse
-import random
 import statistics
 import sys
 import time
-from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import chess
@@ -42,56 +40,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from position import (  # noqa: E402
-    bishop_behind_enemy_lines,
-    enumerate_mates,
-    forced_capture,
-    forced_small,
-    game_positions,
-    material_position,
-    wall_position,
-    wall_with_gap,
-)
-from winnability_kinds import (  # noqa: E402
-    chain_with_bishops,
-    forced_replies,
-    partial_chain,
-    stalemate_trap,
-)
+from position import game_positions, unwinnable_pairs  # noqa: E402
 
 from rules.winnability import DEFAULT_BUDGET, analyse  # noqa: E402
-
-
-def constructed(walls: int, searched: int, seed: int) -> Iterator[tuple[str, str, chess.Color]]:
-    """(family, FEN, side) triples where the side cannot mate (see the module docstring)."""
-    rng = random.Random(seed)
-    by_construction: list[tuple[str, Callable[[random.Random], chess.Board], int]] = [
-        ("pawn wall", wall_position, walls),
-        ("bishops of one colour", material_position, max(1, walls // 5)),
-    ]
-    for family, make, count in by_construction:
-        for _ in range(count):
-            fen = make(rng).fen()
-            for color in chess.COLORS:
-                yield family, fen, color
-    oracle: list[tuple[str, Callable[[random.Random], chess.Board], int, int]] = [
-        ("wall with a gap (oracle)", wall_with_gap, 20_000, searched),
-        ("bishop behind enemy lines (oracle)", bishop_behind_enemy_lines, 30_000, searched),
-        ("forced small (oracle)", forced_small, 3_000, searched * 4),
-        ("forced capture into bare kings (oracle)", forced_capture, 3_000, searched),
-        ("blocked chain, kings only (oracle)", partial_chain, 30_000, searched * 5),
-        ("blocked chain with bishops (oracle)", chain_with_bishops, 30_000, searched * 5),
-        ("stalemate trap (oracle)", stalemate_trap, 30_000, searched * 5),
-        ("forced replies (oracle)", forced_replies, 30_000, searched * 5),
-    ]
-    for family, make, cap, count in oracle:
-        for _ in range(count):
-            board = make(rng)
-            for color in chess.COLORS:
-                if board.has_insufficient_material(color):
-                    continue
-                if enumerate_mates(board, color, cap) is False:
-                    yield family, board.fen(), color
 
 
 def _stats(values: list[float]) -> tuple[float, float, float]:
@@ -140,7 +91,7 @@ def speed(fens: list[str], budget: int) -> None:
 
 def completeness(walls: int, searched: int, seed: int, budget: int) -> None:
     """Found share and unsound answers on the constructed pairs, per family."""
-    pairs = list(constructed(walls, searched, seed))
+    pairs = list(unwinnable_pairs(walls, searched, seed))
     answers: dict[str, tuple[bool | None, bool | None]] = {}
     times: list[float] = []
     for fen in sorted({fen for _, fen, _ in pairs}):

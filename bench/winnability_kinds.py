@@ -16,6 +16,7 @@ pairs it proves unwinnable. The generators only make positions where that oracle
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import chess
 
@@ -99,22 +100,34 @@ def stalemate_trap(rng: random.Random) -> chess.Board:
             return board
 
 
-def forced_replies(rng: random.Random) -> chess.Board:
-    """Kings and a few pawns and minor pieces where the side to move has one legal move and
-    its opponent then few: long forced sequences."""
-    kinds = [chess.PAWN, chess.PAWN, chess.PAWN, chess.KNIGHT, chess.BISHOP]
+def sparse_position(
+    rng: random.Random,
+    kinds: list[chess.PieceType],
+    units: tuple[int, int],
+    accept: Callable[[chess.Board], bool],
+) -> chess.Board:
+    """Two kings and `randrange(*units)` draws of `kinds` (either colour; a pawn drawn on a
+    back rank is dropped) on random squares, side to move at random, until a valid position
+    that `accept` takes."""
     while True:
         board = chess.Board(None)
         squares = list(chess.SQUARES)
         rng.shuffle(squares)
         board.set_piece_at(squares.pop(), chess.Piece(chess.KING, chess.WHITE))
         board.set_piece_at(squares.pop(), chess.Piece(chess.KING, chess.BLACK))
-        for _ in range(rng.randrange(2, 5)):
+        for _ in range(rng.randrange(*units)):
             sq = squares.pop()
             kind = rng.choice(kinds)
             if kind == chess.PAWN and chess.square_rank(sq) in (0, 7):
                 continue
             board.set_piece_at(sq, chess.Piece(kind, rng.random() < 0.5))
         board.turn = rng.random() < 0.5
-        if board.is_valid() and board.legal_moves.count() == 1:
+        if board.is_valid() and accept(board):
             return board
+
+
+def forced_replies(rng: random.Random) -> chess.Board:
+    """Kings and a few pawns and minor pieces where the side to move has one legal move and
+    its opponent then few: long forced sequences."""
+    kinds = [chess.PAWN, chess.PAWN, chess.PAWN, chess.KNIGHT, chess.BISHOP]
+    return sparse_position(rng, kinds, (2, 5), lambda b: b.legal_moves.count() == 1)
