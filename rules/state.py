@@ -633,6 +633,11 @@ class GameState:
         if key == self.mismatch_key:
             return
         self.mismatch_key = key
+        out.append(self.difference(t, squares))
+
+    def difference(self, t: float, squares: list[int]) -> Mismatch:
+        """The `mismatch` ruling for `squares` (sorted): what the game has there that the
+        board lacks, and what the board shows there that the game does not. Read only."""
         missing: list[PieceOn] = []
         extra: list[PieceOn] = []
         for sq in squares:
@@ -642,7 +647,7 @@ class GameState:
                 missing.append(PieceOn(sq, want.symbol()))
             if have is not None:
                 extra.append(PieceOn(sq, have))
-        out.append(Mismatch(t=t, missing=tuple(missing), extra=tuple(extra)))
+        return Mismatch(t=t, missing=tuple(missing), extra=tuple(extra))
 
     def clear_mismatch(self) -> None:
         """The board showed the game again: the next difference is ruled anew (7.4)."""

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING
 from arbiter.i18n import gettext
 from rules.i18n import N_
 from rules.messages import format_ruling
-from rules.rulings import Mismatch, PieceOn
 
 if TYPE_CHECKING:
     from rules.game import Game
@@ -37,16 +36,7 @@ def setup_difference(game: Game, t: float, language: str = "en") -> str | None:
     diff = game.diff()
     if not diff:
         return None
-    missing: list[PieceOn] = []
-    extra: list[PieceOn] = []
-    for square in sorted(diff):
-        want = game.board.piece_at(square)
-        have = game.sensed[square]
-        if want is not None:
-            missing.append(PieceOn(square, want.symbol()))
-        if have is not None:
-            extra.append(PieceOn(square, have))
-    return format_ruling(Mismatch(t=t, missing=tuple(missing), extra=tuple(extra)), language)
+    return format_ruling(game.difference(t, sorted(diff)), language)
 
 
 def waiting_note(game: Game, language: str = "en") -> str:
