@@ -8,7 +8,8 @@ What open clients of LiveChess document (docs/hall.md says what could not be con
   the server answers `{"response": "call", "id": N, "param": RESULT, "time": MS}` or
   `{"response": "error", "id": N, "param": {"message": TEXT}, "time": MS}`.
   `eboards` answers the list; `subscribe` with `{"feed": "eboardevent", "id": F, "param":
-  {"serialnr": S}}` answers `null`, then sends board S's state at once and at every change
+  {"serialnr": S}}` answers `null` for any board the hall knows (an error for one it does not),
+  then sends board S's state at once (once its game reached the station) and at every change
   as `{"response": "feed", "id": F, "param": EVENT, "time": MS}` (`eboard_event`).
 
 A board's serial number here is its name in the hall. The station's boards are ruled by
@@ -231,13 +232,17 @@ class _Connection:
             message = f'only the "{EBOARD_EVENT}" feed is served, with a feed "id"'
             await self._send("error", ident, {"message": message})
             return
-        event = eboard_event(self.feeds.station, str(serial), self.feeds.wall)
-        if event is None:
+        with self.feeds.station.lock:
+            known = str(serial) in self.feeds.station.boards
+        if not known:
             await self._send("error", ident, {"message": f"no eboard {serial!r} in the hall"})
             return
         self.feeds_of[param["id"]] = str(serial)
         await self._send("call", ident, None)
-        await self._feed(param["id"], event)
+        # A board the hall knows whose game has not reached the station yet is fed when it does.
+        event = eboard_event(self.feeds.station, str(serial), self.feeds.wall)
+        if event is not None:
+            await self._feed(param["id"], event)
 
     async def _feed(self, feed: Any, event: dict[str, Any]) -> None:
         self.last[feed] = event

@@ -57,3 +57,55 @@ def test_a_connection_whose_server_stopped_is_dropped_not_raised_into_the_statio
     feeds._connections.append(gone)
     feeds.stepped("4", [])
     assert feeds._connections == []
+
+
+class _Socket:
+    """A WebSocket that keeps what was sent to it."""
+
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+
+    async def send_text(self, text: str) -> None:
+        import json
+
+        self.sent.append(json.loads(text))
+
+
+def test_a_board_known_before_its_game_arrives_can_be_subscribed_and_is_fed_later() -> None:
+    station = _station(0)
+    status = SimpleNamespace(topic="arbiter/hall/4/status", payload=encode({"online": True}))
+    station._on_message(None, None, status)
+    assert "4" in station.boards and station.boards["4"].replay.game is None
+    feeds = LiveChessFeeds(station, wall=lambda: 1_700_000_000.0)
+
+    async def session() -> list[dict[str, Any]]:
+        socket = _Socket()
+        connection = _Connection(feeds, socket, asyncio.get_running_loop())
+        subscribe = {"feed": "eboardevent", "id": 8, "param": {"serialnr": "4"}}
+        await connection.answer(f'{{"id": 9, "call": "subscribe", "param": {_json(subscribe)}}}')
+        unknown = {"feed": "eboardevent", "id": 3, "param": {"serialnr": "5"}}
+        await connection.answer(f'{{"id": 2, "call": "subscribe", "param": {_json(unknown)}}}')
+        for seq, event in enumerate(demo_events(seed=31)[:5], start=1):
+            message = {"game": "g", "seq": seq, "event": event.to_dict()}
+            topic = "arbiter/hall/4/events"
+            station._on_message(None, None, SimpleNamespace(topic=topic, payload=encode(message)))
+        connection.changed("4")
+        sender = asyncio.create_task(connection.send_changes())
+        for _ in range(100):
+            await asyncio.sleep(0)
+            if any(m["response"] == "feed" for m in socket.sent):
+                break
+        sender.cancel()
+        return socket.sent
+
+    sent = asyncio.run(session())
+    assert sent[0] == {"response": "call", "id": 9, "param": None, "time": 1_700_000_000_000}
+    assert sent[1]["response"] == "error" and sent[1]["id"] == 2  # a board the hall never heard
+    feed = [m for m in sent if m["response"] == "feed"]
+    assert feed and feed[0]["id"] == 8 and feed[0]["param"]["serialnr"] == "4"
+
+
+def _json(value: Any) -> str:
+    import json
+
+    return json.dumps(value)
