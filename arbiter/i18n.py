@@ -17,7 +17,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from rules.errors import ArbiterError, ProfileError
+from rules.errors import ArbiterError, EventError, ProfileError
 from rules.i18n import DOMAIN as RULES_DOMAIN
 from rules.i18n import N_, Np_, Word, choose_language, translations
 from rules.profiles import get_profile
@@ -94,8 +94,17 @@ def type_label(ruling_type: str, language: str) -> str:
 def error_text(exc: BaseException, language: str) -> str:
     """The message of an error of ours in `language`, where it was raised with a template
     (`ArbiterError.of`); any other error's message as it is (English)."""
+    if isinstance(exc, EventError) and exc.line is not None:
+        fault = _own_text(exc, language) if exc.template is not None else exc.reason
+        return gettext(AT_LINE, language).format(line=exc.line, fault=fault)
     if not isinstance(exc, ArbiterError) or exc.template is None:
         return str(exc)
+    return _own_text(exc, language)
+
+
+def _own_text(exc: ArbiterError, language: str) -> str:
+    """The template of `exc` (raised with `ArbiterError.of`) in `language`, filled."""
+    assert exc.template is not None
     template = translations(language, DOMAIN, str(LOCALE_DIR)).gettext(exc.template)
     if template == exc.template:  # raised in the rules core: its catalogue has it
         template = translations(language, RULES_DOMAIN).gettext(exc.template)
@@ -103,7 +112,7 @@ def error_text(exc: BaseException, language: str) -> str:
     try:
         return template.format(**fields)
     except (KeyError, IndexError, ValueError):
-        return str(exc)
+        return str(exc).removeprefix(f"line {getattr(exc, 'line', None)}: ")
 
 
 class Localized:
@@ -127,13 +136,27 @@ def _field_text(value: object, language: str) -> object:
         return value.say(language)
     if isinstance(value, Word):  # a word of the rules' catalogue ("increment")
         return translations(language).gettext(value)
-    if isinstance(value, ArbiterError) and value.template is not None:
+    if isinstance(value, ArbiterError):
         return error_text(value, language)
     return value
 
 
+#: the errors `firmware_bridge` raises with templates (`firmware_bridge.transport`), marked
+#: here so that this catalogue says them (tests/i18n checks the two lists agree)
+DEVICE_ERRORS = (
+    N_("cannot open the board's port {url}: there is no such device"),
+    N_(
+        "cannot open the board's port {url}: permission denied"
+        " (the user must be in the 'dialout' group)"
+    ),
+    N_("cannot open the board's port {url}: another program is using it"),
+    N_("cannot open the board's port {url}: {reason}"),
+)
+
 #: the program's frames around an error (`arbiter COMMAND: ...`)
 INTERRUPTED = N_("interrupted")
+#: a malformed event, by the line of its stream (`EventError.line`)
+AT_LINE = N_("line {line}: {fault}")
 
 
 # ---------------------------------------------------------------- a live game's own lines

@@ -30,6 +30,7 @@ pyserial is imported inside the functions that open ports, so `arbiter replay` n
 from __future__ import annotations
 
 import contextlib
+import errno
 import threading
 import time
 from collections import deque
@@ -125,6 +126,20 @@ def _serial_settings(codec: Codec) -> dict[str, Any]:
     }
 
 
+#: why a port cannot be opened, as templates of `ArbiterError.of`: the `arbiter` command says
+#: them in the user's language (its catalogue marks the same English: arbiter/i18n.py
+#: `DEVICE_ERRORS`), so this package needs no catalogue of its own
+PORT_MISSING = "cannot open the board's port {url}: there is no such device"
+PORT_DENIED = (
+    "cannot open the board's port {url}: permission denied"
+    " (the user must be in the 'dialout' group)"
+)
+PORT_BUSY = "cannot open the board's port {url}: another program is using it"
+PORT_FAILED = "cannot open the board's port {url}: {reason}"
+#: the templates above by the error number of the failed open
+_PORT_ERRNO = {errno.ENOENT: PORT_MISSING, errno.EACCES: PORT_DENIED, errno.EBUSY: PORT_BUSY}
+
+
 def open_port(url: str, settings: dict[str, Any], *, clear_dtr: bool = False) -> serial.Serial:
     """Open `url` (device path or pyserial URL) with `settings`; non-blocking reads.
 
@@ -141,7 +156,8 @@ def open_port(url: str, settings: dict[str, Any], *, clear_dtr: bool = False) ->
             port.dtr = False  # python-mchess and picochess clear DTR on Millennium boards (2.1)
         port.open()
     except (serial.SerialException, OSError, ValueError) as exc:
-        raise TransportError(f"cannot open the board's port {url}: {exc}") from None
+        template = _PORT_ERRNO.get(getattr(exc, "errno", None) or -1, PORT_FAILED)
+        raise TransportError.of(template, url=url, reason=exc) from None
     return port
 
 

@@ -29,6 +29,7 @@ from rules.events import (
     TwoHands,
     Warn,
 )
+from rules.i18n import N_
 from rules.rulings import ArbiterDid, Illegal, Obligation, Penalty, Reason, Ruling
 from rules.sides import COLOR, SIDE, other, win_for
 from rules.state import GameState
@@ -97,7 +98,9 @@ def set_position(game: GameState, ev: SetPosition, out: list[Ruling]) -> None:
     try:
         board = chess.Board(ev.fen)
     except ValueError as exc:
-        raise EventError(f"set_position: the FEN {ev.fen!r} cannot be read ({exc})") from None
+        raise EventError.of(
+            N_("set_position: the FEN {fen!r} cannot be read ({reason})"), fen=ev.fen, reason=exc
+        ) from None
     game.set_position(board)
     if game.timed and game.clock.running not in (None, SIDE[board.turn]):
         game.clock.start(SIDE[board.turn], game.clock_time(t))

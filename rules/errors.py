@@ -64,6 +64,8 @@ class EventError(ArbiterError, ValueError):
     def at_line(self, line: int) -> EventError:
         """The same error, naming the stream line it came from."""
         err = type(self)(self.reason, line=line)
+        if self.template is not None:  # it is still said in the reader's language
+            err.template, err.fields = self.template, self.fields
         return err
 
 

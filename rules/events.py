@@ -14,6 +14,7 @@ from dataclasses import MISSING, dataclass, fields
 from typing import Any, ClassVar
 
 from rules.errors import EventError
+from rules.i18n import N_, Word
 from rules.placement import SENSED_LETTERS, check_placement
 from rules.rulings import ClaimKind
 from rules.types import Result, Side
@@ -28,21 +29,34 @@ SENSOR_STATUSES = (
 )  # fmt: skip
 RESULTS: tuple[Result, ...] = ("1-0", "0-1", "1/2-1/2")
 MODES = ("standard", "rapid", "blitz")
+#: the error of an arbiter's action whose `action` word is unknown
+NESTED_TOO_DEEPLY = Word(N_("nested too deeply"))
+ACTION_CHOICES = N_("'action' must be one of {choices}, not {value!r}")
 
 
 def _check_side(value: object, name: str = "side") -> None:
     if value not in SIDES:
-        raise EventError(f'\'{name}\' must be "white" or "black", not {value!r}')
+        raise EventError.of(
+            N_('\'{name}\' must be "white" or "black", not {value!r}'), name=name, value=value
+        )
 
 
 def _check_square(value: object, name: str = "square") -> None:
     if value not in SQUARE_NAMES:
-        raise EventError(f"'{name}' must be a square name such as \"e4\", not {value!r}")
+        raise EventError.of(
+            N_("'{name}' must be a square name such as \"e4\", not {value!r}"),
+            name=name,
+            value=value,
+        )
 
 
 def _check_piece(value: object, allowed: frozenset[str] = SENSED_LETTERS) -> None:
     if value is not None and value not in allowed:
-        raise EventError(f"'piece' must be one of {''.join(sorted(allowed))}, not {value!r}")
+        raise EventError.of(
+            N_("'piece' must be one of {letters}, not {value!r}"),
+            letters="".join(sorted(allowed)),
+            value=value,
+        )
 
 
 def _check_number(value: object, name: str, *, allow_none: bool = False) -> None:
@@ -50,7 +64,9 @@ def _check_number(value: object, name: str, *, allow_none: bool = False) -> None
         return
     if isinstance(value, bool) or not isinstance(value, int | float) or not _finite(value):
         shown = repr(value) if len(repr(value)) <= 40 else f"{repr(value)[:30]}... (too large)"
-        raise EventError(f"'{name}' must be a finite number, not {shown}")
+        raise EventError.of(
+            N_("'{name}' must be a finite number, not {shown}"), name=name, shown=shown
+        )
 
 
 #: no clock holds more than this (100 hours): an `add_time` or `set_clock` beyond it is a
@@ -61,7 +77,12 @@ MAX_CLOCK_S = 360_000.0
 def _check_clock_seconds(value: float, name: str) -> None:
     _check_number(value, name)
     if abs(value) > MAX_CLOCK_S:
-        raise EventError(f"'{name}' must be at most 100 hours ({MAX_CLOCK_S:.0f} s), not {value}")
+        raise EventError.of(
+            N_("'{name}' must be at most 100 hours ({limit:.0f} s), not {value}"),
+            name=name,
+            limit=MAX_CLOCK_S,
+            value=value,
+        )
 
 
 def _finite(value: float) -> bool:
@@ -82,7 +103,7 @@ class Event:
     def __post_init__(self) -> None:
         _check_number(self.t, "t")
         if self.t < 0:
-            raise EventError(f"'t' must not be negative, not {self.t!r}")
+            raise EventError.of(N_("'t' must not be negative, not {t!r}"), t=self.t)
 
     def to_dict(self) -> dict[str, Any]:
         """The contract's JSON object for this event (fields left at None are omitted)."""
@@ -126,24 +147,34 @@ class Start(Event):
         for name in ("noise_s", "slide_s", "latency_s"):
             _check_number(getattr(self, name), name)
             if getattr(self, name) < 0:
-                raise EventError(f"'{name}' must not be negative")
+                raise EventError.of(N_("'{name}' must not be negative"), name=name)
         if isinstance(self.max_plies, bool) or not isinstance(self.max_plies, int):
-            raise EventError(f"'max_plies' must be a whole number, not {self.max_plies!r}")
+            raise EventError.of(
+                N_("'max_plies' must be a whole number, not {value!r}"), value=self.max_plies
+            )
         if not 1 <= self.max_plies <= 8:
-            raise EventError(f"'max_plies' must be between 1 and 8, not {self.max_plies}")
+            raise EventError.of(
+                N_("'max_plies' must be between 1 and 8, not {value}"), value=self.max_plies
+            )
         for name in ("strict", "auto_press"):
             if not isinstance(getattr(self, name), bool):
-                raise EventError(f"'{name}' must be true or false")
+                raise EventError.of(N_("'{name}' must be true or false"), name=name)
         if self.mode is not None and self.mode not in MODES:
-            raise EventError(f"'mode' must be one of {', '.join(MODES)}, not {self.mode!r}")
+            raise EventError.of(
+                N_("'mode' must be one of {choices}, not {value!r}"),
+                choices=", ".join(MODES),
+                value=self.mode,
+            )
         for name in ("fen", "time_control", "rules", "white", "black", "event", "round", "site"):
             value = getattr(self, name)
             if value is not None and not isinstance(value, str):
-                raise EventError(f"'{name}' must be a string, not {value!r}")
+                raise EventError.of(
+                    N_("'{name}' must be a string, not {value!r}"), name=name, value=value
+                )
         if self.sources is not None and (
             not isinstance(self.sources, list) or not all(isinstance(s, str) for s in self.sources)
         ):
-            raise EventError("'sources' must be a list of strings")
+            raise EventError.of(N_("'sources' must be a list of strings"))
 
     def to_dict(self) -> dict[str, Any]:
         out = Event.to_dict(self)
@@ -254,9 +285,15 @@ class Claim(_SideEvent):
     def __post_init__(self) -> None:
         _SideEvent.__post_init__(self)
         if self.kind not in CLAIM_KINDS:
-            raise EventError(f"'kind' must be one of {', '.join(CLAIM_KINDS)}, not {self.kind!r}")
+            raise EventError.of(
+                N_("'kind' must be one of {choices}, not {value!r}"),
+                choices=", ".join(CLAIM_KINDS),
+                value=self.kind,
+            )
         if self.move is not None and not _is_uci(self.move):
-            raise EventError(f"'move' must be a move in UCI such as \"e2e4\", not {self.move!r}")
+            raise EventError.of(
+                N_("'move' must be a move in UCI such as \"e2e4\", not {value!r}"), value=self.move
+            )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -350,7 +387,7 @@ class SetClock(ArbiterAction):
         _check_clock_seconds(self.white, "white")
         _check_clock_seconds(self.black, "black")
         if self.white < 0 or self.black < 0:
-            raise EventError("'set_clock' times must not be negative")
+            raise EventError.of(N_("'set_clock' times must not be negative"))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -363,7 +400,7 @@ class SetPosition(ArbiterAction):
     def __post_init__(self) -> None:
         Event.__post_init__(self)
         if not isinstance(self.fen, str):
-            raise EventError("'set_position' needs a 'fen'")
+            raise EventError.of(N_("'set_position' needs a 'fen'"))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -376,8 +413,9 @@ class Takeback(ArbiterAction):
     def __post_init__(self) -> None:
         Event.__post_init__(self)
         if isinstance(self.plies, bool) or not isinstance(self.plies, int) or self.plies < 1:
-            raise EventError(
-                f"'takeback' needs 'plies' (a whole number, 1 or more), not {self.plies!r}"
+            raise EventError.of(
+                N_("'takeback' needs 'plies' (a whole number, 1 or more), not {value!r}"),
+                value=self.plies,
             )
 
 
@@ -447,9 +485,11 @@ class Declare(ArbiterAction):
     def __post_init__(self) -> None:
         Event.__post_init__(self)
         if self.result not in RESULTS:
-            raise EventError(f"'declare' needs 'result', one of {', '.join(RESULTS)}")
+            raise EventError.of(
+                N_("'declare' needs 'result', one of {choices}"), choices=", ".join(RESULTS)
+            )
         if self.reason is not None and not isinstance(self.reason, str):
-            raise EventError("'reason' must be a string")
+            raise EventError.of(N_("'reason' must be a string"))
 
 
 #: the arbiter's actions by their `action` word
@@ -476,7 +516,7 @@ def arbiter_action(t: float, action: str, **fields: Any) -> ArbiterAction:
     """The arbiter's action named `action` at `t`, with its fields (as on the wire)."""
     cls = ARBITER_ACTION_TYPES.get(action)
     if cls is None:
-        raise EventError(f"'action' must be one of {', '.join(ARBITER_ACTIONS)}, not {action!r}")
+        raise EventError.of(ACTION_CHOICES, choices=", ".join(ARBITER_ACTIONS), value=action)
     return cls(t=t, **fields)
 
 
@@ -492,13 +532,17 @@ class Sensor(Event):
     def __post_init__(self) -> None:
         Event.__post_init__(self)
         if self.status not in SENSOR_STATUSES:
-            raise EventError(
-                f"'status' must be one of {', '.join(SENSOR_STATUSES)}, not {self.status!r}"
+            raise EventError.of(
+                N_("'status' must be one of {choices}, not {value!r}"),
+                choices=", ".join(SENSOR_STATUSES),
+                value=self.status,
             )
         if self.bytes is not None and (
             isinstance(self.bytes, bool) or not isinstance(self.bytes, int)
         ):
-            raise EventError(f"'bytes' must be a whole number, not {self.bytes!r}")
+            raise EventError.of(
+                N_("'bytes' must be a whole number, not {value!r}"), value=self.bytes
+            )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -513,7 +557,7 @@ class Restart(Event):
         Event.__post_init__(self)
         _check_number(self.gap_s, "gap_s", allow_none=True)
         if not isinstance(self.counted, bool):
-            raise EventError("'counted' must be true or false")
+            raise EventError.of(N_("'{name}' must be true or false"), name="counted")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -575,23 +619,25 @@ def parse_event(obj: object, *, line: int | None = None) -> Event:
     """
     try:
         if not isinstance(obj, dict):
-            raise EventError(f"an event must be a JSON object, not {type(obj).__name__}")
+            raise EventError.of(
+                N_("an event must be a JSON object, not {kind}"), kind=type(obj).__name__
+            )
         kind = obj.get("type")
         if kind is None:
-            raise EventError("the event has no 'type'")
+            raise EventError.of(N_("the event has no 'type'"))
         cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
         if cls is None:
-            raise EventError(f"unknown event type {kind!r}")
+            raise EventError.of(N_("unknown event type {kind!r}"), kind=kind)
         if cls is ArbiterAction:
             action = obj.get("action")
             found = ARBITER_ACTION_TYPES.get(action) if isinstance(action, str) else None
             if found is None:
-                raise EventError(
-                    f"'action' must be one of {', '.join(ARBITER_ACTIONS)}, not {action!r}"
+                raise EventError.of(
+                    ACTION_CHOICES, choices=", ".join(ARBITER_ACTIONS), value=action
                 )
             cls = found
         if "t" not in obj:
-            raise EventError(f"the {kind!r} event has no time 't'")
+            raise EventError.of(N_("the {kind!r} event has no time 't'"), kind=kind)
         names = _FIELD_NAMES[cls]
         kwargs = {k: v for k, v in obj.items() if k in names}
         try:
@@ -602,8 +648,12 @@ def parse_event(obj: object, *, line: int | None = None) -> Event:
                 for f in fields(cls)
                 if f.name not in kwargs and f.default is MISSING and f.default_factory is MISSING
             )
-            raise EventError(
-                f"the {kind!r} event lacks {', '.join(repr(m) for m in missing) or 'a field'}"
+            if not missing:
+                raise EventError.of(N_("the {kind!r} event lacks a field"), kind=kind) from exc
+            raise EventError.of(
+                N_("the {kind!r} event lacks {names}"),
+                kind=kind,
+                names=", ".join(repr(m) for m in missing),
             ) from exc
     except EventError as exc:
         if line is not None and exc.line is None:
@@ -619,10 +669,11 @@ def parse_line(text: str, *, line: int | None = None) -> Event:
         if isinstance(exc, json.JSONDecodeError):
             reason = exc.msg
         elif isinstance(exc, RecursionError):
-            reason = "nested too deeply"
+            reason = NESTED_TOO_DEEPLY
         else:
             reason = str(exc)
-        raise EventError(f"not valid JSON ({reason})", line=line) from None
+        err = EventError.of(N_("not valid JSON ({reason})"), reason=reason)
+        raise (err if line is None else err.at_line(line)) from None
     return parse_event(obj, line=line)
 
 

@@ -47,6 +47,7 @@ from rules.events import (
     Tick,
     Touch,
 )
+from rules.i18n import N_
 from rules.rulings import ClockState, Ruling
 from rules.state import GameState
 
@@ -59,11 +60,16 @@ class Game(GameState):
     def handle(self, event: Event) -> list[Ruling]:
         """Rule on one physical event (and on what time decided before it)."""
         if isinstance(event, Start):
-            raise EventError("a second 'start' event in the same stream")
+            raise EventError.of(N_("a second 'start' event in the same stream"))
         if event.t < self.t:
-            raise EventOrderError(
-                f"the {event.type!r} event at t={event.t} comes before the previous one"
-                f" (t={self.t}): times must not run backwards"
+            raise EventOrderError.of(
+                N_(
+                    "the {kind!r} event at t={t} comes before the previous one"
+                    " (t={before}): times must not run backwards"
+                ),
+                kind=event.type,
+                t=event.t,
+                before=self.t,
             )
         out: list[Ruling] = []
         # a tick says that time reached t: what falls due at t itself is decided too

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 import chess
 
 from rules.errors import EventError, PositionError
+from rules.i18n import N_
 
 __all__ = [
     "PIECE_LETTERS",
@@ -86,20 +87,31 @@ def sensed_from_placement(placement: str) -> Sensed:
 def check_placement(board: object) -> None:
     """Check a FEN piece-placement field, where X, x and ? may stand for sensed pieces."""
     if not isinstance(board, str):
-        raise EventError(f"'board' must be a FEN piece placement, not {board!r}")
+        raise EventError.of(N_("'board' must be a FEN piece placement, not {board!r}"), board=board)
     ranks = board.split("/")
     if len(ranks) != 8:
-        raise EventError(f"'board' {board!r} must have 8 ranks separated by '/'")
+        raise EventError.of(N_("'board' {board!r} must have 8 ranks separated by '/'"), board=board)
     for i, rank in enumerate(ranks):
         width = 0
         for ch in rank:
             if ch.isdigit():
                 if ch == "0":
-                    raise EventError(f"'board' {board!r}: a run of 0 squares on rank {8 - i}")
+                    raise EventError.of(
+                        N_("'board' {board!r}: a run of 0 squares on rank {rank}"),
+                        board=board,
+                        rank=8 - i,
+                    )
                 width += int(ch)
             elif ch in SENSED_LETTERS:
                 width += 1
             else:
-                raise EventError(f"'board' {board!r}: unknown piece letter {ch!r}")
+                raise EventError.of(
+                    N_("'board' {board!r}: unknown piece letter {letter!r}"), board=board, letter=ch
+                )
         if width != 8:
-            raise EventError(f"'board' {board!r}: rank {8 - i} has {width} squares, not 8")
+            raise EventError.of(
+                N_("'board' {board!r}: rank {rank} has {width} squares, not 8"),
+                board=board,
+                rank=8 - i,
+                width=width,
+            )

@@ -7,6 +7,7 @@ from collections.abc import Iterable, Iterator
 from rules.errors import EventError
 from rules.events import Event, Start
 from rules.game import Game
+from rules.i18n import N_
 from rules.rulings import Ruling
 
 
@@ -25,14 +26,16 @@ def iter_rulings(
     for event in events:
         if game is None:
             if not isinstance(event, Start):
-                raise EventError(f"a stream must begin with a 'start' event, not {event.type!r}")
+                raise EventError.of(
+                    N_("a stream must begin with a 'start' event, not {kind!r}"), kind=event.type
+                )
             if strict is not None and event.strict != strict:
                 event = _with_strict(event, strict)
             game = Game(event)
             continue
         yield from game.handle(event)
     if game is None:
-        raise EventError("the stream is empty: it has no 'start' event")
+        raise EventError.of(N_("the stream is empty: it has no 'start' event"))
     if finish:
         yield from game.finish()
 

@@ -19,6 +19,7 @@ from typing import Any, ClassVar, Literal, TypeAlias, get_args
 import chess
 
 from rules.errors import EventError
+from rules.i18n import N_
 from rules.types import Result, Side, Square
 
 __all__ = [
@@ -441,13 +442,15 @@ def parse_ruling(data: Mapping[str, Any], formatter: Formatter | None = None) ->
     rtype = data.get("type")
     cls = RULING_CLASSES.get(str(rtype))
     if cls is None:
-        raise EventError(f"unknown ruling type {rtype!r}")
+        raise EventError.of(N_("unknown ruling type {kind!r}"), kind=rtype)
     common: dict[str, Any] = {"t": float(data["t"]), "side": data.get("side")}
     common["article"] = data.get("article")
     try:
         return _parse(cls, data, common, formatter)
     except (KeyError, ValueError, TypeError) as exc:
-        raise EventError(f"a {rtype!r} ruling with a bad or missing field ({exc})") from None
+        raise EventError.of(
+            N_("a {kind!r} ruling with a bad or missing field ({reason})"), kind=rtype, reason=exc
+        ) from None
 
 
 def _parse(

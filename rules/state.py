@@ -33,6 +33,7 @@ import chess
 from rules.clock import GameClock
 from rules.errors import EventError, PositionError
 from rules.events import Start
+from rules.i18n import N_
 from rules.phases import PRESS_WAITS_FOR_REPORT, RULES_EVENTS, Phase, Trigger, next_phase
 from rules.profiles import get_profile
 from rules.rulings import (
@@ -77,7 +78,7 @@ class GameState:
 
     def __init__(self, start: Start) -> None:
         if not isinstance(start, Start):
-            raise EventError("a stream must begin with a 'start' event")
+            raise EventError.of(N_("a stream must begin with a 'start' event"))
         self.start = start
         self.profile = get_profile(start.rules)
         control_text = start.time_control

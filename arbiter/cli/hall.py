@@ -21,6 +21,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from rules.i18n import N_
+
 HELP = "the arbiter's station: every board of a hall over an MQTT broker (--demo N to try it)"
 #: seconds (real) between two redraws of the grid and two writes of the export folder
 REFRESH_S = 1.0
@@ -102,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
 
         broker = EmbeddedBroker().start()
         address = BrokerAddress(broker.host, broker.port, prefix=prefix)
-        _say(f"embedded broker (amqtt) on {broker.host}:{broker.port}")
+        _say(_words(EMBEDDED_BROKER).format(host=broker.host, port=broker.port))
     else:
         address = parse_address("mqtt://localhost", prefix=prefix)
     try:
@@ -110,6 +112,22 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if broker is not None:
             broker.stop()
+
+
+#: the station's own lines (issue 15: in the user's language)
+EMBEDDED_BROKER = N_("embedded broker (amqtt) on {host}:{port}")
+SIMULATED_BOARDS = N_("{count} simulated boards at {speed:g}x; journals in {folder}")
+LOCAL_BOARD = N_("board {name}: {source}, journal {journal}")
+ALARM_LINE = N_("alarm: board {board}{when} {kind}: {text}")
+SUMMARY = N_("{boards} boards, {alarms} alarms")
+RESULTS_AT = N_("results: {path}")
+
+
+def _words(message: str) -> str:
+    """`message` (marked with `N_`) in the user's language (`--lang`, the environment)."""
+    from arbiter.i18n import gettext, language_for
+
+    return gettext(message, language_for())
 
 
 def _say(text: str) -> None:
@@ -168,9 +186,10 @@ def _station(args: argparse.Namespace, address: Any, rnd: Any) -> int:
         station.close()
     if tty:
         from arbiter.hall.view import render
+        from arbiter.i18n import language_for
 
-        _say(render(station, names))
-    _say(f"{len(station.boards)} boards, {len(station.alarms)} alarms")
+        _say(render(station, names, language_for()))
+    _say(_words(SUMMARY).format(boards=len(station.boards), alarms=len(station.alarms)))
     return 0
 
 
@@ -182,7 +201,7 @@ def _demo_boards(args: argparse.Namespace, address: Any) -> list[Any]:
         SimulatedBoard(str(n), events, address, folder, speed=args.speed, fsync=False)
         for n, events in enumerate(demo_streams(args.demo), start=1)
     ]
-    _say(f"{len(boards)} simulated boards at {args.speed:g}x; journals in {folder}")
+    _say(_words(SIMULATED_BOARDS).format(count=len(boards), speed=args.speed, folder=folder))
     start_all(boards)
     return boards
 
@@ -227,7 +246,8 @@ def _local_boards(args: argparse.Namespace, address: Any, taken: int) -> list[An
         raise
     for board in boards:
         board.start()
-        _say(f"board {board.name}: {board.session.sources[0].name}, journal {board.journal_path}")
+        source = board.session.sources[0].name
+        _say(_words(LOCAL_BOARD).format(name=board.name, source=source, journal=board.journal_path))
     return boards
 
 
@@ -244,17 +264,20 @@ def _demo_round(boards: list[Any]) -> Any:
 def _draw(station: Any, names: Any, tty: bool, shown: int) -> int:
     """Redraw the grid (a terminal), or print the alarms not printed yet (plain lines)."""
     from arbiter.hall.view import render
+    from arbiter.i18n import language_for
 
     if tty:
-        sys.stdout.write("\x1b[H\x1b[2J" + render(station, names) + "\n")
+        sys.stdout.write("\x1b[H\x1b[2J" + render(station, names, language_for()) + "\n")
         sys.stdout.flush()
         return shown
     with station.lock:
         fresh = station.alarms[shown:] if shown <= len(station.alarms) else []
         total = len(station.alarms)
+    language = language_for()
     for a in fresh:
         when = f" t={a.t:.1f}" if a.t is not None else ""
-        _say(f"alarm: board {a.board}{when} {a.kind}: {a.text}")
+        text = a.text_in(language)
+        _say(_words(ALARM_LINE).format(board=a.board, when=when, kind=a.kind, text=text))
     return total
 
 
@@ -300,5 +323,7 @@ def _results(args: argparse.Namespace, station: Any, rnd: Any) -> None:
     try:
         path.write_text(text, encoding=encoding, errors="replace")
     except OSError as exc:
-        raise HallError(f"--results {path}: cannot be written ({exc.strerror})") from None
-    _say(f"results: {path}")
+        raise HallError.of(
+            N_("--results {path}: cannot be written ({reason})"), path=path, reason=exc.strerror
+        ) from None
+    _say(_words(RESULTS_AT).format(path=path))

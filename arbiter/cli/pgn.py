@@ -48,7 +48,9 @@ def run(args: argparse.Namespace) -> int:
     rulings = replay(events)
     start = events[0]
     if not isinstance(start, Start):  # replay has refused such a stream already
-        raise EventOrderError(f"{name}: the stream does not begin with a 'start' event")
+        raise EventOrderError.of(
+            N_("{file}: the stream does not begin with a 'start' event"), file=name
+        )
     language = language_for(start.rules)
     last_note = None
     if broken is not None:

@@ -14,6 +14,7 @@ from typing import Any
 from rules.errors import ArbiterError
 from rules.events import Event, Start, parse_event
 from rules.game import Game
+from rules.i18n import N_
 from rules.rulings import ClockState, GameOver, Ruling
 
 #: events held ahead of a gap, at most (a board far ahead is asked again later)
@@ -44,7 +45,7 @@ class BoardReplay:
     #: the highest `seq` the board said it holds (its `state`, or any event seen)
     known_last: int = 0
     game: Game | None = None
-    broken: str | None = None
+    broken: ArbiterError | None = None
     last_clock: ClockState | None = None
     disagreements: int = 0
 
@@ -102,15 +103,17 @@ class BoardReplay:
             event = parse_event(data)
             if seq == 1:
                 if not isinstance(event, Start):
-                    raise ArbiterError("the first event of the game is not 'start'")
+                    raise ArbiterError.of(N_("the first event of the game is not 'start'"))
                 self.game = Game(event)
                 rulings: list[Ruling] = []
             else:
                 if self.game is None:
-                    raise ArbiterError("an event came before the game's 'start'")
+                    raise ArbiterError.of(N_("an event came before the game's 'start'"))
                 rulings = self.game.handle(event)
         except ArbiterError as exc:
-            self.broken = f"event {seq} cannot be replayed: {exc}"
+            self.broken = ArbiterError.of(
+                N_("event {seq} cannot be replayed: {error}"), seq=seq, error=exc
+            )
             return None
         self.events.append(event)
         self.rulings.extend(rulings)

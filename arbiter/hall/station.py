@@ -21,8 +21,9 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
+from arbiter.hall import alarms as said
 from arbiter.hall import mqtt
-from arbiter.hall.alarms import Alarm, ruling_alarms
+from arbiter.hall.alarms import Alarm, Wording, ruling_alarms
 from arbiter.hall.replay import BoardReplay, Step
 from arbiter.hall.topics import BrokerAddress, decode, encode, split_topic, topic, whole
 from rules.events import Start
@@ -177,7 +178,7 @@ class Station:
                 if quiet and not link.silent and not link.replay.over and link.online is not False:
                     link.silent = True
                     self._raise(
-                        link.name, "silent", f"no message from the board for {self.silent_s:.0f} s"
+                        link.name, "silent", Wording(said.SILENT, {"seconds": self.silent_s})
                     )
                 elif not quiet:
                     link.silent = False
@@ -230,7 +231,7 @@ class Station:
     def _status(self, link: BoardLink, data: dict[str, Any]) -> None:
         online = data.get("online") is True
         if link.online and not online and not link.replay.over:
-            self._raise(link.name, "disconnected", "the board's connection dropped")
+            self._raise(link.name, "disconnected", Wording(said.DROPPED))
         link.online = online
 
     def _replay_for(self, link: BoardLink, game: object, live: bool = False) -> BoardReplay | None:
@@ -246,12 +247,7 @@ class Station:
             if live and not earlier.over and not link.told_twice:
                 # an earlier game, not finished, is played on: two boards share the name
                 link.told_twice = True
-                self._raise(
-                    link.name,
-                    "mismatch",
-                    "two games publish under this board's name:"
-                    " two boards have the same name, or an old game was resumed",
-                )
+                self._raise(link.name, "mismatch", Wording(said.TWO_GAMES))
             return earlier
         if link.replay.game_key:
             link.earlier.append(link.replay)
@@ -296,7 +292,7 @@ class Station:
         if replay.broken is not None and not link.told_broken:
             link.told_broken = True  # once: every later event of the game stops there too
             self._raise(
-                link.name, "mismatch", f"the station cannot follow the game: {replay.broken}"
+                link.name, "mismatch", Wording(said.CANNOT_FOLLOW, {"reason": replay.broken})
             )
         gap = replay.missing()
         if gap is not None and (replay is not link.replay or self._may_ask(link, now)):
@@ -309,14 +305,10 @@ class Station:
         for step in steps:
             if isinstance(step.event, Start):
                 continue
-            for kind, text, t in ruling_alarms(step.rulings, step.ply_before):
-                self._raise(link.name, kind, text, t)
+            for kind, wording, t in ruling_alarms(step.rulings, step.ply_before):
+                self._raise(link.name, kind, wording, t)
             if step.agrees is False:
-                self._raise(
-                    link.name,
-                    "mismatch",
-                    f"the station's rulings on event {step.seq} differ from the board's",
-                )
+                self._raise(link.name, "mismatch", Wording(said.DIFFER, {"seq": step.seq}))
         for listener in self.listeners:
             listener(link.name, steps)
 
@@ -382,5 +374,5 @@ class Station:
             else:
                 entry["seq"] = whole(data.get("seq"))
 
-    def _raise(self, board: str, kind: str, text: str, t: float | None = None) -> None:
-        self.alarms.append(Alarm(next(self._ids), board, kind, text, t))
+    def _raise(self, board: str, kind: str, wording: Wording, t: float | None = None) -> None:
+        self.alarms.append(Alarm(next(self._ids), board, kind, wording, t))

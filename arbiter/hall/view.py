@@ -53,8 +53,10 @@ def board_row(link: BoardLink, names: dict[str, tuple[str, str]] | None = None) 
     }
 
 
-def render(station: Station, names: dict[str, tuple[str, str]] | None = None) -> str:
-    """The grid and the alarms as text."""
+def render(
+    station: Station, names: dict[str, tuple[str, str]] | None = None, language: str = "en"
+) -> str:
+    """The grid and the alarms as text (the alarms' sentences in `language`)."""
     with station.lock:
         rows = [board_row(station.boards[n], names) for n in sorted(station.boards, key=natural)]
         alarms = list(station.alarms[-SHOWN_ALARMS:])
@@ -83,5 +85,5 @@ def render(station: Station, names: dict[str, tuple[str, str]] | None = None) ->
     lines.append(f"alarms ({len(station.alarms)}):" if alarms else "alarms: none")
     for a in alarms:
         when = f" t={a.t:.1f}" if a.t is not None else ""
-        lines.append(f"  [{a.ident}] board {a.board}{when} {a.kind}: {a.text}")
+        lines.append(f"  [{a.ident}] board {a.board}{when} {a.kind}: {a.text_in(language)}")
     return "\n".join(lines)

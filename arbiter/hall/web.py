@@ -53,7 +53,14 @@ def hall_state(station: Station, names: dict[str, tuple[str, str]] | None = None
     with station.lock:
         boards = [board_row(station.boards[n], names) for n in sorted(station.boards, key=natural)]
         alarms = [
-            {"id": a.ident, "board": a.board, "kind": a.kind, "text": a.text, "t": a.t}
+            {
+                "id": a.ident,
+                "board": a.board,
+                "kind": a.kind,
+                "text": a.text,
+                "t": a.t,
+                "texts": a.texts,
+            }
             for a in station.alarms
         ]
     return {"boards": boards, "alarms": alarms}

@@ -13,6 +13,7 @@ from arbiter.errors import SourceError
 from arbiter.inputs.base import Emit, Source, SourceDone, SourceFailed
 from rules.errors import ArbiterError
 from rules.events import Event, Start, Tick
+from rules.i18n import N_
 
 
 class StreamSource(Source):
@@ -63,7 +64,7 @@ class StreamSource(Source):
         try:
             first = next(self._events, None)
         except ArbiterError as exc:
-            raise SourceError(str(exc)) from None
+            raise SourceError.of("{error}", error=exc) from None  # said as `exc` is
         if isinstance(first, Start):
             return first
         self._first = first
@@ -98,7 +99,9 @@ class StreamSource(Source):
                 if event is None:
                     break
                 if isinstance(event, Start):
-                    raise SourceError(f"{self.name}: a second 'start' event at t={event.t}")
+                    raise SourceError.of(
+                        N_("{name}: a second 'start' event at t={t}"), name=self.name, t=event.t
+                    )
                 if isinstance(event, Tick) or self._skipped(event):
                     continue
                 self.horizon = event.t

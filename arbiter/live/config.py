@@ -30,8 +30,16 @@ from pathlib import Path
 from typing import Any
 
 from arbiter.errors import ConfigError
+from arbiter.i18n import Localized, gettext
 from rules.errors import ArbiterError
 from rules.events import MODES, Start
+from rules.i18n import N_
+
+#: where a setting was given: `--set KEY`, `--KEY`, or a table of a config file (said in the
+#: user's language, `config_at`)
+Where = str | Localized
+#: a config file, as errors name it
+CONFIG_FILE = N_("config {path}")
 
 #: the `[play]` keys: name -> (type, what it is)
 PLAY_KEYS: dict[str, tuple[type | tuple[type, ...], str]] = {
@@ -127,30 +135,41 @@ def load_config(path: str | Path) -> Settings:
         with p.open("rb") as fh:
             data = tomllib.load(fh)
     except FileNotFoundError:
-        raise ConfigError(f"config {p}: no such file") from None
+        raise ConfigError.of(N_("{path}: no such file"), path=config_at(p)) from None
     except IsADirectoryError:
-        raise ConfigError(f"config {p}: is a folder, not a TOML file") from None
+        raise ConfigError.of(
+            N_("{where}: is a folder, not a TOML file"), where=config_at(p)
+        ) from None
     except OSError as exc:
-        raise ConfigError(f"config {p}: cannot be read ({exc.strerror})") from None
+        raise ConfigError.of(
+            N_("{path}: cannot be read ({reason})"), path=config_at(p), reason=exc.strerror
+        ) from None
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"config {p}: not valid TOML ({exc})") from None
+        raise ConfigError.of(
+            N_("{where}: not valid TOML ({reason})"), where=config_at(p), reason=exc
+        ) from None
     settings = Settings(config_path=str(p))
     for key, value in data.items():
         if key not in TABLES:
-            raise ConfigError(
-                f"config {p}: unknown key {key!r}; the tables are {', '.join(TABLES)}"
+            raise ConfigError.of(
+                N_("{where}: unknown key {key!r}; the tables are {tables}"),
+                where=config_at(p),
+                key=key,
+                tables=", ".join(TABLES),
             )
         if not isinstance(value, dict):
-            raise ConfigError(f"config {p}: {key!r} must be a table ([{key}])")
+            raise ConfigError.of(
+                N_("{where}: {key!r} must be a table ([{key}])"), where=config_at(p), key=key
+            )
     force = data.get("play", {}).get("force_tc") is True
     for key, value in data.get("play", {}).items():
-        where = f"config {p} [play] {key}"
+        where = config_at(p, f" [play] {key}")
         settings.play[key] = check_play(key, value, where, force_tc=force)
-        settings.where[key] = f"config {p} [play] {key}"
+        settings.where[key] = str(where)
     for key, value in data.get("start", {}).items():
-        where = f"config {p} [start] {key}"
+        where = config_at(p, f" [start] {key}")
         settings.start[key] = check_start(key, value, where, force_tc=force)
-        settings.where[key] = f"config {p} [start] {key}"
+        settings.where[key] = str(where)
     settings.gpio_table = dict(data.get("gpio", {}))
     if settings.gpio_table:
         settings.pin_map()  # checks [gpio.pins] and [gpio.matrix] now, naming the file
@@ -158,41 +177,70 @@ def load_config(path: str | Path) -> Settings:
     return settings
 
 
-def check_play(key: str, value: Any, where: str, *, force_tc: bool = False) -> Any:
+def config_at(path: Path, table: str = "") -> Localized:
+    """`config PATH` (and the table and key, `table`: ` [play] tc`) in the reader's language."""
+    return Localized(lambda language: gettext(CONFIG_FILE, language).format(path=path) + table)
+
+
+def check_play(key: str, value: Any, where: Where, *, force_tc: bool = False) -> Any:
     """A `[play]` value, checked (a time control read as clubs write it and kept in the
     contract's form); raises ConfigError naming `where`."""
     if key not in PLAY_KEYS:
-        raise ConfigError(f"{where}: unknown setting; known: {', '.join(sorted(PLAY_KEYS))}")
-    kind, what = PLAY_KEYS[key]
+        raise ConfigError.of(
+            N_("{where}: unknown setting; known: {known}"),
+            where=where,
+            known=", ".join(sorted(PLAY_KEYS)),
+        )
+    kind, _what = PLAY_KEYS[key]
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise ConfigError(f"{where}: {what} must be a {_type_name(kind)}, not {value!r}")
+        raise ConfigError.of(
+            N_("{where}: must be {kind}, not {value!r}"), where=where, kind=_kind(kind), value=value
+        )
     if key == "tc":
         value = club_standard(str(value), where, force_tc)
     elif key == "rules":
         check_rules(str(value), where)
     elif key == "mode" and value not in MODES:
-        raise ConfigError(f"{where}: the mode must be one of {', '.join(MODES)}, not {value!r}")
+        raise ConfigError.of(
+            N_("{where}: the mode must be one of {choices}, not {value!r}"),
+            where=where,
+            choices=", ".join(MODES),
+            value=value,
+        )
     elif key == "gpio" and value not in GPIO_BACKENDS:
-        raise ConfigError(
-            f"{where}: the GPIO back-end must be one of {', '.join(GPIO_BACKENDS)}, not {value!r}"
+        raise ConfigError.of(
+            N_("{where}: the GPIO back-end must be one of {choices}, not {value!r}"),
+            where=where,
+            choices=", ".join(GPIO_BACKENDS),
+            value=value,
         )
     elif key == "clock_start" and value not in CLOCK_STARTS:
-        raise ConfigError(
-            f"{where}: the clocks start 'now', at Black's press ('black_press') or when"
-            f" White's first move is made ('white_move'), not {value!r}"
+        raise ConfigError.of(
+            N_(
+                "{where}: the clocks start 'now', at Black's press ('black_press') or when"
+                " White's first move is made ('white_move'), not {value!r}"
+            ),
+            where=where,
+            value=value,
         )
     elif key == "display" and value not in DISPLAYS:
-        raise ConfigError(f"{where}: the display must be one of {', '.join(DISPLAYS)}")
+        raise ConfigError.of(
+            N_("{where}: the display must be one of {choices}"),
+            where=where,
+            choices=", ".join(DISPLAYS),
+        )
     return value
 
 
-def check_start(key: str, value: Any, where: str, *, force_tc: bool = False) -> Any:
+def check_start(key: str, value: Any, where: Where, *, force_tc: bool = False) -> Any:
     """A `start` field's value, checked by the contract's own rules (rules.events.Start);
     a `time_control` may be written as clubs write it (kept in the contract's form)."""
     if key not in START_KEYS:
-        raise ConfigError(
-            f"{where}: {key!r} is not a setting of the 'start' event; known: "
-            f"{', '.join(sorted(START_KEYS))}"
+        raise ConfigError.of(
+            N_("{where}: {key!r} is not a setting of the 'start' event; known: {known}"),
+            where=where,
+            key=key,
+            known=", ".join(sorted(START_KEYS)),
         )
     kind = str(START_KEYS[key])
     if "str" in kind and isinstance(value, int | float) and not isinstance(value, bool):
@@ -201,13 +249,15 @@ def check_start(key: str, value: Any, where: str, *, force_tc: bool = False) -> 
         try:
             value = float(value)
         except OverflowError:
-            raise ConfigError(f"{where}: {key!r} is too large a number") from None
+            raise ConfigError.of(
+                N_("{where}: {key!r} is too large a number"), where=where, key=key
+            ) from None
     if key == "time_control" and isinstance(value, str):
         value = club_standard(value, where, force_tc)
     try:
         Start(t=0.0, **{key: value})
     except (ArbiterError, TypeError) as exc:
-        raise ConfigError(f"{where}: {exc}") from None
+        raise ConfigError.of(N_("{where}: {error}"), where=where, error=exc) from None
     if key == "rules" and value is not None:
         check_rules(value, where)
     return value
@@ -218,7 +268,9 @@ def parse_set(text: str, *, force_tc: bool = False) -> tuple[str, Any]:
     key, sep, raw = text.partition("=")
     key = key.strip()
     if not sep or not key:
-        raise ConfigError(f"--set {text!r}: write it as KEY=VALUE, e.g. --set auto_press=true")
+        raise ConfigError.of(
+            N_("--set {text!r}: write it as KEY=VALUE, e.g. --set auto_press=true"), text=text
+        )
     raw = raw.strip()
     try:
         value = tomllib.loads(f"v = {raw}")["v"]
@@ -227,7 +279,7 @@ def parse_set(text: str, *, force_tc: bool = False) -> tuple[str, Any]:
     return key, check_start(key, value, f"--set {key}", force_tc=force_tc)
 
 
-def club_standard(text: str, where: str, force: bool) -> str:
+def club_standard(text: str, where: Where, force: bool) -> str:
     """The contract's form of a time control written as clubs write it (`3+2` is 3 min +
     2 s, `arbiter.live.club_time`); an absurd one (under a minute) refused unless `force`."""
     from arbiter.live.club_time import read_club_time
@@ -239,26 +291,26 @@ def club_standard(text: str, where: str, force: bool) -> str:
             raise
         message = str(exc).removeprefix("--tc: ").replace(f"--tc {text!r}", repr(text))
         message = message.replace("add --force-tc", "set force_tc = true in [play]")
-        raise ConfigError(f"{where}: {message}") from None
+        raise ConfigError.of(N_("{where}: {error}"), where=where, error=message) from None
     return str(control)
 
 
-def check_time_control(text: str, where: str) -> None:
+def check_time_control(text: str, where: Where) -> None:
     from rules.timecontrol import TimeControl
 
     try:
         TimeControl.parse(text)
     except ArbiterError as exc:
-        raise ConfigError(f"{where}: {exc}") from None
+        raise ConfigError.of(N_("{where}: {error}"), where=where, error=exc) from None
 
 
-def check_rules(name: str, where: str) -> None:
+def check_rules(name: str, where: Where) -> None:
     from rules.profiles import get_profile
 
     try:
         get_profile(name)
     except ArbiterError as exc:
-        raise ConfigError(f"{where}: {exc}") from None
+        raise ConfigError.of(N_("{where}: {error}"), where=where, error=exc) from None
 
 
 def merge(base: Settings, options: dict[str, Any], sets: list[str] | None = None) -> Settings:
@@ -288,10 +340,21 @@ def merge(base: Settings, options: dict[str, Any], sets: list[str] | None = None
     return out
 
 
-def _type_name(kind: type | tuple[type, ...]) -> str:
-    names = {str: "string", bool: "true or false", int: "whole number", float: "number"}
+#: what a setting's value must be, by its type
+KINDS: dict[type, str] = {
+    str: N_("a string"),
+    bool: N_("true or false"),
+    int: N_("a whole number"),
+    float: N_("a number"),
+}
+
+
+def _kind(kind: type | tuple[type, ...]) -> Localized:
+    """What a value of the type(s) `kind` is (`a string`), in the reader's language."""
     kinds = kind if isinstance(kind, tuple) else (kind,)
-    return " or ".join(names.get(k, k.__name__) for k in kinds)
+    return Localized(
+        lambda language: " | ".join(gettext(KINDS.get(k, k.__name__), language) for k in kinds)
+    )
 
 
 __all__ = [

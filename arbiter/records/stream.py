@@ -23,7 +23,7 @@ from typing import BinaryIO, Literal, cast
 
 from arbiter.errors import StreamFileError
 from rules.errors import ArbiterError, EventError
-from rules.events import Event, parse_line
+from rules.events import NESTED_TOO_DEEPLY, Event, parse_line
 from rules.i18n import N_
 
 #: The longest line read (a `start` with a FEN, names and settings is well under 2 KB).
@@ -68,16 +68,30 @@ def _stdin() -> BinaryIO:
         return sys.stdin.buffer
 
 
+#: a fault of one line of a file, with the file's name and the line's number
+LINE_FAULT = N_("{file}: line {line}: {fault}")
+
+
 def torn_fault(raw: bytes) -> str | None:
     """Why the line `raw` looks torn by a crash (not UTF-8, or cut JSON), or None."""
+    fault = torn_error(raw)
+    return None if fault is None else str(fault)
+
+
+def torn_error(raw: bytes) -> EventError | None:
+    """`torn_fault` as an error of ours, which the command says in the user's language."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return f"not UTF-8 text ({exc.reason} at byte {exc.start + 1} of the line)"
+        return EventError.of(
+            N_("not UTF-8 text ({reason} at byte {byte} of the line)"),
+            reason=exc.reason,
+            byte=exc.start + 1,
+        )
     try:
         json.loads(text)
     except json.JSONDecodeError as exc:
-        return f"not valid JSON ({exc.msg})"
+        return EventError.of(N_("not valid JSON ({reason})"), reason=exc.msg)
     except (ValueError, RecursionError):
         return None  # whole JSON, but a value out of range: a fault, not a tear
     return None
@@ -100,19 +114,25 @@ def read_events(
     for number, raw in lines:
         if not raw.strip():
             continue
-        fault = torn_fault(raw)
+        fault = torn_error(raw)
         if fault is not None:
             where = f"{name}: line {number}"
             if torn == "any" or (torn == "tail" and _only_blank_after(lines)):
                 if warn is not None:
                     warn(f"{where} was cut short by a crash ({fault}) and is ignored")
                 continue
-            raise EventError(f"{where}: {fault}")
+            raise EventError.of(LINE_FAULT, file=name, line=number, fault=fault)
         event = _parse(raw, number, name)
         if last_t is not None and event.t < last_t:
-            raise EventError(
-                f"{name}: line {number}: t={event.t} comes before the previous event's"
-                f" t={last_t} (times must not run backwards)"
+            raise EventError.of(
+                N_(
+                    "{file}: line {line}: t={t} comes before the previous event's"
+                    " t={before} (times must not run backwards)"
+                ),
+                file=name,
+                line=number,
+                t=event.t,
+                before=last_t,
             )
         last_t = event.t
         yield event
@@ -122,10 +142,15 @@ def _parse(raw: bytes, number: int, name: str) -> Event:
     try:
         return parse_line(raw.decode("utf-8"), line=number)
     except EventError as exc:
-        raise EventError(f"{name}: {exc}") from None
+        raise EventError.of(N_("{file}: {error}"), file=name, error=exc) from None
     except (ValueError, OverflowError, RecursionError, MemoryError) as exc:
-        reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
-        raise EventError(f"{name}: line {number}: cannot be read ({reason})") from None
+        reason = NESTED_TOO_DEEPLY if isinstance(exc, RecursionError) else str(exc)
+        raise EventError.of(
+            N_("{file}: line {line}: cannot be read ({reason})"),
+            file=name,
+            line=number,
+            reason=reason,
+        ) from None
 
 
 def _only_blank_after(lines: Iterator[tuple[int, bytes]]) -> bool:
@@ -139,13 +164,18 @@ def _numbered_lines(handle: BinaryIO, name: str) -> Iterator[tuple[int, bytes]]:
         try:
             raw = handle.readline(MAX_LINE_BYTES + 1)
         except OSError as exc:
-            raise StreamFileError(f"{name}: cannot be read ({exc.strerror or exc})") from None
+            raise StreamFileError.of(
+                N_("{path}: cannot be read ({reason})"), path=name, reason=exc.strerror or exc
+            ) from None
         if not raw:
             return
         number += 1
         if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
-            raise EventError(
-                f"{name}: line {number}: longer than {MAX_LINE_BYTES} bytes; not an event"
+            raise EventError.of(
+                N_("{file}: line {line}: longer than {limit} bytes; not an event"),
+                file=name,
+                line=number,
+                limit=MAX_LINE_BYTES,
             )
         if number == 1 and raw.startswith(BOM):
             raw = raw[len(BOM) :]

@@ -45,7 +45,7 @@ def test_the_command_line_wins_over_the_file(tmp_path: Path) -> None:
     ("text", "message"),
     [
         ('[plya]\ntc = "300"\n', "unknown key 'plya'; the tables are play, start, gpio"),
-        ("[play]\ntc = 300\n", "[play] tc: time control must be a string, not 300"),
+        ("[play]\ntc = 300\n", "[play] tc: must be a string, not 300"),
         ('[play]\ntc = "3oo"\n', "[play] tc: time control '3oo'"),
         ('[play]\nrules = "xx"\n', "[play] rules: unknown rules profile 'xx'"),
         ('[play]\nmode = "bullet"\n', "the mode must be one of standard, rapid, blitz"),

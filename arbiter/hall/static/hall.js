@@ -15,6 +15,8 @@ const STRINGS = {
   warnBlack: "Warn Black", record: "Record", language: "Language",
 };
 const fill = (text, values) => text.replace(/\{(\w+)\}/g, (m, k) => (k in values ? values[k] : m));
+// the language of the page's words: each alarm comes with its sentence in every language
+let pageLanguage = "en";
 const oneBoard = document.body.classList.contains("one");
 const boardName = oneBoard ? decodeURIComponent(location.pathname.split("/").pop()) : null;
 
@@ -65,7 +67,7 @@ function alarmItem(a) {
   const li = el("li", { "data-board": a.board });
   li.append(el("span", { class: "kind" }, a.kind));
   li.append(el("a", { href: "/board/" + encodeURIComponent(a.board) }, fill(STRINGS.boardLink, { name: a.board })));
-  li.append(": " + a.text);
+  li.append(": " + ((a.texts && a.texts[pageLanguage]) || a.text));
   const clear = el("button", { type: "button" }, STRINGS.done);
   clear.addEventListener("click", () => post(`/api/alarms/${a.id}/clear`, {}));
   li.append(clear);
@@ -139,6 +141,7 @@ async function localize() {
   if (!answer || !answer.ok) return;
   const data = await answer.json();
   Object.assign(STRINGS, data.strings);
+  pageLanguage = data.language;
   document.documentElement.lang = data.language.replace("_", "-");
   document.querySelectorAll("[data-i18n]").forEach((node) => {
     node.textContent = STRINGS[node.dataset.i18n] || node.textContent;
