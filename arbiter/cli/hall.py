@@ -263,6 +263,7 @@ def _demo_round(boards: list[Any]) -> Any:
 
 def _draw(station: Any, names: Any, tty: bool, shown: int) -> int:
     """Redraw the grid (a terminal), or print the alarms not printed yet (plain lines)."""
+    from arbiter.hall.alarms import kind_word
     from arbiter.hall.view import render
     from arbiter.i18n import language_for
 
@@ -276,8 +277,8 @@ def _draw(station: Any, names: Any, tty: bool, shown: int) -> int:
     language = language_for()
     for a in fresh:
         when = f" t={a.t:.1f}" if a.t is not None else ""
-        text = a.text_in(language)
-        _say(_words(ALARM_LINE).format(board=a.board, when=when, kind=a.kind, text=text))
+        kind, text = kind_word(a.kind, language), a.text_in(language)
+        _say(_words(ALARM_LINE).format(board=a.board, when=when, kind=kind, text=text))
     return total
 
 

@@ -17,14 +17,24 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from arbiter.i18n import error_text, gettext
+from arbiter.i18n import DOMAIN, LOCALE_DIR, error_text, gettext
 from rules.errors import ArbiterError
-from rules.i18n import LANGUAGES, N_
+from rules.i18n import LANGUAGES, N_, Np_, translations
 from rules.messages import format_ruling
 from rules.rulings import ClaimRuling, Flag, Illegal, Mismatch, Ruling
 
 #: the kinds of alarm, in the order an arbiter should look at them
 KINDS = ("illegal", "flag", "claim", "wrong_start", "mismatch", "disconnected", "silent")
+#: each kind as the arbiter reads it (the station's lines, the hall's page: `strings.py`)
+KIND_WORDS: dict[str, tuple[str, str]] = {
+    "illegal": Np_("alarm kind", "illegal move"),
+    "flag": Np_("alarm kind", "flag"),
+    "claim": Np_("alarm kind", "claim"),
+    "wrong_start": Np_("alarm kind", "wrong start position"),
+    "mismatch": Np_("alarm kind", "mismatch"),
+    "disconnected": Np_("alarm kind", "disconnected"),
+    "silent": Np_("alarm kind", "silent"),
+}
 
 #: the alarms the station raises from what it sees of a board's link and replay
 DROPPED = N_("the board's connection dropped")
@@ -37,6 +47,14 @@ CANNOT_FOLLOW = N_("the station cannot follow the game: {reason}")
 DIFFER = N_("the station's rulings on event {seq} differ from the board's")
 #: a `mismatch` before the first move, in front of the ruling's own sentence
 WRONG_START = N_("the start position is set up wrong: {ruling}")
+
+
+def kind_word(kind: str, language: str) -> str:
+    """The kind of an alarm in `language` (in English the kind's own name: `wrong_start`)."""
+    marked = KIND_WORDS.get(kind)
+    if marked is None or language == "en":
+        return kind
+    return translations(language, DOMAIN, str(LOCALE_DIR)).pgettext(*marked)
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ stay in its language.
 
 from __future__ import annotations
 
+from arbiter.hall.alarms import KIND_WORDS
 from arbiter.i18n import DOMAIN, LOCALE_DIR
 from rules.i18n import N_, Np_, translations
 
@@ -44,6 +45,7 @@ HALL_STRINGS: dict[str, str | tuple[str, str]] = {
     "warnBlack": N_("Warn Black"),
     "record": Np_("hall page", "Record"),
     "language": Np_("hall page", "Language"),
+    **{f"alarm_{kind}": marked for kind, marked in KIND_WORDS.items()},
 }
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from arbiter.hall.alarms import kind_word
 from arbiter.hall.station import BoardLink, Station
 
 #: alarms shown at most (the newest)
@@ -85,5 +86,6 @@ def render(
     lines.append(f"alarms ({len(station.alarms)}):" if alarms else "alarms: none")
     for a in alarms:
         when = f" t={a.t:.1f}" if a.t is not None else ""
-        lines.append(f"  [{a.ident}] board {a.board}{when} {a.kind}: {a.text_in(language)}")
+        kind = kind_word(a.kind, language)
+        lines.append(f"  [{a.ident}] board {a.board}{when} {kind}: {a.text_in(language)}")
     return "\n".join(lines)

@@ -9,6 +9,7 @@ from typing import Any
 
 from arbiter.clock import FakeClock
 from arbiter.demo.game import demo_events
+from arbiter.hall.alarms import Wording
 from arbiter.hall.publisher import RESEND_BATCH, BoardPublisher
 from arbiter.hall.station import Station
 from arbiter.hall.topics import BrokerAddress, decode, encode
@@ -152,7 +153,7 @@ def test_the_terminal_grid_shows_boards_names_clocks_and_alarms() -> None:
     start = {"game": publisher.game, "seq": 1, "event": session.events[0].to_dict()}
     for m in [start, *client.take("events")]:
         station._on_message(None, None, _msg("arbiter/hall/5/events", m))
-    station._raise("5", "flag", "White's time ran out", 12.0)
+    station._raise("5", "flag", Wording("White's time ran out"), 12.0)
     text = render(station, {"5": ("Ann", "Bob")})
     assert "NOT CONNECTED" in text.splitlines()[0]
     row = next(line for line in text.splitlines() if line.strip().startswith("5 "))

@@ -13,6 +13,9 @@ const STRINGS = {
   arbiter: "Arbiter", token: "Token", pause: "Pause clocks", resume: "Resume",
   whitePlus: "White +1 min", blackPlus: "Black +1 min", warnWhite: "Warn White",
   warnBlack: "Warn Black", record: "Record", language: "Language",
+  alarm_illegal: "illegal move", alarm_flag: "flag", alarm_claim: "claim",
+  alarm_wrong_start: "wrong start position", alarm_mismatch: "mismatch",
+  alarm_disconnected: "disconnected", alarm_silent: "silent",
 };
 const fill = (text, values) => text.replace(/\{(\w+)\}/g, (m, k) => (k in values ? values[k] : m));
 // the language of the page's words: each alarm comes with its sentence in every language
@@ -65,7 +68,7 @@ function clocks(b) {
 
 function alarmItem(a) {
   const li = el("li", { "data-board": a.board });
-  li.append(el("span", { class: "kind" }, a.kind));
+  li.append(el("span", { class: "kind" }, STRINGS["alarm_" + a.kind] || a.kind));
   li.append(el("a", { href: "/board/" + encodeURIComponent(a.board) }, fill(STRINGS.boardLink, { name: a.board })));
   li.append(": " + ((a.texts && a.texts[pageLanguage]) || a.text));
   const clear = el("button", { type: "button" }, STRINGS.done);
