@@ -1,0 +1,205 @@
+"""Errors and the hall's lines in the reader's language (issue 15 item 1, issue 14's alarms):
+a malformed event line, a bad setting in a config file, a board's port that cannot be
+opened, a hall alarm, and `arbiter hall`'s start lines, each run through the `arbiter`
+command in this process, with no English word of ours left."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from arbiter import i18n
+from arbiter.hall.alarms import Wording
+from arbiter.hall.station import Station
+from arbiter.hall.topics import BrokerAddress, encode
+from firmware_bridge import transport
+from rules.i18n import LANGUAGES
+from tests.cli_inprocess import run_cli
+
+TRANSLATED = [code for code in LANGUAGES if code != "en"]
+#: English words of the messages under test; none may be left in a translated line
+ENGLISH = {
+    "line", "must", "not", "the", "event", "events", "stream", "config", "unknown", "key",
+    "tables", "are", "setting", "known", "true", "false", "cannot", "open", "board",
+    "boards", "there", "such", "device", "alarms", "connection", "dropped",
+    "message", "from", "embedded", "simulated", "journals", "journal", "comes", "before",
+    "previous", "times", "run", "backwards", "negative", "type", "has", "time", "square",
+    "name", "string", "number", "whole", "position", "wrong",
+    "disconnected", "silent", "claim", "flag", "illegal", "move", "results",
+}  # fmt: skip
+#: what stays as typed in every language: paths, quoted values (the contract's words:
+#: 'start', "white"), lists of names (the settings a config knows), options, the command's
+#: name, host:port, t=1.5, true and false
+KEPT = re.compile(
+    r"\S*/\S*|'[^']*'|\"[^\"]*\"|(?:[\w-]+, )+[\w-]+|--[\w-]+|arbiter \w+|\S+:\d+|\bt=\S+"
+    r"|\btrue\b|\bfalse\b"
+)
+
+
+def english_left(text: str) -> set[str]:
+    said = KEPT.sub(" ", text)
+    return {w for w in re.findall(r"[^\W\d_]+", said) if w.lower() in ENGLISH}
+
+
+def refused(*argv: str, cwd: Path | None = None) -> str:
+    """The one line `arbiter ARGV` says on standard error, after checking it refused (in the
+    folder `cwd`: where `arbiter play` would keep its journal)."""
+    done = run_cli(*argv, cwd=cwd)
+    assert done.returncode == 2, (argv, done.stderr)
+    assert "Traceback" not in done.stderr and done.stderr.count("\n") == 1, done.stderr
+    return done.stderr
+
+
+@pytest.fixture(scope="module")
+def bad_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("bad")
+    lines = {
+        "side": '{"type": "press", "t": 1, "side": "green"}',
+        "kind": '{"type": "shout", "t": 1}',
+        "no_t": '{"type": "press", "side": "white"}',
+        "square": '{"type": "lift", "t": 1, "square": "z9"}',
+        "backwards": '{"type": "press", "t": 5, "side": "white"}\n'
+        '{"type": "press", "t": 2, "side": "black"}',
+    }
+    files = {}
+    for name, line in lines.items():
+        files[name] = folder / f"{name}.jsonl"
+        files[name].write_text('{"t": 0, "type": "start"}\n' + line + "\n", encoding="utf-8")
+    configs = {
+        "table": '[plya]\ntc = "300"\n',
+        "setting": "[play]\nbuzz = 1\n",
+        "kind": "[play]\nstrict = 3\n",
+        "mode": '[play]\nmode = "bullet"\n',
+        "start": "[start]\nmax_plies = 0\n",
+    }
+    for name, text in configs.items():
+        files[f"config_{name}"] = folder / f"{name}.toml"
+        files[f"config_{name}"].write_text(text, encoding="utf-8")
+    return files
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_a_malformed_event_line_is_said_with_its_file_and_line(
+    language: str, bad_files: dict[str, Path]
+) -> None:
+    for name in ("side", "kind", "no_t", "square", "backwards"):
+        path = str(bad_files[name])
+        text = refused("replay", path, "--lang", language)
+        english = refused("replay", path, "--lang", "en")
+        assert path in text and re.search(r"\b[23]\b", text), text  # the file and the line
+        assert english_left(text) == set(), f"{language}: {text}"
+        assert text != english
+
+
+def test_a_malformed_line_reads_as_before_in_english(bad_files: dict[str, Path]) -> None:
+    text = refused("replay", str(bad_files["side"]), "--lang", "en")
+    assert text.endswith(": line 2: 'side' must be \"white\" or \"black\", not 'green'\n"), text
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_a_bad_config_is_said_in_the_language(language: str, bad_files: dict[str, Path]) -> None:
+    for name in ("table", "setting", "kind", "mode", "start"):
+        config = bad_files[f"config_{name}"]
+        path = str(config)
+        text = refused("play", "--config", path, "--lang", language, cwd=config.parent)
+        assert path in text, text
+        assert english_left(text) == set(), f"{language}: {text}"
+
+
+def test_bad_config_lines_in_serbian_and_polish(bad_files: dict[str, Path]) -> None:
+    folder = bad_files["config_table"].parent
+    sr = refused("play", "--config", str(bad_files["config_table"]), "--lang", "sr", cwd=folder)
+    assert "nepoznat ključ 'plya'; tabele su play, start, gpio" in sr
+    pl = refused("play", "--config", str(bad_files["config_kind"]), "--lang", "pl", cwd=folder)
+    assert "[play] strict: musi być true albo false, a nie 3" in pl
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_a_missing_board_device_is_said_in_the_language(language: str, tmp_path: Path) -> None:
+    device = str(tmp_path / "no-such-board")
+    argv = ("play", "--board", f"dgt:{device}", "--display", "plain", "--lang", language)
+    text = refused(*argv, cwd=tmp_path)
+    assert device in text and english_left(text) == set(), f"{language}: {text}"
+
+
+def test_a_missing_board_device_in_serbian_and_polish(tmp_path: Path) -> None:
+    spec = f"dgt:{tmp_path / 'ttyX'}"
+    (tmp_path / "sr").mkdir()
+    (tmp_path / "pl").mkdir()
+    sr = refused("play", "--board", spec, "--lang", "sr", cwd=tmp_path / "sr")
+    pl = refused("play", "--board", spec, "--lang", "pl", cwd=tmp_path / "pl")
+    assert "takav uređaj ne postoji" in sr and "nie ma takiego urządzenia" in pl
+
+
+def test_the_port_errors_of_firmware_bridge_are_in_the_catalogue() -> None:
+    templates = {transport.PORT_MISSING, transport.PORT_DENIED, transport.PORT_BUSY}
+    assert templates | {transport.PORT_FAILED} == set(i18n.DEVICE_ERRORS)
+    for language in TRANSLATED:
+        for template in i18n.DEVICE_ERRORS:
+            assert i18n.gettext(template, language) != template, (language, template)
+
+
+def _station_with_alarms() -> Station:
+    """A station that saw board 7 go online, then drop, and board 8 fall silent (a board
+    known to be offline is not also silent)."""
+    now = [0.0]
+    station = Station(BrokerAddress("broker", 1883), mono=lambda: now[0])
+    for board, online in (("7", True), ("8", True), ("7", False)):
+        payload = encode({"online": online})
+        message = type("M", (), {"topic": f"arbiter/hall/{board}/status", "payload": payload})
+        station._on_message(None, None, message)
+    now[0] = 10 * station.silent_s
+    station.tick(now[0])
+    return station
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_a_hall_alarm_is_said_in_the_language(
+    language: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from arbiter.cli.hall import _draw
+
+    station = _station_with_alarms()
+    assert [a.kind for a in station.alarms] == ["disconnected", "silent"]
+    i18n.request(language)
+    try:
+        assert _draw(station, {}, tty=False, shown=0) == 2
+    finally:
+        i18n.request(None)
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2
+    for line in lines:
+        assert english_left(line) == set(), f"{language}: {line}"
+    assert lines[0] != f"alarm: board 7 disconnected: {station.alarms[0].text}"
+
+
+def test_hall_alarms_in_serbian_and_polish() -> None:
+    dropped, silent = _station_with_alarms().alarms
+    assert dropped.text == "the board's connection dropped"
+    assert dropped.text_in("sr") == "veza sa tablom je prekinuta"
+    assert dropped.text_in("pl") == "połączenie z szachownicą zostało zerwane"
+    assert silent.text_in("sr").startswith("od table nema poruke već ")
+    assert silent.text_in("pl").startswith("od szachownicy nie ma wiadomości od ")
+    made = Wording("the station cannot follow the game: {reason}", {"reason": "x"})
+    assert made.say("cs") == "stanice nemůže partii sledovat: x"
+
+
+@pytest.mark.parametrize("language", ["sr", "pl"])
+def test_the_hall_start_lines_in_the_language(language: str, tmp_path: Path) -> None:
+    done = run_cli(
+        "--lang", language, "hall", "--demo", "1", "--duration", "1", "--speed", "50",
+        "--display", "plain", "--journals", str(tmp_path / "j"),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith({"sr": "ugrađeni broker (amqtt) na ", "pl": "wbudowany broker"}[
+        language
+    ]), lines
+    want = {"sr": "simulirane table: 1, brzina 50x; dnevnici u ", "pl": "symulowane szachownice: 1"}
+    assert lines[1].startswith(want[language]), lines
+    summary = {"sr": r"table: 1, uzbune: \d+", "pl": r"szachownice: 1, alarmy: \d+"}
+    assert re.fullmatch(summary[language], lines[-1]), lines
+    for line in lines:
+        assert english_left(line) == set(), f"{language}: {line}"
