@@ -6,6 +6,10 @@ with its line number; the others are still answered and the exit status is 1 at 
 
 `--explain FEN` answers that one position instead, saying for each side why it cannot mate
 (the proof in words), or that it can, or that it is undecided (the arbiter decides).
+
+The words are in the user's language (`--lang`, the environment): the proofs are typed
+reasons (`rules.winnability.explain.CannotMate`) said by the rules' catalogue; `--json`
+keeps its keys and values, its `explanation` sentences in the language too.
 """
 
 from __future__ import annotations
@@ -17,10 +21,14 @@ from typing import TYPE_CHECKING, TextIO
 
 import chess
 
+from arbiter.i18n import AT_LINE, error_text, gettext, language_for
 from rules.errors import PositionError
+from rules.i18n import N_, Np_, translations
+from rules.messages import SIDE_NAMES
 
 if TYPE_CHECKING:
     from rules.winnability import Winnability
+    from rules.winnability.explain import CannotMate
 
 #: positions searched per side before answering null (rules.winnability.DEFAULT_BUDGET; a
 #: test keeps the two equal, so that `--help` need not load the analysis)
@@ -28,8 +36,20 @@ DEFAULT_BUDGET = 2500
 
 HELP = "say for each FEN on stdin whether each side can still mate and whether it is dead (5.2.2)"
 
-_WORDS = {True: "can mate", False: "cannot mate", None: "undecided"}
-_DEAD = {True: "dead position (5.2.2)", False: "not dead", None: "dead: undecided"}
+_WORDS = {
+    True: Np_("position", "can mate"),
+    False: Np_("position", "cannot mate"),
+    None: Np_("position", "undecided"),
+}
+_DEAD = {
+    True: Np_("position", "dead position (5.2.2)"),
+    False: Np_("position", "not dead"),
+    None: Np_("position", "dead: undecided"),
+}
+ANSWER = N_("{fen}: White {white}, Black {black}; {dead}")
+CAN_MATE = N_("{side} can mate (a helpmate exists)")
+UNDECIDED = N_("{side}: undecided: the arbiter decides")
+AN_EMPTY_LINE = "an empty line"  # --json's error value: the contract's English
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -61,8 +81,8 @@ def _positive_int(text: str) -> int:
     return value
 
 
-def render(fen: str, result: Winnability, *, as_json: bool) -> str:
-    """One output line for one position."""
+def render(fen: str, result: Winnability, *, as_json: bool, language: str = "en") -> str:
+    """One output line for one position (plain text in `language`)."""
     if as_json:
         return json.dumps(
             {
@@ -71,9 +91,19 @@ def render(fen: str, result: Winnability, *, as_json: bool) -> str:
                 "dead": result.dead,
             }
         )
-    return (
-        f"{fen}: White {_WORDS[result.white]}, Black {_WORDS[result.black]}; {_DEAD[result.dead]}"
+    tr = translations(language, "arbiter", _locale())
+    return tr.gettext(ANSWER).format(
+        fen=fen,
+        white=tr.pgettext(*_WORDS[result.white]),
+        black=tr.pgettext(*_WORDS[result.black]),
+        dead=tr.pgettext(*_DEAD[result.dead]),
     )
+
+
+def _locale() -> str:
+    from arbiter.i18n import LOCALE_DIR
+
+    return str(LOCALE_DIR)
 
 
 def answer_stream(lines: TextIO, out: TextIO, err: TextIO, *, budget: int, as_json: bool) -> int:
@@ -84,52 +114,68 @@ def answer_stream(lines: TextIO, out: TextIO, err: TextIO, *, budget: int, as_js
     """
     from rules.winnability import analyse, board_from_fen
 
+    language = language_for()
     status = 0
     for number, raw in enumerate(lines, start=1):
         fen = raw.strip()
         if not fen:
             if as_json:
-                print(json.dumps({"fen": "", "error": "an empty line"}), file=out, flush=True)
+                print(json.dumps({"fen": "", "error": AN_EMPTY_LINE}), file=out, flush=True)
             continue
         try:
             board = board_from_fen(fen)
         except PositionError as exc:
-            print(f"arbiter position: line {number}: {exc}", file=err, flush=True)
+            said = gettext(AT_LINE, language).format(line=number, fault=error_text(exc, language))
+            print(f"arbiter position: {said}", file=err, flush=True)
             if as_json:
                 print(json.dumps({"fen": fen, "error": str(exc)}), file=out, flush=True)
             status = 1
             continue
-        print(render(fen, analyse(board, budget=budget), as_json=as_json), file=out, flush=True)
+        answer = render(fen, analyse(board, budget=budget), as_json=as_json, language=language)
+        print(answer, file=out, flush=True)
     return status
 
 
 def explain(fen: str, out: TextIO, err: TextIO, *, budget: int, as_json: bool) -> int:
     """Both sides' answers for one FEN with the reason of each "cannot mate"; 1 if it is bad."""
-    from rules.winnability import analyse, board_from_fen, why_cannot_mate
+    from rules.winnability import analyse, board_from_fen
+    from rules.winnability.explain import say
 
+    language = language_for()
     try:
         board = board_from_fen(fen)
     except PositionError as exc:
-        print(f"arbiter position: {exc}", file=err, flush=True)
+        print(f"arbiter position: {error_text(exc, language)}", file=err, flush=True)
         return 1
     result = analyse(board, budget=budget)
     texts: dict[str, str] = {}
+    tr = translations(language, "arbiter", _locale())
     for color, name in ((chess.WHITE, "white"), (chess.BLACK, "black")):
         answer = result.side(color)
+        side = translations(language).pgettext(*SIDE_NAMES[name])
         if answer is True:
-            texts[name] = f"{name.capitalize()} can mate (a helpmate exists)"
+            texts[name] = tr.gettext(CAN_MATE).format(side=side)
         elif answer is None:
-            texts[name] = f"{name.capitalize()}: undecided: the arbiter decides"
+            texts[name] = tr.gettext(UNDECIDED).format(side=side)
         else:
-            reason = why_cannot_mate(board, color, budget)
-            texts[name] = reason or f"{name.capitalize()} cannot mate"
+            texts[name] = say(why_not(board, color), language)
     if as_json:
         print(json.dumps({"fen": fen, "dead": result.dead, "explanation": texts}), file=out)
     else:
-        print(f"{fen}: {_DEAD[result.dead]}", file=out)
+        print(f"{fen}: {tr.pgettext(*_DEAD[result.dead])}", file=out)
         for text in texts.values():
             print(f"  {text}", file=out)
     return 0
+
+
+def why_not(board: chess.Board, color: chess.Color) -> CannotMate:
+    """The proof that `color` cannot mate, where `analyse` answered False: as
+    `rules.winnability.verdict` finds it (checkmated, a static proof, else the search)."""
+    from rules.winnability.explain import CannotMate, static_proof
+
+    if board.is_checkmate() and board.turn == color:
+        return CannotMate(color, "checkmated")
+    return static_proof(board, color) or CannotMate(color, "searched")
 
 
 def run(args: argparse.Namespace) -> int:

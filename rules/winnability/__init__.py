@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import chess
 
 from rules.errors import PositionError
+from rules.i18n import N_
 from rules.winnability import ahead
 from rules.winnability.ahead import answer
 from rules.winnability.explain import searched_reason, static_reason
@@ -107,7 +108,7 @@ def board_from_fen(fen: str) -> chess.Board:
     try:
         board = chess.Board(text)
     except ValueError as exc:
-        raise PositionError(f"bad FEN {text!r}: {exc}") from None
+        raise PositionError.of(N_("bad FEN {fen!r}: {reason}"), fen=text, reason=exc) from None
     status = board.status()
     if status & ~chess.STATUS_VALID:
         faults = [
@@ -115,7 +116,9 @@ def board_from_fen(fen: str) -> chess.Board:
             for flag in chess.Status
             if flag and flag in status and flag.name is not None
         ]
-        raise PositionError(f"impossible position {text!r}: {', '.join(faults)}")
+        raise PositionError.of(
+            N_("impossible position {fen!r}: {faults}"), fen=text, faults=", ".join(faults)
+        )
     return board
 
 

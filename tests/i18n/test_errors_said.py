@@ -194,9 +194,9 @@ def test_the_hall_start_lines_in_the_language(language: str, tmp_path: Path) -> 
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[0].startswith({"sr": "ugrađeni broker (amqtt) na ", "pl": "wbudowany broker"}[
-        language
-    ]), lines
+    assert lines[0].startswith(
+        {"sr": "ugrađeni broker (amqtt) na ", "pl": "wbudowany broker"}[language]
+    ), lines
     want = {"sr": "simulirane table: 1, brzina 50x; dnevnici u ", "pl": "symulowane szachownice: 1"}
     assert lines[1].startswith(want[language]), lines
     summary = {"sr": r"table: 1, uzbune: \d+", "pl": r"szachownice: 1, alarmy: \d+"}
