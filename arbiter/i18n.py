@@ -13,6 +13,7 @@ profile is known.
 
 from __future__ import annotations
 
+import errno
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -152,6 +153,27 @@ DEVICE_ERRORS = (
     N_("cannot open the board's port {url}: another program is using it"),
     N_("cannot open the board's port {url}: {reason}"),
 )
+
+#: the errors `vision` raises with templates (`vision.sources`, `vision.calibration`)
+VISION_ERRORS = (
+    N_("camera {index}: cannot open it (is it connected and free?)"),
+    N_("camera {index}: no frame (disconnected?)"),
+    N_("{path}: no such video file"),
+    N_("{path}: cannot read this video (unknown format?)"),
+    N_("{where}: not an OTB Arbiter vision calibration"),
+    N_(
+        "{where}: calibration version {version!r}, this one reads {reads}: recalibrate"
+        " (arbiter calibrate)"
+    ),
+    N_("{where}: the calibration lacks {field}"),
+    N_("{path}: not valid JSON ({reason}, line {line})"),
+)
+#: a file the system cannot open, by the error number (the system's own words otherwise)
+FILE_ERRORS = {
+    errno.ENOENT: N_("{path}: no such file"),
+    errno.EACCES: N_("{path}: permission denied"),
+    errno.EISDIR: N_("{path}: is a folder"),
+}
 
 #: the program's frames around an error (`arbiter COMMAND: ...`)
 INTERRUPTED = N_("interrupted")

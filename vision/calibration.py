@@ -32,6 +32,16 @@ FORMAT = "otb-arbiter-vision-calibration"
 VERSION = 3  #: 2: Lflat and per-square empty looks; 3: seven features, a printed look
 AUGMENT = (-2, 0, 2)  #: window offsets (px) used to multiply the training examples
 
+#: errors a user sees, as templates of `ArbiterError.of`: the `arbiter` command says them in
+#: the user's language (its catalogue marks the same English: arbiter/i18n.py VISION_ERRORS)
+NOT_A_CALIBRATION = "{where}: not an OTB Arbiter vision calibration"
+OLD_CALIBRATION = (
+    "{where}: calibration version {version!r}, this one reads {reads}: recalibrate"
+    " (arbiter calibrate)"
+)
+CALIBRATION_LACKS = "{where}: the calibration lacks {field}"
+CALIBRATION_NOT_JSON = "{path}: not valid JSON ({reason}, line {line})"
+
 
 @dataclass
 class Calibration:
@@ -102,11 +112,10 @@ class Calibration:
     @classmethod
     def from_dict(cls, d: dict[str, Any], where: str = "calibration") -> Calibration:
         if not isinstance(d, dict) or d.get("format") != FORMAT:
-            raise CalibrationError(f"{where}: not an OTB Arbiter vision calibration")
+            raise CalibrationError.of(NOT_A_CALIBRATION, where=where)
         if d.get("version") != VERSION:
-            raise CalibrationError(
-                f"{where}: calibration version {d.get('version')!r}, this one reads "
-                f"{VERSION}: recalibrate (arbiter calibrate)"
+            raise CalibrationError.of(
+                OLD_CALIBRATION, where=where, version=d.get("version"), reads=VERSION
             )
         try:
             return cls(
@@ -121,7 +130,7 @@ class Calibration:
                 outline=d.get("outline"),
             )
         except KeyError as exc:
-            raise CalibrationError(f"{where}: the calibration lacks {exc}") from None
+            raise CalibrationError.of(CALIBRATION_LACKS, where=where, field=exc) from None
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(json.dumps(self.to_dict(), indent=1) + "\n", encoding="utf-8")
@@ -132,7 +141,9 @@ class Calibration:
         try:
             data = json.loads(p.read_text(encoding="utf-8"))
         except json.JSONDecodeError as exc:
-            raise CalibrationError(f"{p}: not valid JSON ({exc.msg}, line {exc.lineno})") from None
+            raise CalibrationError.of(
+                CALIBRATION_NOT_JSON, path=p, reason=exc.msg, line=exc.lineno
+            ) from None
         return cls.from_dict(data, where=str(p))
 
 

@@ -21,6 +21,13 @@ IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff")
 
 Frames = Iterator[tuple[float, Any]]
 
+#: errors a user sees, as templates of `ArbiterError.of`: the `arbiter` command says them in
+#: the user's language (its catalogue marks the same English: arbiter/i18n.py VISION_ERRORS)
+CAMERA_CANNOT_OPEN = "camera {index}: cannot open it (is it connected and free?)"
+CAMERA_NO_FRAME = "camera {index}: no frame (disconnected?)"
+NO_VIDEO = "{path}: no such video file"
+BAD_VIDEO = "{path}: cannot read this video (unknown format?)"
+
 
 def open_source(
     camera: int | str | None = None,
@@ -67,7 +74,7 @@ def camera_frames(
     backend = c.CAP_V4L2 if sys.platform.startswith("linux") else c.CAP_ANY
     cap = c.VideoCapture(index, backend)
     if not cap.isOpened():
-        raise VisionError(f"camera {index}: cannot open it (is it connected and free?)")
+        raise VisionError.of(CAMERA_CANNOT_OPEN, index=index)
     cap.set(c.CAP_PROP_FRAME_WIDTH, width)
     cap.set(c.CAP_PROP_FRAME_HEIGHT, height)
     return _camera_loop(cap, index, clock)
@@ -82,7 +89,7 @@ def _camera_loop(cap: Any, index: int, clock: Callable[[], float]) -> Frames:
             ok, frame = cap.read()
             now = clock()
             if not ok or frame is None:
-                raise VisionError(f"camera {index}: no frame (disconnected?)")
+                raise VisionError.of(CAMERA_NO_FRAME, index=index)
             warm += 1
             if warm == 15:  # auto exposure and white balance have settled: lock them
                 cap.set(c.CAP_PROP_AUTO_EXPOSURE, 1)  # V4L2: 1 = manual exposure
@@ -98,10 +105,10 @@ def video_frames(path: str, *, fps: float | None = None) -> Frames:
     """Frames of a video file; t = frame index / fps (the file's rate unless `fps` is given)."""
     c = cv2()
     if not Path(path).is_file():
-        raise VisionError(f"{path}: no such video file")
+        raise VisionError.of(NO_VIDEO, path=path)
     cap = c.VideoCapture(str(path))
     if not cap.isOpened():
-        raise VisionError(f"{path}: cannot read this video (unknown format?)")
+        raise VisionError.of(BAD_VIDEO, path=path)
     rate = fps or cap.get(c.CAP_PROP_FPS) or 0.0
     if rate <= 0:
         cap.release()

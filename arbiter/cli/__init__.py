@@ -107,10 +107,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
     except OSError as exc:
-        print(
-            f"arbiter {args.command}: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "),
-            file=sys.stderr,
-        )
+        template = i18n.FILE_ERRORS.get(exc.errno or -1) if exc.filename else None
+        if template is not None:
+            text = i18n.gettext(template, i18n.language_for()).format(path=exc.filename)
+        else:
+            text = f"{exc.strerror or exc}: {exc.filename or ''}".rstrip(": ")
+        print(f"arbiter {args.command}: {text}", file=sys.stderr)
         return 2
 
 

@@ -27,7 +27,8 @@ ENGLISH = {
     "message", "from", "embedded", "simulated", "journals", "journal", "comes", "before",
     "previous", "times", "run", "backwards", "negative", "type", "has", "time", "square",
     "name", "string", "number", "whole", "position", "wrong",
-    "disconnected", "silent", "claim", "flag", "illegal", "move", "results",
+    "disconnected", "silent", "claim", "flag", "illegal", "move", "results", "file",
+    "calibration", "vision", "camera", "folder", "permission", "denied",
 }  # fmt: skip
 #: what stays as typed in every language: paths, quoted values (the contract's words:
 #: 'start', "white"), lists of names (the settings a config knows), options, the command's
@@ -138,6 +139,30 @@ def test_the_port_errors_of_firmware_bridge_are_in_the_catalogue() -> None:
     assert templates | {transport.PORT_FAILED} == set(i18n.DEVICE_ERRORS)
     for language in TRANSLATED:
         for template in i18n.DEVICE_ERRORS:
+            assert i18n.gettext(template, language) != template, (language, template)
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_camera_errors_are_said_in_the_language(language: str, tmp_path: Path) -> None:
+    not_one = tmp_path / "not-one.json"
+    not_one.write_text('{"format": "something else"}', encoding="utf-8")
+    for calibration in (tmp_path / "missing.json", not_one):
+        argv = ("play", "--camera", "0", "--calibration", str(calibration), "--lang", language)
+        text = refused(*argv, cwd=tmp_path)
+        assert str(calibration) in text and english_left(text) == set(), f"{language}: {text}"
+
+
+def test_the_vision_errors_are_in_the_catalogue() -> None:
+    from vision import calibration, sources
+
+    templates = {
+        sources.CAMERA_CANNOT_OPEN, sources.CAMERA_NO_FRAME, sources.NO_VIDEO, sources.BAD_VIDEO,
+        calibration.NOT_A_CALIBRATION, calibration.OLD_CALIBRATION,
+        calibration.CALIBRATION_LACKS, calibration.CALIBRATION_NOT_JSON,
+    }  # fmt: skip
+    assert templates == set(i18n.VISION_ERRORS)
+    for language in TRANSLATED:
+        for template in i18n.VISION_ERRORS:
             assert i18n.gettext(template, language) != template, (language, template)
 
 
