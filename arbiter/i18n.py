@@ -152,6 +152,7 @@ DEVICE_ERRORS = (
     ),
     N_("cannot open the board's port {url}: another program is using it"),
     N_("cannot open the board's port {url}: {reason}"),
+    N_("reading the board on {device} failed: {reason}"),
 )
 
 #: the errors `vision` raises with templates (`vision.sources`, `vision.calibration`)

@@ -42,6 +42,10 @@ __all__ = ["BoardSource", "Deliver", "choose_board"]
 #: events of each step (an empty list when none came)
 Deliver = Callable[[list[Event]], None]
 
+#: the error of a board whose reading failed, as a template of `ArbiterError.of`: the
+#: `arbiter` command says it in the user's language (arbiter/i18n.py `DEVICE_ERRORS`)
+READ_FAILED = "reading the board on {device} failed: {reason}"
+
 
 def choose_board() -> tuple[str, str]:
     """The protocol and device of the one board found on USB, serial and Bluetooth LE
@@ -212,7 +216,7 @@ class BoardSource:
                 self._failed(self._failure_error())
 
     def _failure_error(self) -> TransportError:
-        error = TransportError(f"reading the board on {self.device} failed: {self._failure}")
+        error = TransportError.of(READ_FAILED, device=self.device, reason=self._failure)
         error.__cause__ = self._failure
         return error
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arbiter.clock import Clock
+from rules.errors import ArbiterError
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,9 +47,19 @@ class Notice:
 
 @dataclass(frozen=True, slots=True)
 class SourceFailed:
-    """A source stopped on an error; the session ends with `message`."""
+    """A source stopped on an error; the session ends with `message`. `error`, when it
+    stopped on an error of ours, is the same message kept typed, so that the command says it
+    in the user's language."""
 
     message: str
+    error: ArbiterError | None = field(default=None, compare=False)
+
+    @classmethod
+    def on(cls, source: str, error: ArbiterError) -> SourceFailed:
+        """`SOURCE: error` (the source's name, then its error)."""
+        return cls(
+            f"{source}: {error}", ArbiterError.of("{source}: {error}", source=source, error=error)
+        )
 
 
 @dataclass(frozen=True, slots=True)

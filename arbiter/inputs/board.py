@@ -162,7 +162,7 @@ class BoardAdapter(Source):
 
     def _failed(self, error: ArbiterError) -> None:
         if self._emit is not None:
-            self._emit(SourceFailed(f"{self.name}: {error}"))
+            self._emit(SourceFailed.on(self.name, error))
 
     def has_leds(self) -> bool:
         """A board whose LEDs we may drive: Millennium, or a DGT Revelation II (the codec

@@ -101,7 +101,7 @@ class CameraSource(Source):
                     emit(_shifted(event, offset))
             emit(SourceDone(self.name))
         except ArbiterError as exc:
-            emit(SourceFailed(f"{self.name}: {exc}"))
+            emit(SourceFailed.on(self.name, exc))
         finally:
             close = getattr(frames, "close", None)
             if callable(close):

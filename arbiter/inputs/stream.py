@@ -116,7 +116,7 @@ class StreamSource(Source):
             self.horizon = None
             emit(SourceDone(self.name))
         except ArbiterError as exc:
-            emit(SourceFailed(str(exc)))
+            emit(SourceFailed(str(exc), exc))
         except OSError as exc:
             emit(SourceFailed(f"{self.name}: cannot be read ({exc.strerror or exc})"))
         except Exception as exc:  # the game must end with a message, never hang (D2)

@@ -234,6 +234,8 @@ class Session:
     def take(self, item: Any) -> list[Ruling]:
         """Take one item of a source: an event, or an intent the game's state turns into one."""
         if isinstance(item, SourceFailed):
+            if item.error is not None:  # said in the user's language
+                raise SourceError.of("{error}", error=item.error)
             raise SourceError(item.message)
         if isinstance(item, SourceDone):
             self.done.add(item.name)

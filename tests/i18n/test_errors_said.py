@@ -136,7 +136,10 @@ def test_a_missing_board_device_in_serbian_and_polish(tmp_path: Path) -> None:
 
 def test_the_port_errors_of_firmware_bridge_are_in_the_catalogue() -> None:
     templates = {transport.PORT_MISSING, transport.PORT_DENIED, transport.PORT_BUSY}
-    assert templates | {transport.PORT_FAILED} == set(i18n.DEVICE_ERRORS)
+    from firmware_bridge import source
+
+    templates |= {transport.PORT_FAILED, source.READ_FAILED}
+    assert templates == set(i18n.DEVICE_ERRORS)
     for language in TRANSLATED:
         for template in i18n.DEVICE_ERRORS:
             assert i18n.gettext(template, language) != template, (language, template)
