@@ -103,9 +103,9 @@ class _Drops:
 
 
 def _open(path: str) -> BinaryIO:
-    from arbiter.records.stream import open_stream
+    from arbiter.records.stream import A_CAPTURE, open_stream
 
-    return open_stream(path, what="a capture", error=DecodeFileError)
+    return open_stream(path, what=A_CAPTURE, error=DecodeFileError)
 
 
 @dataclass

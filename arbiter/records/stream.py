@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import BinaryIO, Literal, cast
 
 from arbiter.errors import StreamFileError
+from arbiter.i18n import Localized, gettext
 from rules.errors import ArbiterError, EventError
 from rules.events import NESTED_TOO_DEEPLY, Event, parse_line
 from rules.i18n import N_
@@ -37,18 +38,25 @@ TornPolicy = Literal["error", "tail", "any"]
 Warn = Callable[[str], None]
 
 
+#: what a file to read is, for the error of a folder given instead
+A_STREAM_FILE = N_("a stream file")
+A_CAPTURE = N_("a capture")
+
+
 def open_stream(
-    path: str, *, what: str = "a stream file", error: type[ArbiterError] = StreamFileError
+    path: str, *, what: str = A_STREAM_FILE, error: type[ArbiterError] = StreamFileError
 ) -> BinaryIO:
     """Open a file for reading as bytes ('-' is standard input), with a clear `error` naming
-    it as `what` when it is missing, a folder or unreadable."""
+    it as `what` (a message id: `A_STREAM_FILE`, `A_CAPTURE`) when it is missing, a folder or
+    unreadable."""
     if path == "-":
         return _stdin()
     p = Path(path)
     if not p.exists():
         raise error.of(N_("{path}: no such file"), path=path)
     if p.is_dir():
-        raise error(f"{path}: is a folder, not {what}")
+        said = Localized(lambda language: gettext(what, language))
+        raise error.of(N_("{path}: is a folder, not {what}"), path=path, what=said)
     try:
         return p.open("rb")
     except OSError as exc:

@@ -231,3 +231,12 @@ def test_the_hall_start_lines_in_the_language(language: str, tmp_path: Path) -> 
     assert re.fullmatch(summary[language], lines[-1]), lines
     for line in lines:
         assert english_left(line) == set(), f"{language}: {line}"
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_a_folder_given_as_a_stream_is_said_in_the_language(language: str, tmp_path: Path) -> None:
+    text = refused("replay", str(tmp_path), "--lang", language)
+    assert str(tmp_path) in text and english_left(text) == set(), f"{language}: {text}"
+    assert refused("replay", str(tmp_path), "--lang", "en").endswith(
+        ": is a folder, not a stream file\n"
+    )
