@@ -7,9 +7,31 @@ from typing import Any
 
 from arbiter.hall.alarms import kind_word
 from arbiter.hall.station import BoardLink, Station
+from arbiter.i18n import DOMAIN, LOCALE_DIR
+from rules.i18n import N_, Np_, translations
 
 #: alarms shown at most (the newest)
 SHOWN_ALARMS = 12
+
+#: the grid's words (the station's language)
+BROKER_LINE = N_("broker {where}: {link}   boards: {count}   topic prefix: {prefix}")
+CONNECTED = Np_("hall grid", "connected")
+NOT_CONNECTED = N_("NOT CONNECTED (retrying)")
+HEADINGS = {
+    "board": Np_("hall grid", "board"),
+    "white": Np_("hall grid", "white"),
+    "black": Np_("hall grid", "black"),
+    "ply": Np_("hall grid", "ply"),
+    "move": Np_("hall grid", "move"),
+    "result": Np_("hall grid", "result"),
+    "link": Np_("hall grid", "link"),
+}
+ONLINE = Np_("hall grid", "online")
+OFFLINE = N_("offline")
+CATCHING_UP = N_("catching up")
+ALARMS = N_("alarms ({count}):")
+NO_ALARMS = N_("alarms: none")
+ALARM = N_("  [{ident}] board {board}{when} {kind}: {text}")
 
 
 def _clock(seconds: float) -> str:
@@ -57,16 +79,21 @@ def board_row(link: BoardLink, names: dict[str, tuple[str, str]] | None = None) 
 def render(
     station: Station, names: dict[str, tuple[str, str]] | None = None, language: str = "en"
 ) -> str:
-    """The grid and the alarms as text (the alarms' sentences in `language`)."""
+    """The grid and the alarms as text, in `language`."""
     with station.lock:
         rows = [board_row(station.boards[n], names) for n in sorted(station.boards, key=natural)]
         alarms = list(station.alarms[-SHOWN_ALARMS:])
+    tr = translations(language, DOMAIN, str(LOCALE_DIR))
+    head = {key: tr.pgettext(*marked) for key, marked in HEADINGS.items()}
     where = f"{station.address.host}:{station.address.port}"
-    link = "connected" if station.connected.is_set() else "NOT CONNECTED (retrying)"
+    link = tr.pgettext(*CONNECTED) if station.connected.is_set() else tr.gettext(NOT_CONNECTED)
     lines = [
-        f"broker {where}: {link}   boards: {len(rows)}   topic prefix: {station.prefix}",
-        f"{'board':>5}  {'white':<18} {'black':<18} {'ply':>4}  {'move':<5} "
-        f"{'white':>8} {'black':>8}  {'result':<7} link",
+        tr.gettext(BROKER_LINE).format(
+            where=where, link=link, count=len(rows), prefix=station.prefix
+        ),
+        f"{head['board']:>5}  {head['white']:<18} {head['black']:<18} {head['ply']:>4}  "
+        f"{head['move']:<5} {head['white']:>8} {head['black']:>8}  {head['result']:<7} "
+        f"{head['link']}",
     ]
     for r in rows:
         wc = _clock(r["white_clock"]) if r["white_clock"] is not None else "-"
@@ -75,17 +102,24 @@ def render(
             wc = "*" + wc
         elif r["running"] == "black":
             bc = "*" + bc
-        link = "online" if r["online"] else ("offline" if r["online"] is False else "?")
+        link = tr.pgettext(*ONLINE) if r["online"] else "?"
+        if r["online"] is False:
+            link = tr.gettext(OFFLINE)
         if not r["synced"]:
-            link += ", catching up"
+            link += ", " + tr.gettext(CATCHING_UP)
+        to_move = head[r["to_move"]] if r["to_move"] in ("white", "black") else "-"
         lines.append(
             f"{r['board']:>5}  {r['white'][:18]:<18} {r['black'][:18]:<18} {r['moves']:>4}  "
-            f"{(r['to_move'] or '-'):<5} {wc:>8} {bc:>8}  {r['result']:<7} {link}"
+            f"{to_move:<5} {wc:>8} {bc:>8}  {r['result']:<7} {link}"
         )
     lines.append("")
-    lines.append(f"alarms ({len(station.alarms)}):" if alarms else "alarms: none")
+    count = len(station.alarms)
+    lines.append(tr.gettext(ALARMS).format(count=count) if alarms else tr.gettext(NO_ALARMS))
     for a in alarms:
         when = f" t={a.t:.1f}" if a.t is not None else ""
-        kind = kind_word(a.kind, language)
-        lines.append(f"  [{a.ident}] board {a.board}{when} {kind}: {a.text_in(language)}")
+        kind, text = kind_word(a.kind, language), a.text_in(language)
+        line = tr.gettext(ALARM).format(
+            ident=a.ident, board=a.board, when=when, kind=kind, text=text
+        )
+        lines.append(line)
     return "\n".join(lines)

@@ -28,7 +28,8 @@ ENGLISH = {
     "previous", "times", "run", "backwards", "negative", "type", "has", "time", "square",
     "name", "string", "number", "whole", "position", "wrong",
     "disconnected", "silent", "claim", "flag", "illegal", "move", "results", "file",
-    "calibration", "vision", "camera", "folder", "permission", "denied",
+    "calibration", "vision", "camera", "folder", "permission", "denied", "online", "offline",
+    "ply", "result", "link", "none", "connected", "retrying", "topic", "prefix",
 }  # fmt: skip
 #: what stays as typed in every language: paths, quoted values (the contract's words:
 #: 'start', "white"), lists of names (the settings a config knows), options, the command's
@@ -240,3 +241,13 @@ def test_a_folder_given_as_a_stream_is_said_in_the_language(language: str, tmp_p
     assert refused("replay", str(tmp_path), "--lang", "en").endswith(
         ": is a folder, not a stream file\n"
     )
+
+
+@pytest.mark.parametrize("language", ["sr", "pl"])
+def test_the_hall_grid_in_the_language(language: str) -> None:
+    from arbiter.hall.view import render
+
+    text = render(_station_with_alarms(), {}, language)
+    assert english_left(text.replace("broker", " ")) == set(), f"{language}: {text}"
+    english = render(_station_with_alarms(), {}, "en")
+    assert "NOT CONNECTED (retrying)" in english and "board 7 disconnected:" in english
