@@ -116,6 +116,30 @@ def _own_text(exc: ArbiterError, language: str) -> str:
         return str(exc).removeprefix(f"line {getattr(exc, 'line', None)}: ")
 
 
+class Said(str):
+    """A warning or a message in English (as a `str`) that keeps the error of ours it says,
+    so that the command can say it in the user's language (`text_in`)."""
+
+    error: BaseException
+
+    def __new__(cls, error: BaseException) -> Said:
+        said = super().__new__(cls, str(error))
+        said.error = error
+        return said
+
+    def text_in(self, language: str) -> str:
+        return error_text(self.error, language)
+
+
+def said_in(text: str, language: str) -> str:
+    """`text` in `language` when it is `Said`, else as it is."""
+    return text.text_in(language) if isinstance(text, Said) else text
+
+
+#: a warning of a command (`arbiter replay: warning: ...`)
+WARNING = N_("warning: {message}")
+
+
 class Localized:
     """A field of an error message said in the reader's language: `say(language)` makes it;
     formatted as it stands (the error's English message), it is the English."""

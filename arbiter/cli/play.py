@@ -158,6 +158,7 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from arbiter.i18n import language_for, said_in
     from arbiter.live.records import lock_journal, set_aside
     from arbiter.live.session import resumed_note
     from arbiter.live.setup import (
@@ -177,7 +178,7 @@ def run(args: argparse.Namespace) -> int:
     reading = None
     standard = settings.start_fields().get("time_control")
     if standard:
-        from arbiter.i18n import TIME_CONTROL_READ, gettext, language_for
+        from arbiter.i18n import TIME_CONTROL_READ, gettext
         from arbiter.live.club_time import describe
         from rules.timecontrol import TimeControl
 
@@ -194,7 +195,8 @@ def run(args: argparse.Namespace) -> int:
     if going_on is not None:
         history, warnings = going_on
         for warning in warnings:
-            sys.stderr.write(f"arbiter play: {warning}\n")
+            said = said_in(warning, language_for(settings.get("rules")))
+            sys.stderr.write(f"arbiter play: {said}\n")
         start = history[0]
         assert isinstance(start, Start)  # load_unfinished rebuilt the game from it
         session = resume_game(path, history, settings)

@@ -73,4 +73,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _warn(message: str) -> None:
     """A torn last line (a crash's): the record up to it is given, and this said."""
-    sys.stderr.write(f"arbiter replay: warning: {message}\n")
+    from arbiter.i18n import WARNING, gettext, language_for, said_in
+
+    language = language_for()
+    text = gettext(WARNING, language).format(message=said_in(message, language))
+    sys.stderr.write(f"arbiter replay: {text}\n")

@@ -46,6 +46,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from arbiter.errors import SessionError
+    from arbiter.i18n import language_for, said_in
     from arbiter.live.records import lock_journal
     from arbiter.live.session import rebuild, resumed_note
     from arbiter.live.setup import record_info, resume_game, settings_of
@@ -64,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     say_repaired("arbiter resume", path)
     history, warnings = read_journal(path)
     for warning in warnings:
-        sys.stderr.write(f"arbiter resume: {warning}\n")
+        sys.stderr.write(f"arbiter resume: {said_in(warning, language_for())}\n")
     game, _ = rebuild(history)
     if game.over:
         raise SessionError(f"journal {path}: the game is already over ({game.result})")

@@ -100,7 +100,7 @@ def read_journal(path: str | os.PathLike[str]) -> tuple[list[Event], list[str]]:
         try:
             events = list(read_events(handle, f"journal {p}", torn="any", warn=warnings.append))
         except EventError as exc:
-            raise JournalError(str(exc)) from None
+            raise JournalError.of("{error}", error=exc) from None  # said as `exc` is
     if not events:
         raise JournalError.of(N_("journal {path}: it holds no event (no game to resume)"), path=p)
     if not isinstance(events[0], Start):

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import BinaryIO, Literal, cast
 
 from arbiter.errors import StreamFileError
-from arbiter.i18n import Localized, gettext
+from arbiter.i18n import Localized, Said, gettext
 from rules.errors import ArbiterError, EventError
 from rules.events import NESTED_TOO_DEEPLY, Event, parse_line
 from rules.i18n import N_
@@ -78,6 +78,8 @@ def _stdin() -> BinaryIO:
 
 #: a fault of one line of a file, with the file's name and the line's number
 LINE_FAULT = N_("{file}: line {line}: {fault}")
+#: the warning for a torn line that is skipped
+TORN_LINE = N_("{file}: line {line} was cut short by a crash ({fault}) and is ignored")
 
 
 def torn_fault(raw: bytes) -> str | None:
@@ -124,10 +126,9 @@ def read_events(
             continue
         fault = torn_error(raw)
         if fault is not None:
-            where = f"{name}: line {number}"
             if torn == "any" or (torn == "tail" and _only_blank_after(lines)):
                 if warn is not None:
-                    warn(f"{where} was cut short by a crash ({fault}) and is ignored")
+                    warn(Said(EventError.of(TORN_LINE, file=name, line=number, fault=fault)))
                 continue
             raise EventError.of(LINE_FAULT, file=name, line=number, fault=fault)
         event = _parse(raw, number, name)
