@@ -251,3 +251,18 @@ def test_the_hall_grid_in_the_language(language: str) -> None:
     assert english_left(text.replace("broker", " ")) == set(), f"{language}: {text}"
     english = render(_station_with_alarms(), {}, "en")
     assert "NOT CONNECTED (retrying)" in english and "board 7 disconnected:" in english
+
+
+@pytest.mark.parametrize("language", ["sr", "pl"])
+def test_a_torn_last_line_is_warned_in_the_language(language: str, tmp_path: Path) -> None:
+    torn = tmp_path / "torn.jsonl"
+    torn.write_text(
+        '{"t": 0, "type": "start"}\n{"t": 1, "type": "press", "side": "white"}\n{"t": 2, "ty',
+        encoding="utf-8",
+    )
+    done = run_cli("replay", str(torn), "--lang", language)
+    assert done.returncode == 0, done.stderr
+    warning = {"sr": "upozorenje: ", "pl": "ostrzeżenie: "}[language]
+    assert done.stderr.startswith(f"arbiter replay: {warning}{torn}: "), done.stderr
+    said = done.stderr.split("(", 1)[0] + done.stderr.rsplit(")", 1)[1]  # the parser's words
+    assert english_left(said) == set(), done.stderr
