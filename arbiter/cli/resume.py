@@ -24,6 +24,7 @@ from arbiter.cli.play import (
     reserve_page,
     say_repaired,
 )
+from rules.i18n import N_
 
 HELP = "continue a live game from its journal (after a crash or power loss)"
 
@@ -54,9 +55,9 @@ def run(args: argparse.Namespace) -> int:
     from arbiter.records.paths import check_distinct
 
     if args.counted and args.gap is None:
-        raise SessionError("--counted needs --gap S: how long the game was down")
+        raise SessionError.of(N_("--counted needs --gap S: how long the game was down"))
     if args.gap is not None and not args.gap >= 0:
-        raise SessionError(f"--gap must be 0 or more seconds, not {args.gap}")
+        raise SessionError.of(N_("--gap must be 0 or more seconds, not {gap}"), gap=args.gap)
     path = Path(args.journal_file)
     settings = settings_of(args)
     check_publish(settings.get("publish"))  # a bad --publish stops before anything is journaled
@@ -68,7 +69,9 @@ def run(args: argparse.Namespace) -> int:
         sys.stderr.write(f"arbiter resume: {said_in(warning, language_for())}\n")
     game, _ = rebuild(history)
     if game.over:
-        raise SessionError(f"journal {path}: the game is already over ({game.result})")
+        raise SessionError.of(
+            N_("journal {path}: the game is already over ({result})"), path=path, result=game.result
+        )
     web = reserve_page(settings)
     session = resume_game(path, history, settings, gap_s=args.gap, counted=args.counted)
     session.display.note(resumed_note(path, history[-1].t, session.language))

@@ -14,6 +14,7 @@ from arbiter.inputs.line_noise import NoiseFilter
 from arbiter.outputs.board_feedback import ClockTimes, Leds
 from rules.errors import ArbiterError
 from rules.events import Event, Lift, Place, Snapshot
+from rules.i18n import N_
 from rules.rulings import ClockState, MoveStands, Obligation
 
 if TYPE_CHECKING:
@@ -82,12 +83,17 @@ class BoardAdapter(Source):
         options: dict[str, Any] = {}
         if clock_white is not None:
             if protocol not in ("dgt", "revelation", AUTO):
-                raise SourceError(
-                    f"--clock-white is for a DGT 3000 clock on a DGT board (dgt:DEVICE), "
-                    f"not for --board {spec}"
+                raise SourceError.of(
+                    N_(
+                        "--clock-white is for a DGT 3000 clock on a DGT board (dgt:DEVICE),"
+                        " not for --board {spec}"
+                    ),
+                    spec=spec,
                 )
             if clock_white not in ("left", "right"):
-                raise SourceError(f"--clock-white must be left or right, not {clock_white!r}")
+                raise SourceError.of(
+                    N_("--clock-white must be left or right, not {value!r}"), value=clock_white
+                )
             if protocol != AUTO:
                 options["clock_white"] = clock_white
         self.name = f"board:{spec}"
@@ -104,9 +110,13 @@ class BoardAdapter(Source):
             # the protocol is known only now, after the detection
             if self.board.codec.name != "dgt":
                 self.board.close()
-                raise SourceError(
-                    f"--clock-white is for a DGT 3000 clock on a DGT board; the board found "
-                    f"at {spec} is a {self.board.codec.name} board"
+                raise SourceError.of(
+                    N_(
+                        "--clock-white is for a DGT 3000 clock on a DGT board; the board found"
+                        " at {spec} is a {protocol} board"
+                    ),
+                    spec=spec,
+                    protocol=self.board.codec.name,
                 )
             self.board.codec.clock_white = clock_white  # type: ignore[attr-defined]
         #: the bytes `follow` sent to the board, in order (for the display and tests)

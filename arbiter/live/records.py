@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import IO
 
 from arbiter.errors import SessionError
+from rules.i18n import N_
 
 
 def lock_path(journal: Path) -> Path:
@@ -46,16 +47,22 @@ def lock_journal(journal: Path) -> IO[bytes]:
         path.parent.mkdir(parents=True, exist_ok=True)
         handle = open(path, "ab")  # noqa: SIM115 - held open for the whole game
     except OSError as exc:
-        raise SessionError(
-            f"journal {journal}: cannot make its lock {path} ({exc.strerror})"
+        raise SessionError.of(
+            N_("journal {journal}: cannot make its lock {path} ({reason})"),
+            journal=journal,
+            path=path,
+            reason=exc.strerror,
         ) from None
     try:
         fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
         handle.close()
-        raise SessionError(
-            f"journal {journal} is in use by another arbiter program (its game is being "
-            "played now); stop that one first, or give this game another --journal"
+        raise SessionError.of(
+            N_(
+                "journal {journal} is in use by another arbiter program (its game is being"
+                " played now); stop that one first, or give this game another --journal"
+            ),
+            journal=journal,
         ) from None
     return handle
 

@@ -211,8 +211,9 @@ class Session:
         """
         game, rulings = rebuild(history)
         if game.over:
-            raise SessionError(
-                f"the game is already over ({game.result}); there is nothing to resume"
+            raise SessionError.of(
+                N_("the game is already over ({result}); there is nothing to resume"),
+                result=game.result,
             )
         restart = restart_event(history[-1].t, gap_s, counted)
         session = cls(
@@ -548,7 +549,9 @@ class Session:
         try:
             write_atomic(p, text)
         except OSError as exc:
-            raise SessionError(f"PGN {p}: cannot be written ({exc.strerror})") from None
+            raise SessionError.of(
+                N_("PGN {path}: cannot be written ({reason})"), path=p, reason=exc.strerror
+            ) from None
         return p
 
     def keep_pgn(

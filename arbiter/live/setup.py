@@ -38,6 +38,7 @@ from arbiter.live.virtual_play import CommandSource, open_virtual_board
 from arbiter.outputs.display import Display, say
 from arbiter.records.journal import JournalWriter, read_journal
 from rules.events import Event, Start
+from rules.i18n import N_
 
 #: seconds a finished game waits for the hall's station to confirm it holds the whole game
 PUBLISH_LINGER_S = 10.0
@@ -133,7 +134,9 @@ def _board(
     A Certabo board's calibration goes into its name, so that `arbiter resume` reads the
     pieces with it again (without it the board would tell only where pieces stand)."""
     if not _available("firmware_bridge.source"):
-        raise SourceError(f"--board {spec}: e-boards are not available in this build")
+        raise SourceError.of(
+            N_("--board {spec}: e-boards are not available in this build"), spec=spec
+        )
     calibration = calibration or settings.get("calibration")
     source = BoardAdapter(
         spec,
@@ -150,11 +153,13 @@ def _board(
 
 def _camera(calibration: str | None, camera: int | str | None, video: str | None) -> Source:
     if camera is not None and video is not None:
-        raise SourceError("--camera and --video: give one of them, not both")
+        raise SourceError.of(N_("--camera and --video: give one of them, not both"))
     if not (_available("vision.sources") and _available("vision.tracker")):
-        raise SourceError("--camera/--video: the camera is not available in this build")
+        raise SourceError.of(N_("--camera/--video: the camera is not available in this build"))
     if calibration is None:
-        raise SourceError("--camera/--video need --calibration FILE (made by `arbiter calibrate`)")
+        raise SourceError.of(
+            N_("--camera/--video need --calibration FILE (made by `arbiter calibrate`)")
+        )
     source = CameraSource(calibration, camera, video)
     source.name += f"{CALIBRATION_TAG}{os.path.abspath(calibration)}"
     return source

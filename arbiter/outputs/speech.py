@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arbiter.errors import ConfigError
+from rules.i18n import N_
 from rules.messages import format_ruling
 from rules.rulings import Obligation, Ruling
 from rules.supervision import PanelMode, PanelState, indications
@@ -139,8 +140,10 @@ class Speaker:
 def open_speaker(language: str, mode: PanelMode, *, wav_dir: Path | None = None) -> Speaker:
     """A `Speaker`, once espeak-ng is known to be there (`ConfigError` otherwise)."""
     if shutil.which(ESPEAK) is None:
-        raise ConfigError(
-            "--speak needs espeak-ng, which is not installed (Debian, Raspberry Pi OS:"
-            " sudo apt-get install espeak-ng)"
+        raise ConfigError.of(
+            N_(
+                "--speak needs espeak-ng, which is not installed (Debian, Raspberry Pi OS:"
+                " sudo apt-get install espeak-ng)"
+            )
         )
     return Speaker(language, mode, wav_dir=wav_dir)

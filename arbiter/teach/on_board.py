@@ -226,6 +226,8 @@ class BoardDrills:
         movements it shows are added to `moved` (a whole-board report: the squares emptied,
         then those filled, since the last report)."""
         if isinstance(item, SourceFailed):
+            if item.error is not None:  # said in the user's language
+                raise SourceError.of("{error}", error=item.error)
             raise SourceError(item.message)
         if isinstance(item, Snapshot):
             now = chess.BaseBoard(item.board)

@@ -29,7 +29,8 @@ ENGLISH = {
     "name", "string", "number", "whole", "position", "wrong",
     "disconnected", "silent", "claim", "flag", "illegal", "move", "results", "file",
     "calibration", "vision", "camera", "folder", "permission", "denied", "online", "offline",
-    "ply", "result", "link", "none", "connected", "retrying", "topic", "prefix",
+    "ply", "result", "link", "none", "connected", "retrying", "topic", "prefix", "needs",
+    "how", "long", "was", "down", "seconds", "give", "one", "both", "them", "more",
 }  # fmt: skip
 #: what stays as typed in every language: paths, quoted values (the contract's words:
 #: 'start', "white"), lists of names (the settings a config knows), options, the command's
@@ -266,3 +267,17 @@ def test_a_torn_last_line_is_warned_in_the_language(language: str, tmp_path: Pat
     assert done.stderr.startswith(f"arbiter replay: {warning}{torn}: "), done.stderr
     said = done.stderr.split("(", 1)[0] + done.stderr.rsplit(")", 1)[1]  # the parser's words
     assert english_left(said) == set(), done.stderr
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_option_errors_of_a_live_game_are_said_in_the_language(
+    language: str, tmp_path: Path
+) -> None:
+    cases = [
+        ("resume", str(tmp_path / "j.jsonl"), "--counted"),
+        ("resume", str(tmp_path / "j.jsonl"), "--gap", "-3"),
+        ("play", "--camera", "0", "--video", "v.mp4"),
+    ]
+    for argv in cases:
+        text = refused(*argv, "--lang", language, cwd=tmp_path)
+        assert english_left(text) == set(), f"{language} {argv}: {text}"
