@@ -30,6 +30,7 @@ from arbiter.hall.errors import HallError
 from arbiter.hall.pairings import Pairing, Round
 from arbiter.hall.replay import BoardReplay
 from arbiter.records.pgn import pgn_from_rulings
+from rules.i18n import N_
 from rules.rulings import ClockState, MoveStands
 
 
@@ -156,7 +157,9 @@ def _write(path: Path, text: str) -> None:
         tmp.write_text(text, encoding="utf-8")
         os.replace(tmp, path)
     except OSError as exc:
-        raise HallError(f"export {path}: cannot be written ({exc.strerror})") from None
+        raise HallError.of(
+            N_("export {path}: cannot be written ({reason})"), path=path, reason=exc.strerror
+        ) from None
 
 
 def write_round(

@@ -15,6 +15,7 @@ from arbiter.hall.topics import BrokerAddress, check_board_name
 from arbiter.live.config import Settings, merge
 from arbiter.live.session import Session
 from arbiter.records.journal import JournalWriter
+from rules.i18n import N_
 
 
 def parse_board(spec: str, default_name: str) -> tuple[str, str]:
@@ -23,7 +24,9 @@ def parse_board(spec: str, default_name: str) -> tuple[str, str]:
     if not sep:
         name, device = default_name, spec
     if ":" not in device:
-        raise HallError(f"--board {spec!r}: write [NAME=]PROTOCOL:DEVICE, e.g. 3=dgt:/dev/ttyACM0")
+        raise HallError.of(
+            N_("--board {spec!r}: write [NAME=]PROTOCOL:DEVICE, e.g. 3=dgt:/dev/ttyACM0"), spec=spec
+        )
     return check_board_name(name), device
 
 
@@ -46,9 +49,13 @@ class LocalBoard(HallBoard):
         start = start_of(settings, sources, None)
         journal_path = folder / f"board-{name}.jsonl"
         if journal_path.exists() and journal_path.stat().st_size > 0:
-            raise HallError(
-                f"board {name}: its journal {journal_path} already holds a game; give"
-                " another --journals folder (or `arbiter resume` it)"
+            raise HallError.of(
+                N_(
+                    "board {name}: its journal {journal} already holds a game; give"
+                    " another --journals folder (or `arbiter resume` it)"
+                ),
+                name=name,
+                journal=journal_path,
             )
         session = Session.new(start, JournalWriter(journal_path), clock, sources=sources)
         super().__init__(name, session, address, journal_path)

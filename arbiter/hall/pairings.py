@@ -20,6 +20,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arbiter.hall.errors import PairingsError
+from arbiter.i18n import Localized, gettext
+from rules.i18n import N_
+
+#: what a header named when it named nothing
+NOTHING = N_("nothing")
 
 NAME = slice(14, 47)
 FIDE_ID = slice(57, 68)
@@ -81,7 +86,9 @@ def read_pairings(path: Path, round_number: int | None = None) -> Round:
     try:
         raw = path.read_bytes()
     except OSError as exc:
-        raise PairingsError(f"pairings {path}: cannot be read ({exc.strerror})") from None
+        raise PairingsError.of(
+            N_("pairings {path}: cannot be read ({reason})"), path=path, reason=exc.strerror
+        ) from None
     try:
         text, encoding = raw.decode("utf-8-sig"), "utf-8"
     except UnicodeDecodeError:
@@ -103,9 +110,10 @@ def read_csv(text: str, path: Path, round_number: int) -> Round:
     fields = {f.strip().lower() for f in rows.fieldnames or []}
     needed = {"board", "white", "black"}
     if not needed <= fields:
-        raise PairingsError(
-            f"pairings {path}: the header must name board, white and black (found "
-            f"{', '.join(sorted(fields)) or 'nothing'})"
+        raise PairingsError.of(
+            N_("pairings {path}: the header must name board, white and black (found {found})"),
+            path=path,
+            found=", ".join(sorted(fields)) or Localized(lambda lang: gettext(NOTHING, lang)),
         )
     pairings = []
     for line, row in enumerate(rows, start=2):
@@ -129,7 +137,7 @@ def read_csv(text: str, path: Path, round_number: int) -> Round:
         )
     boards = [p.board for p in pairings]
     if len(set(boards)) != len(boards):
-        raise PairingsError(f"pairings {path}: a board number is given twice")
+        raise PairingsError.of(N_("pairings {path}: a board number is given twice"), path=path)
     return Round(round_number, pairings, source=path)
 
 
@@ -156,11 +164,13 @@ def read_trf(text: str, path: Path, round_number: int | None) -> Round:
             raise PairingsError(f"pairings {path}: line {n}: no starting rank in columns 5-8")
         players[int(rank)] = line
     if not players:
-        raise PairingsError(f"pairings {path}: no player ('001' line): is it a TRF-16 file?")
+        raise PairingsError.of(
+            N_("pairings {path}: no player ('001' line): is it a TRF-16 file?"), path=path
+        )
     if round_number is None:
         rounds = [r for r in range(1, 100) if any(_block(p, r) for p in players.values())]
         if not rounds:
-            raise PairingsError(f"pairings {path}: no round is paired")
+            raise PairingsError.of(N_("pairings {path}: no round is paired"), path=path)
         round_number = rounds[-1]
     scores = {
         rank: sum(
@@ -182,7 +192,9 @@ def read_trf(text: str, path: Path, round_number: int | None) -> Round:
             )
         pairs.append((pos, block[0]))
     if not pairs:
-        raise PairingsError(f"pairings {path}: round {round_number} has no pairings")
+        raise PairingsError.of(
+            N_("pairings {path}: round {round} has no pairings"), path=path, round=round_number
+        )
     pairs.sort(
         key=lambda wb: (
             -max(scores[wb[0]], scores[wb[1]]),

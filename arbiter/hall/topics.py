@@ -25,6 +25,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from arbiter.hall.errors import HallError
+from rules.i18n import N_
 
 DEFAULT_PREFIX = "arbiter/hall"
 DEFAULT_PORT = 1883
@@ -66,21 +67,28 @@ def parse_address(url: str, *, prefix: str = DEFAULT_PREFIX) -> BrokerAddress:
         parts = urlsplit(text)
         port = parts.port
     except ValueError as exc:
-        raise HallError(f"broker address {url!r}: {exc}") from None
+        raise HallError.of(N_("broker address {url!r}: {reason}"), url=url, reason=exc) from None
     if parts.scheme not in ("mqtt", "mqtts"):
-        raise HallError(f"broker address {url!r}: write mqtt://... or mqtts://... (TLS)")
+        raise HallError.of(
+            N_("broker address {url!r}: write mqtt://... or mqtts://... (TLS)"), url=url
+        )
     if not parts.hostname:
-        raise HallError(f"broker address {url!r}: no host (write mqtt://HOST[:PORT][/BOARD])")
+        raise HallError.of(
+            N_("broker address {url!r}: no host (write mqtt://HOST[:PORT][/BOARD])"), url=url
+        )
     if parts.query or parts.fragment or "#" in text:
-        raise HallError(
-            f"broker address {url!r}: write mqtt://HOST[:PORT][/BOARD], with no '?' or '#'"
+        raise HallError.of(
+            N_("broker address {url!r}: write mqtt://HOST[:PORT][/BOARD], with no '?' or '#'"),
+            url=url,
         )
     levels = [level for level in parts.path.strip("/").split("/") if level]
     board = check_board_name(levels[-1]) if levels else None
     if len(levels) > 1:  # mqtt://HOST/PREFIX/.../BOARD: a hall's part under its own prefix
         prefix = "/".join(levels[:-1])
         if any(c in prefix for c in "+#"):
-            raise HallError(f"broker address {url!r}: a topic prefix has no '+' or '#'")
+            raise HallError.of(
+                N_("broker address {url!r}: a topic prefix has no '+' or '#'"), url=url
+            )
     tls = parts.scheme == "mqtts"
     password = parts.password
     if parts.username and password is None:
@@ -99,9 +107,12 @@ def parse_address(url: str, *, prefix: str = DEFAULT_PREFIX) -> BrokerAddress:
 def check_board_name(name: str) -> str:
     """`name` if it can be a board's topic level, else a HallError saying why."""
     if not BOARD_NAME.match(name):
-        raise HallError(
-            f"board name {name!r}: use 1 to 64 letters, digits, '_', '-' or '.' (it is a topic"
-            " level, so no '/', '+' or '#')"
+        raise HallError.of(
+            N_(
+                "board name {name!r}: use 1 to 64 letters, digits, '_', '-' or '.' (it is a topic"
+                " level, so no '/', '+' or '#')"
+            ),
+            name=name,
         )
     return name
 

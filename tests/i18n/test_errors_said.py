@@ -30,13 +30,14 @@ ENGLISH = {
     "disconnected", "silent", "claim", "flag", "illegal", "move", "results", "file",
     "calibration", "vision", "camera", "folder", "permission", "denied", "online", "offline",
     "ply", "result", "link", "none", "connected", "retrying", "topic", "prefix", "needs",
-    "how", "long", "was", "down", "seconds", "give", "one", "both", "them", "more",
+    "how", "long", "was", "down", "seconds", "give", "one", "both", "them", "more", "write",
+    "address", "host", "header", "found", "nothing", "pairings",
 }  # fmt: skip
 #: what stays as typed in every language: paths, quoted values (the contract's words:
 #: 'start', "white"), lists of names (the settings a config knows), options, the command's
 #: name, host:port, t=1.5, true and false
 KEPT = re.compile(
-    r"\S*/\S*|'[^']*'|\"[^\"]*\"|(?:[\w-]+, )+[\w-]+|--[\w-]+|arbiter \w+|\S+:\d+|\bt=\S+"
+    r"\S*/\S*|'[^']*'|\"[^\"]*\"|(?:[\w-]+, )+[\w-]+|--[\w-]+|\S*=\S*|arbiter \w+|\S+:\d+|\bt=\S+"
     r"|\btrue\b|\bfalse\b"
 )
 
@@ -277,6 +278,21 @@ def test_option_errors_of_a_live_game_are_said_in_the_language(
         ("resume", str(tmp_path / "j.jsonl"), "--counted"),
         ("resume", str(tmp_path / "j.jsonl"), "--gap", "-3"),
         ("play", "--camera", "0", "--video", "v.mp4"),
+    ]
+    for argv in cases:
+        text = refused(*argv, "--lang", language, cwd=tmp_path)
+        assert english_left(text) == set(), f"{language} {argv}: {text}"
+
+
+@pytest.mark.parametrize("language", ["sr", "pl"])
+def test_hall_option_errors_in_the_language(language: str, tmp_path: Path) -> None:
+    pairings = tmp_path / "round.csv"
+    pairings.write_text("table,name\n1,Ann\n", encoding="utf-8")
+    cases = [
+        ("hall", "--broker", "http://x", "--duration", "1"),
+        ("hall", "--broker", "mqtt://", "--duration", "1"),
+        ("hall", "--board", "nothing-here", "--broker", "mqtt://127.0.0.1:1", "--duration", "1"),
+        ("hall", "--pairings", str(pairings), "--broker", "mqtt://h", "--duration", "1"),
     ]
     for argv in cases:
         text = refused(*argv, "--lang", language, cwd=tmp_path)
