@@ -76,6 +76,10 @@ if TYPE_CHECKING:
 
 __all__ = ["CameraDrills", "camera_passed", "run_camera_drills"]
 
+#: stream seconds the camera is watched before the first set-up is judged: a still scene
+#: is reported after the tracker's still_s, or its patience_s when many squares differ (1 s)
+FIRST_LOOK_S = 2.0
+
 TOUCH_ON_CAMERA = N_(
     "lift the piece on {square} off the board, hold it up until the camera has seen the"
     " square empty (a second), and put it back on {square}"
@@ -286,13 +290,31 @@ class CameraDrills:
         self.pending.extend(later)
         return rulings + game.advance(max(until, self.clock.now()))
 
+    def first_look(self) -> None:
+        """Let the camera look at the board for `FIRST_LOOK_S` before the first set-up is
+        judged: its tracker reports a scene only when it differs from the calibration's, so
+        silence means the calibration's placement only once it had time to speak."""
+        until = self.clock.now() + FIRST_LOOK_S
+        while self.clock.now() < until:
+            item = self._next(timeout=max(0.01, self.clock.real_delay(until - self.clock.now())))
+            if isinstance(item, Snapshot):
+                self._see(item)
+
     def run(self, session: Session, drills: tuple[Drill, ...] = DRILLS) -> Session:
-        """Run the drills until the input or the video ends; the results go to `session`."""
+        """Run the drills until the input or the video ends; the results go to `session`.
+
+        A camera that fails ends the drills with its message; the drills done so far are
+        kept (the summary is still saved)."""
         try:
+            self.first_look()
             for number, drill in enumerate(drills, start=1):
                 self._drill(session, drill, number, len(drills))
         except _Ended:
             pass
+        except SourceError as exc:
+            from arbiter.i18n import error_text
+
+            self._say(error_text(exc, self.language))
         return session
 
     def _drill(self, session: Session, drill: Drill, number: int, total: int) -> None:

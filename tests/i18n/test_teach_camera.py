@@ -132,7 +132,36 @@ def test_drills_under_a_camera_are_set_up_read_and_judged(shared: Path, tmp_path
     assert "put N on g1" in text and "take X off e4" in text, text
     assert "The camera sees only where the white and the black pieces stand" in text
     assert "lift the piece on g1 off the board" in text
+    assert "not what was asked" not in text  # the wrong set-up was seen before the drill
+    assert text.index("take X off e4") < text.index("The position stands on the board.")
     assert "White played Nf3." in text and "White played e3." in text
     assert "leaves your king in check" in text or "illegal" in text
     assert session.results[0].answer == "lift g1, place f3"
     assert took < 30, took
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        (["--video", "drills.avi"], "need --calibration FILE"),
+        (["--video", "x.avi", "--calibration", "c.json", "--board", "dgt-sim"], "not both"),
+        (["--video", "any.avi", "--calibration", "CAL"], "not an OTB Arbiter vision calibration"),
+    ],
+)
+def test_the_camera_options_are_checked_in_one_line(
+    options: list[str], said: str, tmp_path: Path
+) -> None:
+    import json
+    import subprocess
+    import sys
+
+    cal = tmp_path / "cal.json"
+    cal.write_text(json.dumps({}), encoding="utf-8")
+    options = [str(cal) if o == "CAL" else o for o in options]
+    done = subprocess.run(
+        [sys.executable, "-m", "arbiter.cli", "teach", *options, "--summary",
+         str(tmp_path / "s.jsonl")],
+        capture_output=True, text=True, timeout=60, cwd=tmp_path, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    assert done.returncode != 0
+    assert said in done.stderr and "Traceback" not in done.stderr, done.stderr
