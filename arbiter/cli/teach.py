@@ -43,14 +43,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--camera",
         type=_camera_value,
-        help="drill under a camera above an ordinary board (with --calibration): device"
-        " number, or picam for the Pi camera; the press is typed",
+        help="a camera (with --calibration): device number, or picam for the Pi camera",
     )
+    parser.add_argument("--video", metavar="FILE", help="a video file (with --calibration)")
     parser.add_argument(
-        "--video", metavar="FILE", help="drill on a video file of the board (with --calibration)"
-    )
-    parser.add_argument(
-        "--calibration", metavar="FILE", help="the camera's calibration (`arbiter calibrate`)"
+        "--calibration",
+        metavar="FILE",
+        help="the camera's calibration, made by `arbiter calibrate`; the pupil sets each"
+        " situation up on an ordinary board under the camera, and the press is typed",
     )
 
 
