@@ -29,8 +29,10 @@ Events stamped after the press's window belong to the next step and are kept for
 from __future__ import annotations
 
 import dataclasses
+import math
 import queue
 import threading
+import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -79,6 +81,10 @@ __all__ = ["CameraDrills", "camera_passed", "run_camera_drills"]
 #: stream seconds the camera is watched before the first set-up is judged: a still scene
 #: is reported after the tracker's still_s, or its patience_s when many squares differ (1 s)
 FIRST_LOOK_S = 2.0
+#: real seconds a camera that stopped sending frames is waited for past the clock
+STALL_S = 5.0
+#: real seconds a camera is given to send its first frame
+OPEN_S = 10.0
 
 TOUCH_ON_CAMERA = N_(
     "lift the piece on {square} off the board, hold it up until the camera has seen the"
@@ -171,7 +177,16 @@ class CameraDrills:
             if line is None:
                 self.inbox.put(_EndOfInput())
                 return
-            self.inbox.put(_Line(self.clock.now(), line.strip()))
+            self.inbox.put(_Line(self._now(), line.strip()))
+
+    def _now(self) -> float:
+        """The stream time of what the drills do (a typed press, a drill's start): the
+        clock's; under a video, the moment of the video the camera has shown (the video is
+        the board: a press goes with the scene on the screen, however far the camera's
+        reading of the file is behind the clock)."""
+        now = self.clock.now()
+        seen = self.source.seen_until
+        return min(now, seen) if self.source.finite and math.isfinite(seen) else now
 
     def _next(self, timeout: float | None = None) -> Any:
         """The next item (a kept one first); None when `timeout` (real seconds) passed.
@@ -215,7 +230,7 @@ class CameraDrills:
             if not missing and not extra:
                 self._say(self._(SET_UP_DONE))
                 return
-            mismatch = Mismatch(t=self.clock.now(), missing=missing, extra=extra)
+            mismatch = Mismatch(t=self._now(), missing=missing, extra=extra)
             if said is None:
                 self._say(self._(SET_UP))
                 self._say(self._(COLOURS_ONLY))
@@ -262,7 +277,7 @@ class CameraDrills:
                     self._see(item)
                 rulings += _rule(game, item)
             elif isinstance(item, _Line) and item.text.lower() in press_words:
-                rulings += game.handle(Press(t=item.t, side=side))
+                rulings += _rule(game, Press(t=item.t, side=side))
                 rulings += self._window(game, item.t + self.latency_s)
                 answer = ", ".join(f"{what} {square}" for what, square in self.moved) or item.text
                 return DrillResult(drill.name, answer, camera_passed(rulings), tuple(rulings))
@@ -272,33 +287,60 @@ class CameraDrills:
         ruled on by `game`; later ones are kept for the next step."""
         rulings: list[Ruling] = []
         later: list[Any] = []
-        while self.clock.now() < until:
-            wait = self.clock.real_delay(until - self.clock.now())
-            try:
-                item = self._next(timeout=max(0.01, wait))
-            except _Ended:
-                later.append(SourceDone("camera"))
-                break
-            if item is None:
-                continue
+
+        def take(item: Any) -> None:
+            nonlocal rulings
             if isinstance(item, Event) and item.t <= until:
                 if isinstance(item, Snapshot):
                     self._see(item)
                 rulings += _rule(game, item)
             else:
                 later.append(item)
+
+        try:
+            self._watch(until, take)
+        except _Ended:
+            later.append(SourceDone("camera"))
         self.pending.extend(later)
-        return rulings + game.advance(max(until, self.clock.now()))
+        return rulings + game.advance(max(until, game.t))
+
+    def _watch(self, until: float, take: Callable[[Any], None]) -> None:
+        """Hand `take` every item until the camera has looked at the board up to stream
+        time `until` (`CameraSource.seen_until`: a camera a moment behind the clock, as on a
+        busy Pi, is waited for), or `STALL_S` real seconds after the clock passed it.
+
+        Raises:
+            _Ended: the video or the input ended.
+        """
+        give_up: float | None = None
+        while self.source.seen_until < until:
+            now = self.clock.now()
+            if now >= until:
+                give_up = give_up if give_up is not None else time.monotonic() + STALL_S
+                if time.monotonic() > give_up:
+                    return
+            wait = self.clock.real_delay(until - now) if now < until else 0.02
+            item = self._next(timeout=max(0.01, wait))
+            if item is not None:
+                take(item)
 
     def first_look(self) -> None:
-        """Let the camera look at the board for `FIRST_LOOK_S` before the first set-up is
-        judged: its tracker reports a scene only when it differs from the calibration's, so
-        silence means the calibration's placement only once it had time to speak."""
-        until = self.clock.now() + FIRST_LOOK_S
-        while self.clock.now() < until:
-            item = self._next(timeout=max(0.01, self.clock.real_delay(until - self.clock.now())))
+        """Let the camera look at the board for `FIRST_LOOK_S` from its first frame before
+        the first set-up is judged: its tracker reports a scene only when it differs from the
+        calibration's, so silence means the calibration's placement only once it had time
+        to speak."""
+
+        def take(item: Any) -> None:
             if isinstance(item, Snapshot):
                 self._see(item)
+
+        opened = time.monotonic() + OPEN_S
+        while not math.isfinite(self.source.seen_until) and time.monotonic() < opened:
+            item = self._next(timeout=0.02)  # the camera is opening (a video, a warm-up)
+            if item is not None:
+                take(item)
+        first = self.source.seen_until
+        self._watch((first if math.isfinite(first) else self.clock.now()) + FIRST_LOOK_S, take)
 
     def run(self, session: Session, drills: tuple[Drill, ...] = DRILLS) -> Session:
         """Run the drills until the input or the video ends; the results go to `session`.
@@ -326,7 +368,7 @@ class CameraDrills:
             self._say("\n".join(board_lines(position)))
             sensor: dict[str, Any] = dict(self.source.start_settings())
             start = Start(
-                t=self.clock.now(), fen=drill.fen, time_control=CONTROL, strict=True, **sensor
+                t=self._now(), fen=drill.fen, time_control=CONTROL, strict=True, **sensor
             )
             game = Game(start)
             before = self.situation(drill, game)
@@ -345,9 +387,10 @@ class CameraDrills:
 
 
 def _rule(game: Game, event: Event) -> list[Ruling]:
-    """`game`'s rulings on `event`; a camera's report that arrives after a press stamped
-    later (the tracker's frames are a moment behind the keyboard) is ruled at the press's
-    time, as a live session does (the press waits `latency_s` for it)."""
+    """`game`'s rulings on `event`; an event stamped before the last one ruled (a camera's
+    report that arrives after a press stamped later: the tracker's frames are a moment
+    behind the keyboard) is ruled at the last one's time, as a live session does (the press
+    waits `latency_s` for the report)."""
     if event.t < game.t:
         event = dataclasses.replace(event, t=game.t)  # type: ignore[type-var]
     return game.handle(event)
