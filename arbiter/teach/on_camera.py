@@ -188,8 +188,10 @@ class CameraDrills:
         seen = self.source.seen_until
         return min(now, seen) if self.source.finite and math.isfinite(seen) else now
 
-    def _next(self, timeout: float | None = None) -> Any:
+    def _next(self, timeout: float | None = None, *, input_end: bool = False) -> Any:
         """The next item (a kept one first); None when `timeout` (real seconds) passed.
+        `input_end`: the end of the pupil's input is returned (to be kept for later), not
+        raised: what the camera saw before it still counts.
 
         Raises:
             _Ended: the camera's video or the pupil's input ended.
@@ -204,6 +206,8 @@ class CameraDrills:
                 return None
         if isinstance(item, SourceFailed):
             raise SourceError(item.message)
+        if isinstance(item, _EndOfInput) and input_end:
+            return item
         if isinstance(item, SourceDone | _EndOfInput):
             raise _Ended
         return item
@@ -310,7 +314,7 @@ class CameraDrills:
         busy Pi, is waited for), or `STALL_S` real seconds after the clock passed it.
 
         Raises:
-            _Ended: the video or the input ended.
+            _Ended: the video ended (the end of the input goes to `take`).
         """
         give_up: float | None = None
         while self.source.seen_until < until:
@@ -320,7 +324,7 @@ class CameraDrills:
                 if time.monotonic() > give_up:
                     return
             wait = self.clock.real_delay(until - now) if now < until else 0.02
-            item = self._next(timeout=max(0.01, wait))
+            item = self._next(timeout=max(0.01, wait), input_end=True)
             if item is not None:
                 take(item)
 
@@ -330,9 +334,13 @@ class CameraDrills:
         calibration's, so silence means the calibration's placement only once it had time
         to speak."""
 
+        later: list[Any] = []
+
         def take(item: Any) -> None:
             if isinstance(item, Snapshot):
                 self._see(item)
+            elif isinstance(item, _EndOfInput):
+                later.append(item)
 
         opened = time.monotonic() + OPEN_S
         while not math.isfinite(self.source.seen_until) and time.monotonic() < opened:
@@ -341,6 +349,7 @@ class CameraDrills:
                 take(item)
         first = self.source.seen_until
         self._watch((first if math.isfinite(first) else self.clock.now()) + FIRST_LOOK_S, take)
+        self.pending.extend(later)
 
     def run(self, session: Session, drills: tuple[Drill, ...] = DRILLS) -> Session:
         """Run the drills until the input or the video ends; the results go to `session`.
