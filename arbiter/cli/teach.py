@@ -1,9 +1,11 @@
-"""`arbiter teach --pupil NAME [--board SPEC]`: touch-move drills, judged by the rules core.
+"""`arbiter teach --pupil NAME [--board SPEC | --camera N --calibration FILE]`: touch-move
+drills, judged by the rules core.
 
 Six situations of Articles 4 and 7 (`arbiter.teach.drills`), each set up and described in
 the pupil's language (`--lang`); the pupil types a move, or with `--board` sets the
-situation up on a board and moves there (`arbiter.teach.on_board`); the rulings say what the
-Law asks.
+situation up on a board and moves there (`arbiter.teach.on_board`), or with `--camera` or
+`--video` on an ordinary board under a camera (`arbiter.teach.on_camera`); the rulings say
+what the Law asks.
 The score is appended to the summary file (`--summary`), and the pupil's earlier sessions
 are shown, so that a teacher sees progress over the weeks.
 """
@@ -13,6 +15,9 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
+
+from arbiter.errors import SourceError
 
 HELP = (
     "touch-move drills for pupils, at the keyboard or on a board, with a score kept over the weeks"
@@ -35,6 +40,42 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         " dgt-sim, millennium-sim, certabo-sim); each situation is set up on it and the"
         " pupil's hands are read from it",
     )
+    parser.add_argument(
+        "--camera",
+        type=_camera_value,
+        help="a camera (with --calibration): device number, or picam for the Pi camera",
+    )
+    parser.add_argument("--video", metavar="FILE", help="a video file (with --calibration)")
+    parser.add_argument(
+        "--calibration",
+        metavar="FILE",
+        help="the camera's calibration, made by `arbiter calibrate`; the pupil sets each"
+        " situation up on an ordinary board under the camera, and the press is typed",
+    )
+
+
+def _camera_value(text: str) -> int | str:
+    """`--camera`: as `arbiter play --camera` reads it."""
+    from arbiter.cli.play import _camera_value as play_camera_value
+
+    return play_camera_value(text)
+
+
+def _camera_source(args: argparse.Namespace) -> Any:
+    """The camera source `--camera`/`--video` with `--calibration` name, as `arbiter play`
+    opens it; None without either.
+
+    Raises:
+        SourceError: both given, no calibration, or no camera support in this build.
+    """
+    camera, video = getattr(args, "camera", None), getattr(args, "video", None)
+    if camera is None and video is None:
+        return None
+    if args.board:
+        raise SourceError("--board and --camera/--video: give one of them, not both")
+    from arbiter.live.setup import camera_source
+
+    return camera_source(args.calibration, camera, video)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -48,7 +89,12 @@ def run(args: argparse.Namespace) -> int:
         line = sys.stdin.readline()
         return line if line else None
 
-    if args.board:
+    camera = _camera_source(args)
+    if camera is not None:
+        from arbiter.teach.on_camera import run_camera_drills
+
+        session = run_camera_drills(camera, args.pupil, language, read, out)
+    elif args.board:
         from arbiter.teach.on_board import run_board_drills
 
         session = run_board_drills(args.board, args.pupil, language, read, out)

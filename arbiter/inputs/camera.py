@@ -66,6 +66,9 @@ class CameraSource(Source):
         self._confirmed: queue.SimpleQueue[str] = queue.SimpleQueue()
         #: how many confirmed positions taught the tracker (for the display and tests)
         self.learned = 0
+        #: the session time of the last frame the tracker has looked at (-inf before the
+        #: first): whatever the camera saw until then has been emitted
+        self.seen_until = float("-inf")
 
     def start_settings(self) -> dict[str, Any]:
         return dict(CAMERA_SETTINGS)
@@ -99,6 +102,7 @@ class CameraSource(Source):
                     tracker.expect(_expectation(fen))
                 for event in tracker.feed(frame, t):
                     emit(_shifted(event, offset))
+                self.seen_until = offset + t
             emit(SourceDone(self.name))
         except ArbiterError as exc:
             emit(SourceFailed.on(self.name, exc))

@@ -104,7 +104,7 @@ def open_sources(
         sources.append(_board(board, clock, settings, feedback=mode))
     camera, video = settings.get("camera"), settings.get("video")
     if camera is not None or video is not None:
-        sources.append(_camera(settings.get("calibration"), camera, video))
+        sources.append(camera_source(settings.get("calibration"), camera, video))
     if virtual is not None and settings.get("keyboard") is not False and events != "-":
         sources.append(CommandSource(virtual))
     elif _keyboard_wanted(settings, events):
@@ -151,7 +151,12 @@ def _board(
     return source
 
 
-def _camera(calibration: str | None, camera: int | str | None, video: str | None) -> Source:
+def camera_source(calibration: str | None, camera: int | str | None, video: str | None) -> Source:
+    """The camera `--camera`/`--video` name, read with `--calibration` (also `arbiter teach`'s).
+
+    Raises:
+        SourceError: both given, no calibration, or no camera support in this build.
+    """
     if camera is not None and video is not None:
         raise SourceError.of(N_("--camera and --video: give one of them, not both"))
     if not (_available("vision.sources") and _available("vision.tracker")):
@@ -195,7 +200,7 @@ def reopen_sources(
             where, _, cal = rest.partition(CALIBRATION_TAG)
             camera = int(where) if kind == "camera" else None
             video = where if kind == "video" else None
-            sources.append(_camera(cal or settings.get("calibration"), camera, video))
+            sources.append(camera_source(cal or settings.get("calibration"), camera, video))
         elif kind == "commands":
             continue  # typed commands drove a virtual board, which cannot be reopened
         elif kind == "keyboard":

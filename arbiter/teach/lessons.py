@@ -15,10 +15,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from arbiter.i18n import gettext
-from rules.i18n import N_
+from rules.i18n import LANGUAGES, N_
 from rules.rulings import GameOver, Illegal, Ruling, Violation
 
-__all__ = ["LESSONS", "lesson_of", "lessons"]
+__all__ = ["LESSONS", "lesson_of", "lessons", "lessons_by_language"]
 
 #: a lesson by the kind of refusal; `{square}` is the square the ruling names
 LESSONS: dict[str, str] = {
@@ -117,4 +117,17 @@ def lessons(rulings: Iterable[Ruling], language: str) -> dict[int, str]:
         text = lesson_of(r, language, game_ends=ends)
         if text is not None:
             out[i] = text
+    return out
+
+
+def lessons_by_language(rulings: Iterable[Ruling]) -> dict[int, dict[str, str]]:
+    """The lessons of one step's rulings in every language of the arbiter, by the ruling's
+    position among them: what the web page's teaching view shows in its own language (the
+    page chooses among them; it never builds a lesson itself)."""
+    rulings = list(rulings)
+    by_language = {language: lessons(rulings, language) for language in LANGUAGES}
+    out: dict[int, dict[str, str]] = {}
+    for language, taught in by_language.items():
+        for i, text in taught.items():
+            out.setdefault(i, {})[language] = text
     return out

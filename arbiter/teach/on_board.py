@@ -319,10 +319,10 @@ class BoardDrills:
         """Step 2: the situation's movements asked for, checked and ruled on by `game` (their
         rulings: a piece let go on its square makes the move, 4.7); None if the board
         reported other movements than those asked for."""
-        wanted = _movements(drill)
+        wanted = wanted_movements(drill)
         if wanted:
             self._say(self._(DO_THIS))
-            for kind, origin, target in _steps(drill):
+            for kind, origin, target in movement_steps(drill):
                 text = TOUCH_ON_BOARD if kind == "touch" else MOVE_ON_BOARD
                 self._say("  - " + self._(text).format(square=origin, origin=origin, target=target))
         self.moved.clear()
@@ -397,7 +397,7 @@ class BoardDrills:
             self._say(self._(drill.lesson))
 
 
-def _steps(drill: Drill) -> list[tuple[str, str, str]]:
+def movement_steps(drill: Drill) -> list[tuple[str, str, str]]:
     """The situation's hand movements: (touch, square, square) or (move, from, to)."""
     steps: list[tuple[str, str, str]] = []
     lifted: str | None = None
@@ -412,10 +412,10 @@ def _steps(drill: Drill) -> list[tuple[str, str, str]]:
     return steps
 
 
-def _movements(drill: Drill) -> list[tuple[str, str]]:
+def wanted_movements(drill: Drill) -> list[tuple[str, str]]:
     """The lifts and places the board must report for the situation, in order."""
     out: list[tuple[str, str]] = []
-    for _kind, origin, target in _steps(drill):
+    for _kind, origin, target in movement_steps(drill):
         out += [("lift", origin), ("place", target)]
     return out
 

@@ -11,7 +11,8 @@ copies. The page never builds a ruling or a message itself.
 Messages on the event stream (`event:` name, then the JSON of `data:`):
 - `state`: the greeting of a new client: `info` (the game's settings), every ruling so far,
   `board`, and `now` (the stream time when it was sent).
-- `rulings`: the rulings of one step, with the `board` after it and `now`.
+- `rulings`: the rulings of one step, with the `board` after it and `now`. In strict mode a
+  refusal has `lessons`: its lesson for a child, by language (`arbiter.teach.lessons`).
 - `board`: the board as sensed changed with no ruling (a piece lifted, put down).
 - `now`: the stream time, every few seconds, so the page's clocks stay in step with the
   server's even with no ruling.
@@ -76,7 +77,7 @@ class GameFeed:
             with self._lock:
                 self._info = game_info(game, self._speed, self.taps, session.language)
                 self._rulings = list(session.rulings)
-                self._dicts = [_numbered(r, i) for i, r in enumerate(self._rulings)]
+                self._dicts = _with_lessons(game, self._rulings, 0)
                 self._sensed = tuple(game.sensed)
                 self._board = board_view(game, self._duties)
             return [Message("state", self.greeting_data())]
@@ -126,7 +127,7 @@ class GameFeed:
                     return [Message("board", {"board": board, "now": now})]
                 first = len(self._rulings)
                 self._rulings.extend(rulings)
-                new = [_numbered(r, first + i) for i, r in enumerate(rulings)]
+                new = _with_lessons(game, rulings, first)
                 self._dicts.extend(new)
             return [Message("rulings", {"rulings": new, "board": board, "now": now})]
 
@@ -185,6 +186,28 @@ def _numbered(ruling: Ruling, n: int) -> dict[str, Any]:
     out = ruling_dict(ruling)
     out["messages"] = sentences(ruling)
     out["n"] = n
+    return out
+
+
+def _with_lessons(game: Game, rulings: list[Ruling], first: int) -> list[dict[str, Any]]:
+    """`rulings` as the page gets them (numbered from `first`); in strict (teaching) mode
+    each refusal carries `lessons`, its lesson for a child in every language
+    (`arbiter.teach.lessons`), which the teaching view shows under it.
+
+    The rulings are taken step by step, a step being the rulings of one time: a completed
+    illegal move's lesson depends on whether its own step ended the game (7.5.5)."""
+    out = [_numbered(r, first + i) for i, r in enumerate(rulings)]
+    if not game.start.strict:
+        return out
+    from arbiter.teach.lessons import lessons_by_language
+
+    begin = 0
+    for end in range(1, len(rulings) + 1):
+        if end < len(rulings) and rulings[end].t == rulings[begin].t:
+            continue
+        for i, texts in lessons_by_language(rulings[begin:end]).items():
+            out[begin + i]["lessons"] = texts
+        begin = end
     return out
 
 

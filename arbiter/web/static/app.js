@@ -276,6 +276,13 @@ function openMismatch(rulings) {
   return mismatch;
 }
 
+/** The lesson for a child under a refusal (strict mode), in `language`: made by the server
+ * in every language (`lessons`), English when the page's language has none. */
+function lessonText(r, language) {
+  if (!r || !r.lessons) return "";
+  return r.lessons[language] || r.lessons.en || "";
+}
+
 /** What the teaching view says was refused (strict mode), until the next move. */
 function lastRefusal(rulings) {
   let refusal = null, violation = null;
@@ -705,6 +712,8 @@ function renderTeach(root) {
       el("p", { class: "duty", id: "duty" }, words),
       refusal ? el("p", { class: "refusal", id: "refused" },
         fill(STRINGS.teachRefused, { why: sentence(refusal, page.language) || refusal.type })) : null,
+      lessonText(refusal, page.language) ? el("p", { class: "lesson", id: "lesson" },
+        lessonText(refusal, page.language)) : null,
       el("h2", {}, STRINGS.clocks), clocksNode())));
 }
 
@@ -758,7 +767,7 @@ function tick() {
 
 window.ArbiterPage = {
   STRINGS, fill, translate, sentence, fmtClock, parseClock, streamNow, clockReading, movesOf, positionAt, placement,
-  squareName, squareIndex, differences, teachText, openClaim, upholdAction, openMismatch, lastRefusal, logged,
+  squareName, squareIndex, differences, teachText, lessonText, openClaim, upholdAction, openMismatch, lastRefusal, logged,
 };
 
 if (!window.ARBITER_NO_START) {
