@@ -2,16 +2,27 @@
 
 The golden digest (`tests/golden`) and the game-score test (`tests/arbiter/test_simulate.py`)
 both simulate every game of ../shared/data/games for a sensor kind (seed 0) and rule it with
-a fresh `Game`: some 70 s of CPU a sensor kind. `corpus_pass(sensor)` does it once per test
-session: it feeds the golden digest (`bench/rulings_digest.py: games_digest`) and checks each
-game's rulings against its game score on the way, keeping only the digest's summary and the
-disagreements in words (not the rulings: four sensor kinds of them would not fit in memory).
+a fresh `Game`: some 70 s of CPU a sensor kind. `corpus_pass(sensor, cache)` does it once per
+test session: it feeds the golden digest (`bench/rulings_digest.py: games_digest`) and checks
+each game's rulings against its game score on the way, keeping only the digest's summary and
+the disagreements in words (not the rulings: four sensor kinds of them would not fit in memory).
+
+What a pass leaves is also kept in pytest's cache (.pytest_cache), under a key that is the
+SHA-256 of everything the pass runs or reads: every file of `rules/`, `arbiter/` and
+`firmware_bridge/`, `bench/rulings_digest.py`, this file, the corpus's PGN files, the
+python-chess version and the Python version. A later run whose key is the same reuses it (the
+pass is deterministic: seed 0, no clock, no randomness); any change of a byte of that code or
+data, or of those versions, gives another key and the pass is made again. Not read in CI
+(`CI` set) and not after `pytest --cache-clear`; `-p no:cacheprovider` turns it off too.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import importlib.util
+import os
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -56,9 +67,65 @@ class CorpusPass:
     games: dict[str, int]
 
 
+#: the packages whose code a pass runs (simulation, rules, messages, all their data files)
+PACKAGES = ("rules", "arbiter", "firmware_bridge")
+_passes: dict[str, CorpusPass] = {}
+
+
 @functools.cache
-def corpus_pass(sensor: str) -> CorpusPass:
-    """Simulate and rule every game of the corpus for `sensor`, once per test session."""
+def code_key() -> str:
+    """The SHA-256 of everything a pass runs or reads (see the module docstring)."""
+    bench = digest_bench()
+    files = [
+        *sorted(
+            path
+            for package in PACKAGES
+            for path in (ROOT / package).rglob("*")
+            if path.is_file() and "__pycache__" not in path.parts
+        ),
+        ROOT / "bench" / "rulings_digest.py",
+        Path(__file__).resolve(),
+    ]
+    sha = hashlib.sha256()
+    for path in files:
+        sha.update(f"{path.relative_to(ROOT)}\0".encode())
+        sha.update(path.read_bytes())
+    for path in sorted(bench.GAMES.glob("*.pgn")):
+        sha.update(f"games/{path.name}\0".encode())
+        sha.update(path.read_bytes())
+    sha.update(f"python-chess {chess.__version__}\0python {sys.version}".encode())
+    return sha.hexdigest()
+
+
+def corpus_pass(sensor: str, cache: pytest.Cache | None = None) -> CorpusPass:
+    """Every game of the corpus simulated and ruled for `sensor`: once per test session, and
+    not again in a later session whose code and data are the same (`cache`: the session's
+    pytest cache, `pytestconfig.cache`; None: no cache)."""
+    if sensor in _passes:
+        return _passes[sensor]
+    use_cache = cache is not None and not os.environ.get("CI")
+    slot = f"otb/corpus-pass/{sensor}"
+    if use_cache:
+        assert cache is not None
+        kept = cache.get(slot, None)
+        if isinstance(kept, dict) and kept.get("code") == code_key():
+            done = CorpusPass(kept["summary"], kept["failures"], kept["games"])
+            _passes[sensor] = done
+            return done
+    done = _make_pass(sensor)
+    _passes[sensor] = done
+    if use_cache:
+        assert cache is not None
+        cache.set(
+            slot,
+            {"code": code_key(), "summary": done.summary, "failures": done.failures,
+             "games": done.games},
+        )  # fmt: skip
+    return done
+
+
+def _make_pass(sensor: str) -> CorpusPass:
+    """Simulate and rule every game of the corpus for `sensor`."""
     bench = digest_bench()
     games: list[chess.pgn.Game] = []
     labels: list[tuple[str, int]] = []  # (file name, number of the game in its file)
