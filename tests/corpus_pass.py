@@ -138,7 +138,9 @@ def _make_pass(sensor: str) -> CorpusPass:
                 labels.append((path.name, number))
     failures: dict[str, list[str]] = {name: [] for name, _ in labels}
 
-    def check(index: int, game: chess.pgn.Game, stream: list[Any], rulings: list[dict]) -> None:
+    def check(
+        index: int, game: chess.pgn.Game, stream: list[Any], rulings: list[dict[str, Any]]
+    ) -> None:
         found = disagreements(game, stream, rulings)  # the dicts the digest hashed
         if found:
             name, number = labels[index]
@@ -153,11 +155,13 @@ def side(color: chess.Color) -> str:
     return "white" if color else "black"
 
 
-def clocks_after_presses(events: list[Event], rulings: list[dict]) -> list[dict | None]:
+def clocks_after_presses(
+    events: list[Event], rulings: list[dict[str, Any]]
+) -> list[dict[str, Any] | None]:
     """For each press, the first `clock` ruling at or after it that stopped the mover's clock
     (a late sensor's press is ruled when the move is reported: latency_s, the camera's scene)."""
     clocks = [r for r in rulings if r["type"] == "clock"]
-    out: list[dict | None] = []
+    out: list[dict[str, Any] | None] = []
     for press in (e for e in events if isinstance(e, Press)):
         out.append(
             next(
@@ -168,7 +172,9 @@ def clocks_after_presses(events: list[Event], rulings: list[dict]) -> list[dict 
     return out
 
 
-def disagreements(game: chess.pgn.Game, events: list[Event], rulings: list[dict]) -> list[str]:
+def disagreements(
+    game: chess.pgn.Game, events: list[Event], rulings: list[dict[str, Any]]
+) -> list[str]:
     """What the rules core ruled differently from the game score, in words."""
     found = []
     moves = [r["uci"] for r in rulings if r["type"] == "move"]
