@@ -3,9 +3,11 @@ folders in memory; xdist groups of tests that share a fixture."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -39,9 +41,34 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     if not (MEMORY_FS.is_dir() and os.access(MEMORY_FS, os.W_OK | os.X_OK)):
         return
-    made = Path(tempfile.mkdtemp(prefix="otb-pytest-", dir=MEMORY_FS))
+    prefix = f"otb-pytest-{hashlib.sha1(str(ROOT).encode()).hexdigest()[:8]}-"
+    _prune_kept(prefix)
+    made = Path(tempfile.mkdtemp(prefix=prefix, dir=MEMORY_FS))
     config.option.basetemp = str(made / "tmp")
     config.stash[_MADE_TEMP] = made
+
+
+#: folders of failed runs of this checkout kept in memory; older ones are removed
+KEPT_RUNS = 3
+#: a folder touched more recently may belong to a run still going (of this checkout)
+IDLE_S = 86400.0
+
+
+def _prune_kept(prefix: str) -> None:
+    """Remove this checkout's folders of failed runs beyond the `KEPT_RUNS` newest, never one
+    touched in the last `IDLE_S` seconds (other checkouts' folders have another prefix)."""
+    try:
+        kept = sorted(
+            (p for p in MEMORY_FS.glob(prefix + "*") if p.is_dir()),
+            key=lambda p: p.stat().st_mtime,
+            reverse=True,
+        )
+        now = time.time()
+        for old in kept[KEPT_RUNS:]:
+            if now - old.stat().st_mtime > IDLE_S:
+                shutil.rmtree(old, ignore_errors=True)
+    except OSError:
+        return
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
@@ -50,7 +77,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     """The folder made in memory is removed after a run that passed; after a failure it is
-    kept (the failed tests' files are evidence) and its place is said."""
+    kept (the failed tests' files are evidence; the next runs keep the last `KEPT_RUNS`) and
+    its place is said."""
     made = config.stash.get(_MADE_TEMP, None)
     if made is None:
         return
