@@ -108,36 +108,42 @@ class Digest:
     def add(self, tag: str, obj: Any) -> None:
         self.sha.update(tag.encode() + b" " + canonical(obj) + b"\n")
 
-    def ruling(self, r: Ruling) -> None:
+    def ruling(self, r: Ruling) -> dict[str, Any]:
+        """Hash one ruling as the contract's JSON; returns that JSON's dict."""
         self.rulings += 1
-        self.add("R", ruling_dict(r))
+        contract = ruling_dict(r)
+        self.add("R", contract)
+        return contract
 
 
-def rule_stream(stream: list[Any], digest: Digest, collect: list[Ruling] | None = None) -> None:
+def rule_stream(
+    stream: list[Any], digest: Digest, collect: list[dict[str, Any]] | None = None
+) -> None:
     """Rule one event stream with a fresh `Game`, feeding everything observable to `digest`
-    (and every ruling, in order, to `collect`)."""
+    (and every ruling, in order, as the contract's dict that was hashed, to `collect`)."""
     digest.streams += 1
     try:
         game = Game(stream[0])
         for ev in stream[1:]:
             digest.events += 1
             for r in game.handle(ev):
-                digest.ruling(r)
+                contract = digest.ruling(r)
                 if collect is not None:
-                    collect.append(r)
+                    collect.append(contract)
             digest.add("D", game.next_deadline())
         for r in game.finish():
-            digest.ruling(r)
+            contract = digest.ruling(r)
             if collect is not None:
-                collect.append(r)
+                collect.append(contract)
         digest.add("E", [game.result, game.reason, game.over, game.ply, game.board.fen()])
     except Exception as exc:
         digest.errors += 1
         digest.add("X", [type(exc).__name__, str(exc)])
 
 
-#: told of each game's stream and rulings: (index in `games`, game, stream, rulings)
-StreamHook = Callable[[int, chess.pgn.Game, list[Any], list[Ruling]], None]
+#: told of each game's stream and rulings (as the contract's dicts that were hashed, made once
+#: for both): (index in `games`, game, stream, rulings)
+StreamHook = Callable[[int, chess.pgn.Game, list[Any], list[dict[str, Any]]], None]
 
 
 def games_digest(
@@ -153,7 +159,7 @@ def games_digest(
             digest.errors += 1
             digest.add("S", [type(exc).__name__, str(exc)])
             continue
-        rulings: list[Ruling] | None = [] if on_stream is not None else None
+        rulings: list[dict[str, Any]] | None = [] if on_stream is not None else None
         rule_stream(stream, digest, rulings)
         if on_stream is not None and rulings is not None:
             on_stream(index, game, stream, rulings)

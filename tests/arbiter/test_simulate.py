@@ -659,13 +659,13 @@ def replay(events: list[Event]) -> list[dict]:
 @pytest.mark.parametrize("sensor", per_sensor(SENSORS))
 @pytest.mark.parametrize(("name", "count"), [("real-games.pgn", 1083), ("clocked-games.pgn", 310)])
 def test_the_rules_core_rules_each_stream_to_the_game_score(
-    shared: Path, name: str, count: int, sensor: str
+    shared: Path, name: str, count: int, sensor: str, pytestconfig: pytest.Config
 ) -> None:
     """Moves, result, clocks (within 0.1 s of [%clk]) and no violation, illegal or mismatch.
 
     The streams (seed 0) are those of the golden digest, simulated and ruled once for both in
     the test session (`tests/corpus_pass.py`)."""
-    ruled = corpus_pass(sensor)
+    ruled = corpus_pass(sensor, pytestconfig.cache)
     assert ruled.games[name] == count, f"{name} holds {ruled.games[name]} games, not {count}"
     failures = ruled.failures[name]
     assert not failures, f"{len(failures)} games:\n" + "\n".join(failures[:10])
