@@ -20,6 +20,9 @@ SHARED = ROOT.parent / "shared"
 MEMORY_FS = Path("/dev/shm")
 #: the key of the config's stash for the folder made here, and whether the run failed
 _MADE_TEMP = pytest.StashKey[Path]()
+#: the free space /dev/shm must have for the tests' folders to go there (the suite writes
+#: some hundreds of MB: journals, videos, captures)
+MEMORY_FS_FREE = 2 * 1024**3
 _FAILED = pytest.StashKey[bool]()
 
 
@@ -41,6 +44,8 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     if not (MEMORY_FS.is_dir() and os.access(MEMORY_FS, os.W_OK | os.X_OK)):
         return
+    if shutil.disk_usage(MEMORY_FS).free < MEMORY_FS_FREE:
+        return  # a container's small /dev/shm (64 MB in Docker) is Chromium's: leave it
     prefix = f"otb-pytest-{hashlib.sha1(str(ROOT).encode()).hexdigest()[:8]}-"
     _prune_kept(prefix)
     made = Path(tempfile.mkdtemp(prefix=prefix, dir=MEMORY_FS))
