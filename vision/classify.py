@@ -76,7 +76,7 @@ def posteriors(board: Any, cal: Calibration) -> Any:
     first, mapped, outline = _light_mapped(board, cal)
     if mapped is None:
         return first
-    mapped = unshaded(mapped)
+    mapped = unshaded(mapped, cal.levels)
     feats = square_features(mapped, origins, REF)
     post = _posterior(cal.model.log_likelihood(feats))
     return post if outline is None else unlike_known(post, feats, outline, cal)
