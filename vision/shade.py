@@ -11,7 +11,7 @@ of a green or a cream square (its channels' shares differ by more than `CONSISTE
 too dark to be shade worth reading (`MIN_GAIN`): those pixels say nothing of the light. The
 light field is the telling pixels' mean share in cells of 0.1 square (`light_field`), a cell
 without enough of them (a white piece on a dark square) taking the light around it. Where
-the field is clearly below the calibration's light (`DARKER`) over a patch at least half a
+the field is clearly below the calibration's light (`DARKER`) over a patch at least 0.7 of a
 square wide (`SMALLEST`: a piece's own cast shadow or dark grain is not a shadow over
 squares), the board is brightened back by it, pixel by pixel, so a shadow's edge across a
 square is followed: a whole square brightened by its darker half reads as a piece.
@@ -33,7 +33,10 @@ CONSISTENT = 0.25  #: most a shaded pixel's channel shares may differ from their
 BLOCK = 4  #: the light field's cell, canonical pixels (0.1 square)
 MIN_TELLING = 0.15  #: least share of telling pixels for a cell's light to count
 FILL_SPAN = 11  #: a cell with fewer takes the light around it, over this many (1.1 squares)
-SMALLEST = 5  #: a shade narrower than this many cells (0.5 square) is no shadow over squares
+#: a shade narrower than this many cells (0.7 square) is no shadow over squares: a piece's
+#: own shading seen from above (at 5 cells, white pieces on the video's top-down frames were
+#: brightened into empty squares when a lamp above or faded colours darkened them a little)
+SMALLEST = 7
 
 
 def _parity_levels(levels: Any) -> Any:
