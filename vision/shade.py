@@ -12,9 +12,10 @@ too dark to be shade worth reading (`MIN_GAIN`): those pixels say nothing of the
 light field is the telling pixels' mean share in cells of 0.1 square (`light_field`), a cell
 without enough of them (a white piece on a dark square) taking the light around it. Where
 the field is clearly below the calibration's light (`DARKER`) over a patch at least 0.7 of a
-square wide (`SMALLEST`: a piece's own cast shadow or dark grain is not a shadow over
-squares), the board is brightened back by it, pixel by pixel, so a shadow's edge across a
-square is followed: a whole square brightened by its darker half reads as a piece.
+square wide (`SMALLEST`) and larger than a square in all (`LEAST_AREA`: a piece's own
+cast shadow, a dark piece on its square or dark grain is not a shadow over squares), the
+board is brightened back by it, pixel by pixel, so a shadow's edge across a square is
+followed: a whole square brightened by its darker half reads as a piece.
 
 Measured (`bench/vision_variations.py`, a 45 % shadow over about two squares after
 calibration, the 74 `uschess` photos): see vision/README.md.
@@ -37,6 +38,9 @@ FILL_SPAN = 11  #: a cell with fewer takes the light around it, over this many (
 #: own shading seen from above (at 5 cells, white pieces on the video's top-down frames were
 #: brightened into empty squares when a lamp above or faded colours darkened them a little)
 SMALLEST = 7
+#: ... and a shadow over squares covers more than one square (a piece seen from above, up to
+#: about 0.9 square wide, dark like its square: the walnut board's rooks, is not one)
+LEAST_AREA = 1.5 * (SQ // BLOCK) ** 2
 
 
 def _parity_levels(levels: Any) -> Any:
@@ -86,7 +90,10 @@ def unshaded(board: Any, levels: Any) -> Any:
     n, c = np(), cv2()
     field = light_field(board, levels)
     kernel = n.ones((SMALLEST, SMALLEST), "uint8")
-    shaded = c.morphologyEx((field < DARKER).astype("uint8"), c.MORPH_OPEN, kernel) > 0
+    opened = c.morphologyEx((field < DARKER).astype("uint8"), c.MORPH_OPEN, kernel)
+    _, labels, stats, _ = c.connectedComponentsWithStats(opened, connectivity=4)
+    wide = n.flatnonzero(stats[1:, c.CC_STAT_AREA] >= LEAST_AREA) + 1
+    shaded = n.isin(labels, wide)
     if not shaded.any():
         return board
     gain = n.where(shaded, n.maximum(field, MIN_GAIN), 1.0).astype("float32")
