@@ -43,12 +43,22 @@ SMALLEST = 7
 LEAST_AREA = 1.5 * (SQ // BLOCK) ** 2
 
 
-def _parity_levels(levels: Any) -> Any:
-    """(SIZE, SIZE, 3) float32 calibration colour of each pixel's square colour."""
+_EXPECTED: dict[tuple[float, ...], Any] = {}  #: `_expected` by levels (one calibration's)
+
+
+def _expected(levels: Any) -> Any:
+    """(HALF, HALF, 3) float32: 1 / (calibration colour + 1) of each pixel's square colour,
+    at half the canonical board's resolution."""
     n = np()
-    parity = (n.arange(8)[:, None] + n.arange(8)[None, :]) % 2
-    per_square = n.asarray(levels, dtype="float32")[parity]  # (8, 8, 3)
-    return n.repeat(n.repeat(per_square, SQ, axis=0), SQ, axis=1)
+    key = tuple(float(v) for row in levels for v in row)
+    if key not in _EXPECTED:
+        if len(_EXPECTED) > 8:
+            _EXPECTED.clear()
+        parity = (n.arange(8)[:, None] + n.arange(8)[None, :]) % 2
+        per_square = 1.0 / (n.asarray(levels, dtype="float32")[parity] + 1.0)  # (8, 8, 3)
+        half = SQ // 2
+        _EXPECTED[key] = n.repeat(n.repeat(per_square, half, axis=0), half, axis=1)
+    return _EXPECTED[key]
 
 
 def light_field(board: Any, levels: Any) -> Any:
@@ -60,11 +70,12 @@ def light_field(board: Any, levels: Any) -> Any:
     mean in it; a cell with too few of them (`MIN_TELLING`) takes their mean over
     `FILL_SPAN` cells around it, or keeps 1. Cells are not smoothed further: a shadow's
     edge stays where it is (smoothing it over 0.3 square left dark bands that read as
-    pieces: 39 wrong on half the shadowed `uschess` photos against 17).
+    pieces: 39 wrong on half the shadowed `uschess` photos against 17). Pixels are judged
+    at half the board's resolution (2 x 2 means), which is 4 times cheaper.
     """
     n, c = np(), cv2()
-    expected = _parity_levels(levels) + 1.0
-    shares = (board.astype("float32") + 1.0) / expected
+    half = c.resize(board, (SIZE // 2, SIZE // 2), interpolation=c.INTER_AREA)
+    shares = (half.astype("float32") + 1.0) * _expected(levels)
     mean = shares.mean(axis=2)
     spread = (shares.max(axis=2) - shares.min(axis=2)) / n.maximum(mean, 1e-3)
     telling = ((spread <= CONSISTENT) & (mean >= MIN_GAIN)).astype("float32")
@@ -76,10 +87,12 @@ def light_field(board: Any, levels: Any) -> Any:
     field[known] = num[known] / den[known]
     # a cell with too few telling pixels (a white piece on a dark square) takes the light
     # of the telling pixels around it
-    f_num = c.boxFilter(num, -1, (FILL_SPAN, FILL_SPAN), borderType=c.BORDER_REPLICATE)
-    f_den = c.boxFilter(den, -1, (FILL_SPAN, FILL_SPAN), borderType=c.BORDER_REPLICATE)
-    fill = ~known & (f_den >= MIN_TELLING)
-    field[fill] = f_num[fill] / f_den[fill]
+    fill = ~known
+    if fill.any():
+        f_num = c.boxFilter(num, -1, (FILL_SPAN, FILL_SPAN), borderType=c.BORDER_REPLICATE)
+        f_den = c.boxFilter(den, -1, (FILL_SPAN, FILL_SPAN), borderType=c.BORDER_REPLICATE)
+        fill &= f_den >= MIN_TELLING
+        field[fill] = f_num[fill] / f_den[fill]
     return field
 
 
