@@ -139,7 +139,29 @@ VARIATIONS: dict[str, tuple[Change, bool]] = {
 }
 
 
-def _kinds(truth: str, read: str, shadowed: Any, camera_at_bottom: bool) -> dict[str, int]:
+def _fronts(cal: Any) -> dict[tuple[int, int], tuple[int, int]]:
+    """Each square's neighbour toward the camera (grid row, column), from the camera's pose
+    (`geometry.toward_camera`, diagonal where the camera looks across the board); none for
+    a camera nearly above the board (`geometry.tilted`), where pieces lean over nothing."""
+    from vision import geometry
+
+    h = cal.homography()
+    if not geometry.tilted(h, cal.frame_size):
+        return {}
+    toward = geometry.toward_camera(h, cal.frame_size)
+    out = {}
+    for row in range(8):
+        for col in range(8):
+            fr = row + round(float(toward[row, col, 1]))
+            fc = col + round(float(toward[row, col, 0]))
+            if 0 <= fr < 8 and 0 <= fc < 8 and (fr, fc) != (row, col):
+                out[(row, col)] = (fr, fc)
+    return out
+
+
+def _kinds(
+    truth: str, read: str, shadowed: Any, fronts: dict[tuple[int, int], tuple[int, int]]
+) -> dict[str, int]:
     t, r = to_grid(truth), to_grid(read)
     out: dict[str, int] = {}
 
@@ -155,7 +177,7 @@ def _kinds(truth: str, read: str, shadowed: Any, camera_at_bottom: bool) -> dict
                 add("missed white" if a == "X" else "missed black")
             elif a != ".":
                 add("colour")
-            elif camera_at_bottom and row < 7 and t[row + 1][col] != ".":
+            elif (row, col) in fronts and t[fronts[row, col][0]][fronts[row, col][1]] != ".":
                 add("behind tall piece")
             else:
                 add("phantom")
@@ -181,7 +203,6 @@ def _score(
     name: str,
     ref: tuple[Any, Corners, str],
     scored: list[tuple[Any, Corners, str]],
-    camera_at_bottom: bool,
 ) -> dict[str, Any]:
     change, on_calibration = VARIATIONS[name]
     img, corners, fen = ref
@@ -197,7 +218,7 @@ def _score(
         here = cal.with_corners(moved, (changed.shape[1], changed.shape[0]))
         read, _ = classify(changed, here)
         shadowed = _shadowed_squares(pic, pic_corners, here) if change is _shadow else None
-        for k, v in _kinds(truth, read, shadowed, camera_at_bottom).items():
+        for k, v in _kinds(truth, read, shadowed, _fronts(here)).items():
             kinds[k] = kinds.get(k, 0) + v
         squares += 64
         errors += sum(
@@ -247,8 +268,8 @@ def main() -> int:
         if args.only and name != args.only:
             continue
         out[name] = {
-            "uschess (IMG_4755)": _score(name, us_ref, us, camera_at_bottom=True),
-            "video clean frames": _score(name, v_ref, v_scored, camera_at_bottom=False),
+            "uschess (IMG_4755)": _score(name, us_ref, us),
+            "video clean frames": _score(name, v_ref, v_scored),
         }
         print(name, json.dumps(out[name]), flush=True)
     (ROOT / "out").mkdir(exist_ok=True)

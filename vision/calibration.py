@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from vision import geometry
+from vision.columns import front_squares
 from vision.cvload import np
 from vision.errors import CalibrationError
 from vision.features import (
@@ -68,12 +69,27 @@ class Calibration:
             self._cache["h"] = geometry.homography(self.corners, self.white_at)
         return self._cache["h"]
 
+    def toward(self) -> Any:
+        """(8, 8, 2) way toward the camera per square (`geometry.toward_camera`)."""
+        h = self.homography()
+        if "toward" not in self._cache:
+            self._cache["toward"] = geometry.toward_camera(h, self.frame_size)
+        return self._cache["toward"]
+
     def origins(self) -> Any:
         """Sample-window origins of the 64 squares under the current homography."""
-        h = self.homography()
         if "origins" not in self._cache:
-            self._cache["origins"] = window_origins(geometry.toward_camera(h, self.frame_size))
+            self._cache["origins"] = window_origins(self.toward())
         return self._cache["origins"]
+
+    def fronts(self) -> Any:
+        """(64,) the square in front of each (`columns.front_squares`), or None for a
+        camera nearly above the board (`geometry.tilted`), where pieces lean over nothing."""
+        h = self.homography()
+        if "fronts" not in self._cache:
+            tilted = geometry.tilted(h, self.frame_size)
+            self._cache["fronts"] = front_squares(self.toward()) if tilted else None
+        return self._cache["fronts"]
 
     def with_corners(
         self, corners: geometry.Corners, frame_size: tuple[int, int] | None = None

@@ -7,6 +7,7 @@ from typing import Any
 
 from vision import geometry
 from vision.calibration import AUGMENT, Calibration
+from vision.columns import mixed_behind
 from vision.cvload import np
 from vision.errors import CalibrationError, VisionError
 from vision.features import (
@@ -76,10 +77,27 @@ def posteriors(board: Any, cal: Calibration) -> Any:
     first, mapped, outline = _light_mapped(board, cal)
     if mapped is None:
         return first
-    mapped = unshaded(mapped)
+    mapped = unshaded(mapped, cal.levels)
     feats = square_features(mapped, origins, REF)
     post = _posterior(cal.model.log_likelihood(feats))
-    return post if outline is None else unlike_known(post, feats, outline, cal)
+    if outline is not None:
+        post = unlike_known(post, feats, outline, cal)
+    return behind_judged(post, feats, cal)
+
+
+def behind_judged(post: Any, feats: Any, cal: Calibration) -> Any:
+    """The posteriors, with a square read as a piece behind a piece made unreadable (`?`)
+    where its look is a mix the calibration never showed (`vision.columns`): the top of the
+    tall piece in front over an empty square."""
+    front = cal.fronts()
+    if front is None:
+        return post
+    mixed = mixed_behind(post, distances(feats, cal.model.looks()), front)
+    if not mixed.any():
+        return post
+    post = post.copy()
+    post[mixed] = 1.0 / 3.0
+    return post
 
 
 def unlike_known(post: Any, feats: Any, outline: Any, cal: Calibration) -> Any:

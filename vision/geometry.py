@@ -151,6 +151,23 @@ def camera_place(h: Any, frame_size: tuple[int, int]) -> Any:
     return n.array([centre[0], centre[1], abs(centre[2])])
 
 
+def tilt(h: Any, frame_size: tuple[int, int]) -> float | None:
+    """The camera's angle from the vertical over the board's middle, in radians, or None
+    where the picture does not say (`camera_place`)."""
+    n = np()
+    place = camera_place(h, frame_size)
+    if place is None:
+        return None
+    return math.atan2(float(n.linalg.norm(place[:2] - n.array([SIZE / 2, SIZE / 2]))), place[2])
+
+
+def tilted(h: Any, frame_size: tuple[int, int]) -> bool:
+    """Whether the camera looks at the board from the side (more than `MIN_TILT`), so that
+    tall pieces lean over the squares behind them."""
+    angle = tilt(h, frame_size)
+    return angle is not None and angle > MIN_TILT
+
+
 def _down(h: Any, frame_size: tuple[int, int]) -> Any:
     """The image axis (x, y) that points toward the camera: (0, 1) for an upright picture.
 
@@ -163,7 +180,7 @@ def _down(h: Any, frame_size: tuple[int, int]) -> Any:
     n = np()
     place = camera_place(h, frame_size)
     middle = n.array([SIZE / 2, SIZE / 2])
-    if place is None or math.atan2(n.linalg.norm(place[:2] - middle), place[2]) <= MIN_TILT:
+    if place is None or not tilted(h, frame_size):
         return n.array([0.0, 1.0])
     ends = to_image(h, n.stack([middle, place[:2]]))
     way = ends[1] - ends[0]

@@ -1,0 +1,104 @@
+"""Silent misreads and `?` on `uschess`, calibrated on each of 8 photos in turn, each scored
+on the 74 others as the live tracker reads them (`classify.reading` at the tracker's least
+confidence): a square read as a definite wrong state is a silent misread; `?` is honest.
+
+Per calibration: silent misreads by kind (`behind`: an empty square read as a piece while
+the square in front of it, toward the camera, holds one; `missed`: a piece read empty;
+`colour`; `phantom`: any other empty square read as a piece) and the `?` squares, split by
+whether a piece or nothing stood there. The camera's pose decides which square is in front
+(`geometry.toward_camera`).
+
+    python bench/vision_honest.py [--calibrations 4755,4768]
+"""
+
+from __future__ import annotations
+
+import os
+
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import sys  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import Any  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from vision import geometry  # noqa: E402
+from vision.calibration import calibrate  # noqa: E402
+from vision.classify import posteriors, reading  # noqa: E402
+from vision.placement import to_grid  # noqa: E402
+from vision.sources import read_image  # noqa: E402
+from vision.tracker import TrackerSettings  # noqa: E402
+
+DATA = ROOT.parent / "shared" / "data" / "vision"
+CALIBRATIONS = ("4755", "4768", "4806", "4821", "4750", "4776", "4812", "4762")
+
+
+def _front(cal: Any, row: int, col: int) -> tuple[int, int] | None:
+    toward = geometry.toward_camera(cal.homography(), cal.frame_size)
+    fr = row + round(float(toward[row, col, 1]))
+    fc = col + round(float(toward[row, col, 0]))
+    return (fr, fc) if 0 <= fr < 8 and 0 <= fc < 8 and (fr, fc) != (row, col) else None
+
+
+def score(cal: Any, photos: list[tuple[Any, Any, str]], least: float) -> dict[str, int]:
+    """Counts of silent misreads by kind and of `?` squares over `photos`."""
+    out: dict[str, int] = {}
+
+    def add(kind: str) -> None:
+        out[kind] = out.get(kind, 0) + 1
+
+    for img, corners, fen in photos:
+        here = cal.with_corners(corners, (img.shape[1], img.shape[0]))
+        seen = reading(posteriors(geometry.warp(img, here.homography()), here), least)
+        truth, read = to_grid(fen), to_grid(seen.placement)
+        for r in range(8):
+            for c in range(8):
+                t, s = truth[r][c], read[r][c]
+                if s == "?":
+                    add("? on a piece" if t != "." else "? on empty")
+                elif s == t:
+                    continue
+                elif s == ".":
+                    add("missed")
+                elif t != ".":
+                    add("colour")
+                else:
+                    front = _front(here, r, c)
+                    add("behind" if front and truth[front[0]][front[1]] != "." else "phantom")
+    out["silent"] = sum(v for k, v in out.items() if not k.startswith("?"))
+    return dict(sorted(out.items()))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--calibrations", default=",".join(CALIBRATIONS))
+    args = parser.parse_args()
+    labels = json.loads((DATA / "labels.json").read_text())
+    photos = {
+        i["file"]: (read_image(str(DATA / i["file"])), [tuple(p) for p in i["corners"]], i["fen"])
+        for i in labels["images"]
+        if i["file"].startswith("uschess/")
+    }
+    least = TrackerSettings().min_confidence
+    out = {}
+    for key in args.calibrations.split(","):
+        ref = next(f for f in photos if key in f)
+        img, corners, fen = photos[ref]
+        cal = calibrate(img, corners, None, fen)
+        out[key] = score(cal, [p for f, p in sorted(photos.items()) if f != ref], least)
+        print(key, json.dumps(out[key]), flush=True)
+    total: dict[str, int] = {}
+    for counts in out.values():
+        for k, v in counts.items():
+            total[k] = total.get(k, 0) + v
+    print("all", json.dumps(dict(sorted(total.items()))))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
