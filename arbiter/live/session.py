@@ -63,7 +63,7 @@ from arbiter.live.records import write_atomic
 from arbiter.live.start_check import setup_difference, waiting_note
 from arbiter.records.journal import JournalWriter, restart_event
 from firmware_bridge.gpio.devices import DrawHold
-from rules import ending
+from rules import ending, verdicts
 from rules.errors import ArbiterError
 from rules.events import (
     Decline,
@@ -93,6 +93,11 @@ IDLE_TIMEOUT_S = 30.0
 IDLE_POLL_S = 0.05
 
 
+
+#: how long (session seconds) a game ended by a claim the rules upheld stays open for the
+#: arbiter's verdict (`uphold` / `reject`, rules.verdicts) when nobody gives it: the loop
+#: ends then, as it does at once after the arbiter's verdict or `quit`
+VERDICT_WAIT_S = 300.0
 
 #: rulings that do not change the PGN (it is not rewritten for them)
 ROUTINE = frozenset({"clock", "obligation", "note"})
@@ -154,6 +159,8 @@ class Session:
         self._next_refresh = 0.0
         self._restore: list[Ruling] | None = None  # a resumed game's rulings, for the panel
         self._stuck: float | None = None
+        #: until when a game ended by an upheld claim waits for the arbiter's verdict
+        self._verdict_until: float | None = None
         #: the clocks wait for Black's press on a board set up right (`wait_for_start`)
         self.setting_up = False
         #: the clocks wait for White's first move (`wait_for_start("white_move")`)
@@ -458,12 +465,12 @@ class Session:
         refresh_t = 0.1 / period if period > 0 else 0.1  # 10 Hz real time, in stream seconds
         try:
             self.start_sources()
-            while not self.game.over and not self.stopped:
+            while not self.ended() and not self.stopped:
                 self._drain()  # inputs already waiting are older than any deadline now due
                 now = clock.now()
                 while not self.game.over and self.advance(now):
                     pass
-                if self.game.over or self.stopped:
+                if self.ended() or self.stopped:
                     break
                 for panel in self.panels:
                     panel.update(now)
@@ -488,8 +495,29 @@ class Session:
         finally:
             self.close()
 
+    def ended(self) -> bool:
+        """The game is over and no verdict of the arbiter can change that any more.
+
+        A game ended by a claim the rules upheld stays open for the arbiter's verdict
+        (`rules.verdicts`): until it is given, `quit`, or `VERDICT_WAIT_S` passes; a verdict
+        that rejects the claim lets the game go on.
+        """
+        game = self.game
+        if not game.over:
+            self._verdict_until = None
+            return False
+        if verdicts.open_claim(game) is None:
+            return True
+        now = self.clock.now()
+        if self._verdict_until is None:
+            self._verdict_until = now + VERDICT_WAIT_S
+            if self.display is not None:
+                minutes = f"{VERDICT_WAIT_S / 60:g}"
+                self.display.note(gettext(VERDICT_OPEN, self.language).format(minutes=minutes))
+        return now >= self._verdict_until
+
     def _drain(self) -> None:
-        while not self.game.over and not self.stopped:
+        while not self.ended() and not self.stopped:
             try:
                 item = self.queue.get_nowait()
             except queue.Empty:
@@ -591,6 +619,10 @@ BLACK_STARTS = N_("Black presses to start the clocks")
 SET_UP_FIRST = N_("{wrong} The clocks start when that is done and Black presses.")
 CLOCKS_STARTED = N_("Black pressed: White's clock runs")
 WHITE_MOVE_STARTS = N_("the clocks start when White has made the first move and presses")
+VERDICT_OPEN = N_(
+    "the arbiter may overrule the ruling on the claim: type uphold or reject"
+    " (the session ends after {minutes} min, or at quit)"
+)
 PGN_RETRIED = N_("{error}; the journal keeps the game, and it is tried again")
 #: a typed command the rules took without a ruling (`quiet_note`)
 DECLINED = {
