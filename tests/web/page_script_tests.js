@@ -86,19 +86,19 @@
   };
   tests.claimsAndRefusals = () => {
     const claim = { type: "claim", side: "black", kind: "threefold", valid: false };
-    eq(A.openClaim([claim]), claim, "open");
-    eq(A.openClaim([claim, rulings[0]]), null, "a move closes it");
+    eq(A.lastClaimIndex([claim, rulings[0], claim, rulings[0]]), 2, "the last claim");
+    eq(A.lastClaimIndex([rulings[0]]), -1, "none");
     const violation = { type: "violation", square: "g1", message: "why" };
     const refused = [violation, { type: "reinstate", reason: "strict" }];
     eq(A.lastRefusal(refused), violation, "the violation says why");
     eq(A.lastRefusal([...refused, rulings[0]]), null, "until the next move");
   };
-  tests.upholdAClaimTheRulesRefused = () => {
-    eq(A.upholdAction({ side: "white", kind: "fifty", valid: false }),
-      ["declare", { result: "1/2-1/2", reason: "fifty_moves" }], "a draw");
-    eq(A.upholdAction({ side: "black", kind: "touch_move", valid: false }),
-      ["takeback", { plies: 1 }], "the move taken back");
-    eq(A.upholdAction({ side: "black", kind: "threefold", valid: true }), null, "upheld already");
+  tests.theVerdictsOnAClaim = () => {
+    eq(A.verdictChoices({ side: "white", kind: "fifty", valid: false }).map((c) => [c.id, c.valid]),
+      [["claim-uphold", true], ["claim-confirm", false]], "a refused claim may be upheld");
+    eq(A.verdictChoices({ side: "black", kind: "threefold", valid: true }).map((c) => [c.id, c.valid]),
+      [["claim-reject", false], ["claim-confirm", true]], "an upheld claim may be rejected");
+    eq(A.verdictChoices(null), [], "no claim open: no control");
   };
   tests.aMismatchStandsUntilTheNextMove = () => {
     const mismatch = { type: "mismatch", missing: [], extra: [] };

@@ -52,6 +52,9 @@ const STRINGS = {
   black: "Black",
   claim: "{side}'s claim ({kind}) was ruled incorrect; you may overrule:",
   uphold: "Uphold the claim",
+  claimUpheld: "{side}'s claim ({kind}) was upheld; you may overrule:",
+  reject: "Reject the claim",
+  confirm: "Confirm the ruling",
   declare: "Declare the result",
   reason: "reason",
   takeback: "Take back",
@@ -241,29 +244,26 @@ function teachText(duty, position) {
   return `${first} ${fill(more, { squares: duty.targets.join(", ") })}`;
 }
 
-/** The last claim ruling not yet followed by a move or the end: the arbiter may act on it. */
-function openClaim(rulings) {
-  let claim = null;
-  for (const r of rulings) {
-    if (r.type === "claim") claim = r;
-    else if (r.type === "move" || r.type === "game_over" || r.type === "reinstate") claim = null;
-  }
-  return claim;
+/** The index in `shown` of the last `claim` ruling (the one the arbiter may overrule). */
+function lastClaimIndex(shown) {
+  for (let i = shown.length - 1; i >= 0; i -= 1) if (shown[i].type === "claim") return i;
+  return -1;
 }
 
 /**
- * The arbiter's event that upholds a claim the rules found incorrect, as [action, fields],
- * or null. The rules decide every claim themselves (9.2, 9.3, 4.8: a correct draw claim
- * ends the game, an incorrect one costs the claimant's opponent's time, 9.5.3); the arbiter
- * may overrule a refusal: a draw claim upheld is a declared draw for its reason, a
- * touch-move claim upheld takes the move back. A claim the rules upheld is not "rejected"
- * here: the game is over, or its position reinstated; `set_position` and `declare` remain.
+ * The arbiter's choices on the claim he may still overrule (`verdict` of the board view:
+ * {side, kind, valid}, sent by the server while nothing has happened since the claim), as
+ * [{id, valid, label}] of the `claim_verdict` action: the other verdict, and the same one,
+ * which confirms the ruling. The rules core carries a verdict out (9.5.3 for a rejected
+ * draw claim, the move standing for a rejected 4.8 claim, a draw or the move taken back for
+ * one upheld); the page only asks for it.
  */
-function upholdAction(claim) {
-  if (claim.valid) return null;
-  if (claim.kind === "touch_move") return ["takeback", { plies: 1 }];
-  const reasons = { threefold: "threefold_repetition", fifty: "fifty_moves" };
-  return ["declare", { result: "1/2-1/2", reason: reasons[claim.kind] || "arbiter_decision" }];
+function verdictChoices(verdict) {
+  if (!verdict) return [];
+  const other = verdict.valid
+    ? { id: "claim-reject", valid: false, label: "reject" }
+    : { id: "claim-uphold", valid: true, label: "uphold" };
+  return [other, { id: "claim-confirm", valid: verdict.valid, label: "confirm" }];
 }
 
 /** The last `mismatch` ruling not yet followed by a move: the board must be put right. */
@@ -482,13 +482,26 @@ function rulingsNode() {
   const shown = logged(page.rulings);
   if (!shown.length) return el("div", { class: "note" }, STRINGS.noRulings);
   const list = el("ol", { class: "rulings", reversed: "" });
-  for (const r of shown.slice().reverse()) {
-    list.append(el("li", { class: `r-${r.type}`, "data-type": r.type, "data-n": r.n },
+  const verdict = page.token && page.board ? page.board.verdict : null;
+  const claimAt = verdict ? lastClaimIndex(shown) : -1;
+  shown.forEach((r, i) => {
+    list.prepend(el("li", { class: `r-${r.type}`, "data-type": r.type, "data-n": r.n },
       el("span", { class: "t" }, fmtClock(r.t)),
       r.article ? el("span", { class: "art" }, fill(STRINGS.article, { article: r.article })) : null,
-      sentence(r, page.language) || r.type));
-  }
+      sentence(r, page.language) || r.type,
+      i === claimAt ? verdictNode(verdict) : null));
+  });
   return list;
+}
+
+/** Beside the claim's ruling, behind the token: the arbiter's verdict on it. */
+function verdictNode(verdict) {
+  const words = fill(verdict.valid ? STRINGS.claimUpheld : STRINGS.claim,
+    { side: STRINGS.sideNames[verdict.side], kind: verdict.kind });
+  return el("div", { class: "row verdict", id: "claim" }, words,
+    verdictChoices(verdict).map((c) => el("button", { id: c.id,
+      onclick: () => control("claim_verdict", { valid: c.valid }, STRINGS[c.label]) },
+    STRINGS[c.label])));
 }
 
 function positionBoxes() {
@@ -562,14 +575,6 @@ function controlsNode() {
         { white: parseClock(setWhite.value), black: parseClock(setBlack.value) }, STRINGS.setClocks) },
       STRINGS.setClocks)),
   ];
-  const claim = openClaim(page.rulings);
-  const uphold = claim ? upholdAction(claim) : null;
-  if (uphold) {
-    rows.push(el("div", { class: "row", id: "claim" },
-      fill(STRINGS.claim, { side: STRINGS.sideNames[claim.side], kind: claim.kind }),
-      el("button", { id: "uphold", onclick: () => control(...uphold, STRINGS.uphold) },
-        STRINGS.uphold)));
-  }
   rows.push(el("div", { class: "row" }, result, reason,
     el("button", { id: "declare", onclick: () => control("declare",
       { result: result.value, reason: reason.value }, STRINGS.declare) }, STRINGS.declare)));
@@ -758,7 +763,7 @@ function tick() {
 
 window.ArbiterPage = {
   STRINGS, fill, translate, sentence, fmtClock, parseClock, streamNow, clockReading, movesOf, positionAt, placement,
-  squareName, squareIndex, differences, teachText, openClaim, upholdAction, openMismatch, lastRefusal, logged,
+  squareName, squareIndex, differences, teachText, lastClaimIndex, verdictChoices, openMismatch, lastRefusal, logged,
 };
 
 if (!window.ARBITER_NO_START) {
