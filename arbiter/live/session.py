@@ -77,7 +77,7 @@ from rules.events import (
 )
 from rules.game import Game
 from rules.i18n import N_
-from rules.rulings import Ruling
+from rules.rulings import MoveStands, Ruling
 
 #: seconds added to a clock by the keyboard's `w` and `b` (an arbiter's add-time, 6.10-6.11)
 ADD_TIME_S = 60.0
@@ -312,7 +312,8 @@ class Session:
         """A new game's first step: stop the clocks (a journaled `pause` at the start) until
         Black's press starts them on a board set up right (`black_press`,
         `arbiter.live.start_check`), or until White's first move is made (`white_move`:
-        White's press after it starts Black's clock; White's first move costs no time)."""
+        White's press after it starts Black's clock, or the move itself on a board without a
+        clock, `auto_press`; White's first move costs no time)."""
         if how == "white_move":
             self.first_move_starts = True
         else:
@@ -335,6 +336,21 @@ class Session:
         self.first_move_starts = False
         self.submit(Resume(t=t))
         return Press(t=t, side="white")
+
+    def _first_move_made(self, rulings: list[Ruling]) -> None:
+        """With `auto_press` (a board without a clock: a completed move is its press), White's
+        first move, once it stands, starts the clocks waiting for it (`white_move`): the
+        clocks restart (journaled) and White's press completes the move at that moment, so
+        Black's clock runs from it and White's first move costs no time (its increment is
+        credited as at any press)."""
+        if not (self.first_move_starts and self.game.start.auto_press):
+            return
+        made = next((r for r in rulings if isinstance(r, MoveStands) and r.side == "white"), None)
+        if made is None or self.game.over:
+            return
+        self.first_move_starts = False
+        self.submit(Resume(t=self.last_t))
+        self.submit(Press(t=self.last_t, side="white"))
 
     def _start_clocks(self, t: float, side: str) -> Event | None:
         """A press while the clocks wait: Black's starts them if the pieces stand right."""
@@ -368,6 +384,7 @@ class Session:
             if text:
                 self.display.note(text)
         self._deliver(rulings, event.t)
+        self._first_move_made(rulings)
         return rulings
 
     def advance(self, now: float) -> list[Ruling]:
@@ -394,6 +411,7 @@ class Session:
         self.last_t = t
         rulings = self.game.handle(tick) + self.game.advance(t)
         self._deliver(rulings, t)
+        self._first_move_made(rulings)
         return rulings
 
     def _deadline(self) -> float | None:
