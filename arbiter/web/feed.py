@@ -30,6 +30,7 @@ from arbiter.web.hub import Hub, Message
 from rules.i18n import LANGUAGES
 from rules.messages import format_ruling, ruling_dict
 from rules.rulings import Ruling
+from rules.timecontrol import Period
 from rules.verdicts import open_claim
 
 if TYPE_CHECKING:
@@ -230,10 +231,23 @@ def game_info(game: Game, speed: float, taps: bool, language: str = "en") -> dic
         "delay": first.delay if first else 0.0,
         "bronstein": first.bronstein if first else 0.0,
         "hourglass": control.hourglass,
+        # every period, for the clock face's symbols (the period, the moves to its control,
+        # its increment or delay: docs/web.md, "The clock face's symbols")
+        "periods": [_period(p) for p in control.periods],
         "speed": speed,
         "taps": taps,
         "language": language,
         "languages": dict(LANGUAGES),
+    }
+
+
+def _period(period: Period) -> dict[str, Any]:
+    return {
+        "seconds": period.seconds,
+        "moves": period.moves,
+        "increment": period.increment,
+        "delay": period.delay,
+        "bronstein": period.bronstein,
     }
 
 

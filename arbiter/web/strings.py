@@ -81,6 +81,7 @@ PAGE_STRINGS: dict[str, Any] = {
     "swapSides": N_("swap sides"),
     "delay": N_("delay {s}"),
     "bronstein": N_("Bronstein {s}"),
+    "periodTitle": N_("period {n}: {moves} moves to the time control"),
     "tapHint": N_("tap your side to press your clock"),
     "teachTitle": N_("Teaching view"),
     "teachNoDuty": N_("{side} to move: any legal move."),

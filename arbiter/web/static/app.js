@@ -72,6 +72,10 @@ const STRINGS = {
   increment: "+{s}",
   delay: "delay {s}",
   bronstein: "Bronstein {s}",
+  bronsteinMark: "↺{s}",
+  periodMark: "P{n}",
+  toControlMark: "▸{m}",
+  periodTitle: "period {n}: {moves} moves to the time control",
   tapHint: "tap your side to press your clock",
   teachTitle: "Teaching view",
   teachNoDuty: "{side} to move: any legal move.",
@@ -167,6 +171,78 @@ function clockReading(clock, t, info, moveStart) {
   out[side] = Math.max(0, out[side] - used);
   if (info && info.hourglass) out[other] = out[other] + Math.min(used, clock[side]);
   return out;
+}
+
+/**
+ * The period a player is in after `made` completed moves (FIDE 6.3.1, as the rules'
+ * `TimeControl.period_of_move` reads the control): {n} (1, 2, ...), its `period`, and
+ * `toControl`, the moves still to make in it (null in a period for the rest of the game).
+ * A last period with a move count repeats. `periods`: [{seconds, moves, increment, delay,
+ * bronstein}] of the game's info.
+ */
+function periodOf(periods, made) {
+  if (!periods || !periods.length) return null;
+  let left = made;
+  for (let i = 0; i < periods.length; i += 1) {
+    const period = periods[i];
+    if (period.moves === null || period.moves === undefined) return { n: i + 1, period, toControl: null };
+    if (left < period.moves) return { n: i + 1, period, toControl: period.moves - left };
+    if (i < periods.length - 1) left -= period.moves;
+  }
+  const last = periods[periods.length - 1];
+  const into = left % last.moves;
+  return { n: periods.length, period: last, toControl: last.moves - into };
+}
+
+/** The moves each player has completed, from the moves that stand. */
+function movesMade(rulings) {
+  const made = { white: 0, black: 0 };
+  for (const m of movesOf(rulings)) made[m.side] += 1;
+  return made;
+}
+
+/**
+ * The simple (US) delay still to run on the running side's move (6.3.2: its main time runs
+ * only after it), or null when none applies: no delay, not its turn, the clocks paused or
+ * stopped. `moveStart` is when the running side's clock started.
+ */
+function delayLeft(delay, clock, side, t, moveStart) {
+  if (!delay || !clock || clock.running !== side || clock.paused) return null;
+  if (moveStart === null || moveStart === undefined) return null;
+  return Math.max(0, delay - Math.max(0, t - moveStart));
+}
+
+/**
+ * The symbols beside one side's time on the clock face, as a DGT 3000 shows its icons (see
+ * docs/web.md): the period and the moves to its control in a multi-period control, the
+ * Fischer increment `+s`, a simple delay (an hourglass drawn by the style sheet, and its
+ * seconds) counting down while it applies on the running side (`counting`), a Bronstein
+ * delay `↺s`. Each is {kind, text, title?, counting?}.
+ */
+function faceMarks(periods, made, delay) {
+  const at = periodOf(periods, made);
+  if (!at) return [];
+  const marks = [];
+  if (periods.length > 1 || at.toControl !== null) {
+    const title = at.toControl === null ? null
+      : fill(STRINGS.periodTitle, { n: at.n, moves: at.toControl });
+    marks.push({ kind: "period", text: fill(STRINGS.periodMark, { n: at.n }), title });
+    if (at.toControl !== null) {
+      marks.push({ kind: "moves", text: fill(STRINGS.toControlMark, { m: at.toControl }), title });
+    }
+  }
+  const p = at.period;
+  if (p.increment > 0) marks.push({ kind: "increment", text: fill(STRINGS.increment, { s: p.increment }) });
+  if (p.delay > 0) {
+    const shown = delay === null ? p.delay : Math.ceil(delay);
+    marks.push({ kind: "delay", text: String(shown),
+      title: fill(STRINGS.delay, { s: p.delay }), counting: delay !== null && delay > 0 });
+  }
+  if (p.bronstein > 0) {
+    marks.push({ kind: "bronstein", text: fill(STRINGS.bronsteinMark, { s: p.bronstein }),
+      title: fill(STRINGS.bronstein, { s: p.bronstein }) });
+  }
+  return marks;
 }
 
 /**
@@ -437,7 +513,31 @@ function boardNode(letters, marks, label) {
 function readingNow() {
   if (!page.info) return null;
   const t = streamNow(page.sync, performance.now(), page.info.speed || 1);
-  return clockReading(page.clock, t, page.info, page.moveStart);
+  return clockReading(page.clock, t, { ...page.info, delay: runningDelay() }, page.moveStart);
+}
+
+/** The simple delay of the running side's current period (0: none). */
+function runningDelay() {
+  const side = page.clock && page.clock.running;
+  const at = side ? periodOf(page.info.periods, movesMade(page.rulings)[side]) : null;
+  return at ? at.period.delay : page.info.delay || 0;
+}
+
+/** The clock face's symbols of `side` now (`faceMarks`). */
+function sideMarks(side) {
+  const info = page.info;
+  const periods = info.periods && info.periods.length ? info.periods
+    : [{ seconds: 0, moves: null, increment: info.increment, delay: info.delay, bronstein: info.bronstein }];
+  const made = movesMade(page.rulings)[side];
+  const at = periodOf(periods, made);
+  const t = streamNow(page.sync, performance.now(), info.speed || 1);
+  const delay = at ? delayLeft(at.period.delay, page.clock, side, t, page.moveStart) : null;
+  return faceMarks(periods, made, delay);
+}
+
+function marksNode(side) {
+  return sideMarks(side).map((m) => el("span",
+    { class: `mark mark-${m.kind}${m.counting ? " counting" : ""}`, title: m.title || null }, m.text));
 }
 
 function clocksNode() {
@@ -665,18 +765,15 @@ function renderClock(root) {
   const sides = page.leftSide === "black" ? ["black", "white"] : ["white", "black"];
   for (const side of sides) {
     const running = page.clock && page.clock.running === side && !page.clock.paused;
-    const marks = [];
-    if (info.increment > 0) marks.push(fill(STRINGS.increment, { s: info.increment }));
-    if (info.delay > 0) marks.push(fill(STRINGS.delay, { s: info.delay }));
-    if (info.bronstein > 0) marks.push(fill(STRINGS.bronstein, { s: info.bronstein }));
-    if (page.clock && page.clock.paused) marks.push(STRINGS.pausedMark);
-    if (page.flags[side]) marks.push(STRINGS.flag);
+    const marks = info.timed ? marksNode(side) : [];
+    if (page.clock && page.clock.paused) marks.push(el("span", { class: "mark mark-paused" }, STRINGS.pausedMark));
+    if (page.flags[side]) marks.push(el("span", { class: "mark mark-flag" }, STRINGS.flag));
     const classes = ["half", running ? "running" : "", page.flags[side] ? "flagged" : "", taps ? "tap" : ""];
     const half = el(taps ? "button" : "div", { class: classes.join(" "), "data-side": side },
       el("div", { class: "label" }, info[side]),
       el("div", { class: "digits", "data-clock": side },
         info.timed && reading ? fmtClock(reading[side]) : STRINGS.noTime),
-      el("div", { class: "indicators" }, marks.map((m) => el("span", {}, m))));
+      el("div", { class: "indicators", "data-marks": side }, marks));
     if (taps) half.addEventListener("pointerdown", () => send("/api/press", { side }, "press"));
     halves.append(half);
   }
@@ -759,11 +856,25 @@ function tick() {
       node.textContent = page.info.timed ? fmtClock(reading[node.dataset.clock]) : STRINGS.noTime;
     }
   }
+  if (page.info && page.info.timed) {
+    // the delay counts down on the face; the other symbols change only with the rulings
+    for (const node of document.querySelectorAll("[data-marks]")) {
+      const delay = node.querySelector(".mark-delay");
+      if (!delay) continue;
+      const fresh = marksNode(node.dataset.marks).find((m) => m.classList.contains("mark-delay"));
+      if (fresh && (fresh.textContent !== delay.textContent || fresh.className !== delay.className)) {
+        delay.replaceWith(fresh);
+      }
+    }
+  }
+  for (const node of document.querySelectorAll(".face .digits")) {
+    node.classList.toggle("long", node.textContent.length > 5);  // h:mm:ss
+  }
 }
 
 window.ArbiterPage = {
   STRINGS, fill, translate, sentence, fmtClock, parseClock, streamNow, clockReading, movesOf, positionAt, placement,
-  squareName, squareIndex, differences, teachText, lastClaimIndex, verdictChoices, openMismatch, lastRefusal, logged,
+  squareName, squareIndex, differences, teachText, periodOf, movesMade, delayLeft, faceMarks, lastClaimIndex, verdictChoices, openMismatch, lastRefusal, logged,
 };
 
 if (!window.ARBITER_NO_START) {
