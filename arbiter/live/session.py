@@ -95,8 +95,9 @@ IDLE_POLL_S = 0.05
 
 
 #: how long (session seconds) a game ended by a claim the rules upheld stays open for the
-#: arbiter's verdict (`uphold` / `reject`, rules.verdicts) when nobody gives it: the loop
-#: ends then, as it does at once after the arbiter's verdict or `quit`
+#: arbiter's verdict (`uphold` / `reject`, rules.verdicts) when nobody gives it, in a game
+#: the arbiter can act on (typed commands, keys, the page's controls: `verdict_wait_s`); the
+#: loop ends then, as it does at once after the arbiter's verdict or `quit`
 VERDICT_WAIT_S = 300.0
 
 #: rulings that do not change the PGN (it is not rewritten for them)
@@ -159,6 +160,10 @@ class Session:
         self._next_refresh = 0.0
         self._restore: list[Ruling] | None = None  # a resumed game's rulings, for the panel
         self._stuck: float | None = None
+        #: how long a game ended by an upheld claim waits for the arbiter's verdict: 0 (a
+        #: scripted demo, the hall's boards: nobody to give one) unless the arbiter can act
+        #: (`arbiter.live.setup.wait_for_verdicts`, the page's controls: `VERDICT_WAIT_S`)
+        self.verdict_wait_s = 0.0
         #: until when a game ended by an upheld claim waits for the arbiter's verdict
         self._verdict_until: float | None = None
         #: the clocks wait for Black's press on a board set up right (`wait_for_start`)
@@ -517,20 +522,20 @@ class Session:
         """The game is over and no verdict of the arbiter can change that any more.
 
         A game ended by a claim the rules upheld stays open for the arbiter's verdict
-        (`rules.verdicts`): until it is given, `quit`, or `VERDICT_WAIT_S` passes; a verdict
+        (`rules.verdicts`): until it is given, `quit`, or `verdict_wait_s` passes; a verdict
         that rejects the claim lets the game go on.
         """
         game = self.game
         if not game.over:
             self._verdict_until = None
             return False
-        if verdicts.open_claim(game) is None:
+        if self.verdict_wait_s <= 0 or verdicts.open_claim(game) is None:
             return True
         now = self.clock.now()
         if self._verdict_until is None:
-            self._verdict_until = now + VERDICT_WAIT_S
+            self._verdict_until = now + self.verdict_wait_s
             if self.display is not None:
-                minutes = f"{VERDICT_WAIT_S / 60:g}"
+                minutes = f"{self.verdict_wait_s / 60:g}"
                 self.display.note(gettext(VERDICT_OPEN, self.language).format(minutes=minutes))
         return now >= self._verdict_until
 
