@@ -106,6 +106,15 @@
     eq([A.periodOf(repeating, 65).n, A.periodOf(repeating, 65).toControl], [2, 15], "it repeats");
     eq(A.periodOf([], 3), null, "untimed");
   };
+  tests.aRejectedTouchMoveClaimBringsTheMoveBack = () => {
+    const played = [rulings[0], rulings[2],
+      { type: "claim", t: 3, side: "white", kind: "touch_move", valid: true },
+      { type: "reinstate", t: 3, ply: 1, fen: "F1", reason: "claim_upheld" },
+      { type: "arbiter_action", t: 9, side: "white", action: "reject_claim" },
+      { type: "claim", t: 9, side: "white", kind: "touch_move", valid: false }];
+    eq(A.movesOf(played.slice(0, 4)).map((m) => m.san), ["e4"], "reinstated");
+    eq(A.movesOf(played).map((m) => m.san), ["e4", "e5"], "the move stands again");
+  };
   tests.movesMadeBySide = () => {
     eq(A.movesMade(rulings), { white: 2, black: 1 }, "the moves that stand (Qh5 taken back)");
   };

@@ -63,6 +63,7 @@ def test_an_upheld_claim_is_rejected_from_the_page_and_the_game_goes_on(
     arbiter.wait_for_selector(".rulings li[data-type=claim] #claim-reject", timeout=3000)
     assert arbiter.is_visible("#claim-confirm")
     assert "upheld; you may overrule" in arbiter.inner_text("#claim")
+    assert "1/2-1/2" in arbiter.inner_text("#result")
 
     reader = open_page(browser, game, None)
     reader.wait_for_selector(".rulings li[data-type=claim]", timeout=3000)
@@ -78,6 +79,7 @@ def test_an_upheld_claim_is_rejected_from_the_page_and_the_game_goes_on(
     arbiter.wait_for_selector(".rulings li[data-type=arbiter_action]", timeout=3000)
     assert "rejects White's claim; the game goes on" in arbiter.inner_text(".rulings")
     arbiter.wait_for_selector("#claim-reject", state="detached", timeout=3000)
+    arbiter.wait_for_selector("#result", state="detached", timeout=3000)  # no result: it goes on
     game.settle()
     journal = [json.loads(line) for line in game.journal_lines()]
     verdicts = [e for e in journal if e.get("action") == "claim_verdict"]

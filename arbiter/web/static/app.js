@@ -251,10 +251,16 @@ function faceMarks(periods, made, delay) {
  * press that completed the move (the PGN's %clk).
  */
 function movesOf(rulings) {
-  const moves = [];
+  let moves = [];
   let waiting = null;
+  let atClaim = [];  // the moves when the last claim was ruled
   for (const r of rulings) {
-    if (r.type === "move") {
+    if (r.type === "claim") {
+      atClaim = moves.slice();
+    } else if (r.type === "arbiter_action" && (r.action === "reject_claim" || r.action === "uphold_claim")) {
+      moves = atClaim.slice();  // the arbiter overruled the claim: the game as at the claim
+      waiting = null;
+    } else if (r.type === "move") {
       moves.length = Math.min(moves.length, r.ply - 1);
       waiting = { ply: r.ply, san: r.san, uci: r.uci, fen: r.fen, side: r.side, clk: null, t: r.t };
       moves.push(waiting);
@@ -733,7 +739,8 @@ async function loadStrings(chosen) {
 }
 
 function resultNode() {
-  const over = page.rulings.filter((r) => r.type === "game_over").pop();
+  // the last `game_over`, unless the arbiter's verdict on a claim let the game go on
+  const over = page.board && page.board.over ? page.rulings.filter((r) => r.type === "game_over").pop() : null;
   return over ? el("div", { class: "result", id: "result" }, fill(STRINGS.result, { result: over.result }),
     " ", el("span", { class: "note" }, sentence(over, page.language))) : null;
 }
