@@ -325,7 +325,7 @@ class Session:
             self.setting_up = True
         self.submit(PauseClocks(t=self.last_t))
         if self.display is not None:
-            note = gettext(WHITE_MOVE_STARTS, self.language) if how == "white_move" else None
+            note = gettext(self._white_move_note(), self.language) if how == "white_move" else None
             self.display.note(note or waiting_note(self.game, self.language))
 
     def _first_move_press(self, t: float, side: str) -> Event | None:
@@ -336,11 +336,15 @@ class Session:
         moved = bool(self.game.records) or bool(self.game.diff())
         if side != "white" or not moved:
             if self.display is not None:
-                self.display.note(gettext(WHITE_MOVE_STARTS, self.language))
+                self.display.note(gettext(self._white_move_note(), self.language))
             return None
         self.first_move_starts = False
         self.submit(Resume(t=t))
         return Press(t=t, side="white")
+
+    def _white_move_note(self) -> str:
+        """What the screen says while the clocks wait for White's first move (`white_move`)."""
+        return WHITE_MOVE_MADE_STARTS if self.game.start.auto_press else WHITE_MOVE_STARTS
 
     def _first_move_made(self, rulings: list[Ruling]) -> None:
         """With `auto_press` (a board without a clock: a completed move is its press), White's
@@ -642,6 +646,8 @@ BLACK_STARTS = N_("Black presses to start the clocks")
 SET_UP_FIRST = N_("{wrong} The clocks start when that is done and Black presses.")
 CLOCKS_STARTED = N_("Black pressed: White's clock runs")
 WHITE_MOVE_STARTS = N_("the clocks start when White has made the first move and presses")
+#: the same on a board without a clock (`auto_press`), where the move itself is the press
+WHITE_MOVE_MADE_STARTS = N_("the clocks start when White's first move is made")
 VERDICT_OPEN = N_(
     "the arbiter may overrule the ruling on the claim: type uphold or reject"
     " (the session ends after {minutes} min, or at quit)"

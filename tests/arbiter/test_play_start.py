@@ -78,6 +78,7 @@ def test_white_move_on_a_board_without_a_clock_starts_blacks_clock_at_whites_mov
     # the hand's next movement lets the placement before it stand (slide_s); nobody presses
     steps = ["lift e2", "place e4", "lift e7", "place e5", "lift g1", "quit"]
     played = play_typed(tmp_path, options, steps)
+    assert "the clocks start when White's first move is made" in played.screen
     moves = [r for r in played.rulings if isinstance(r, MoveStands)]
     assert [m.san for m in moves] == ["e4", "e5"]
     clocks = [r for r in played.rulings if isinstance(r, ClockState)]
