@@ -2,8 +2,8 @@
 
 Pausing and resuming the clocks (6.11), adding or setting time (6.10.2), setting up or
 taking back a position (7.1), penalties and warnings (12.9), a move made with two hands (4.1
-before the press, 7.5.4 once completed), an accidental touch whose duty lapses (4.2.2), and
-the arbiter's declaration of a result.
+before the press, 7.5.4 once completed), an accidental touch whose duty lapses (4.2.2), the
+arbiter's declaration of a result, and his own verdict on a claim (9.5, `rules.verdicts`).
 """
 
 from __future__ import annotations
@@ -13,12 +13,13 @@ from typing import Any, get_args
 
 import chess
 
-from rules import ending, hands, illegal
+from rules import ending, hands, illegal, verdicts
 from rules.errors import EventError
 from rules.events import (
     Accident,
     AddTime,
     ArbiterAction,
+    ClaimVerdict,
     Declare,
     PauseClocks,
     Penalise,
@@ -40,8 +41,9 @@ _REASONS: frozenset[str] = frozenset(get_args(Reason))
 
 
 def arbiter_action(game: GameState, ev: ArbiterAction, out: list[Ruling]) -> None:
-    """An arbiter's intervention; after the game's end only `declare` is taken (and ignored)."""
-    if game.over:
+    """An arbiter's intervention; after the game's end only a verdict on the claim that ended
+    it is taken (`rules.verdicts`)."""
+    if game.over and not isinstance(ev, ClaimVerdict):
         return
     handler = _ACTIONS.get(type(ev))
     if handler is not None:
@@ -209,4 +211,5 @@ _ACTIONS: dict[type[ArbiterAction], Callable[[GameState, Any, list[Ruling]], Non
     Warn: warn,
     TwoHands: two_hands_action,
     Accident: accident_action,
+    ClaimVerdict: verdicts.verdict,
 }

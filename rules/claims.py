@@ -30,6 +30,7 @@ from rules.types import Side
 
 if TYPE_CHECKING:
     from rules.game import Game
+    from rules.turn import MoveRecord
 
 #: the article of a claim of kind `any` that fits nothing: the arbiter rules on claims (9.5)
 CLAIM_ARTICLE = "9.5"
@@ -62,14 +63,26 @@ def claim(game: Game, ev: Claim, out: list[Ruling]) -> None:
         # nothing the Laws allow this player now: not a draw claim, so no 9.5.3 penalty
         out.append(ClaimRuling(t=ev.t, side=side, article=CLAIM_ARTICLE, kind="any", valid=False))
         return
-    article = "9.5.3"
-    out.append(ClaimRuling(t=ev.t, side=side, article=article, kind=ev.kind, valid=False))
+    incorrect_draw_claim(game, side, ev.kind, intended if side == mover else None, ev.t, out)
+
+
+def incorrect_draw_claim(
+    game: Game,
+    side: Side,
+    kind: ClaimKind,
+    intended: chess.Move | None,
+    t: float,
+    out: list[Ruling],
+) -> None:
+    """9.5.3: an incorrect draw claim: time to the opponent, the claim stands as a draw offer
+    (9.1.2.3), and the intended move (legal, of the player having the move) must be played."""
+    out.append(ClaimRuling(t=t, side=side, article="9.5.3", kind=kind, valid=False))
     if game.timed:  # 9.5.3's time goes on the opponent's clock: with no clock, none
         seconds = penalty_seconds(game.mode)
-        game.clock.add(other(side), seconds, game.clock_time(ev.t))
+        game.clock.add(other(side), seconds, game.clock_time(t))
         out.append(
             Penalty(
-                t=ev.t,
+                t=t,
                 side=side,
                 article=penalty_article(game.mode, "9.5.3"),
                 kind="time_added",
@@ -77,11 +90,11 @@ def claim(game: Game, ev: Claim, out: list[Ruling]) -> None:
             )
         )
     game.offer = side
-    out.append(DrawOffer(t=ev.t, side=side, article="9.1.2.3"))
-    if intended is not None and side == mover:
+    out.append(DrawOffer(t=t, side=side, article="9.1.2.3"))
+    if intended is not None:
         game.turn.forced = declared(intended)
-        hands.emit_obligation(game, game.turn.forced, ev.t, out)
-    game.clock_ruling(out, ev.t)
+        hands.emit_obligation(game, game.turn.forced, t, out)
+    game.clock_ruling(out, t)
 
 
 def draw_claim_valid(
@@ -129,9 +142,15 @@ def claim_touch_move(game: Game, side: Side, t: float, out: list[Ruling]) -> Non
         out.append(ClaimRuling(t=t, side=side, article="4.8", kind="touch_move", valid=False))
         return
     assert last.violation is not None
-    out.append(
-        ClaimRuling(t=t, side=side, article=last.violation.article, kind="touch_move", valid=True)
-    )
+    reinstate_before(game, side, last, last.violation.article, t, out)
+
+
+def reinstate_before(
+    game: Game, side: Side, last: MoveRecord, article: str | None, t: float, out: list[Ruling]
+) -> None:
+    """4.8 upheld: the opponent's last move is taken back, its clock charged back, and the
+    duty of the pieces it touched stands."""
+    out.append(ClaimRuling(t=t, side=side, article=article, kind="touch_move", valid=True))
     game.take_back(1)
     game.turn.touches = list(last.touches)
     game.turn.touched_any = True
@@ -140,7 +159,7 @@ def claim_touch_move(game: Game, side: Side, t: float, out: list[Ruling]) -> Non
         if last.credit:
             game.clock.add(last.side, -last.credit, game.clock_time(t))
         game.clock.start(last.side, game.clock_time(t))
-    game.reinstate(t, "claim_upheld", last.violation.article, out)
+    game.reinstate(t, "claim_upheld", article, out)
 
 
 def offer(game: Game, ev: Offer, out: list[Ruling]) -> None:

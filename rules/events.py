@@ -493,6 +493,21 @@ class Declare(ArbiterAction):
 
 
 #: the arbiter's actions by their `action` word
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ClaimVerdict(ArbiterAction):
+    """`claim_verdict` (project extension, docs/events.md): the arbiter's own verdict on the
+    last claim (9.5, 4.8): `valid` true upholds it, false rejects it, whatever the rules
+    core ruled; the same verdict as the core's confirms it."""
+
+    action: ClassVar[str] = "claim_verdict"
+    valid: bool
+
+    def __post_init__(self) -> None:
+        Event.__post_init__(self)
+        if not isinstance(self.valid, bool):
+            raise EventError("'claim_verdict' needs 'valid', true or false")
+
+
 ARBITER_ACTION_TYPES: dict[str, type[ArbiterAction]] = {
     cls.action: cls
     for cls in (
@@ -507,6 +522,7 @@ ARBITER_ACTION_TYPES: dict[str, type[ArbiterAction]] = {
         TwoHands,
         Accident,
         Declare,
+        ClaimVerdict,
     )
 }
 ARBITER_ACTIONS = tuple(ARBITER_ACTION_TYPES)
@@ -688,6 +704,7 @@ __all__ = [
     "Adjust",
     "ArbiterAction",
     "Claim",
+    "ClaimVerdict",
     "Declare",
     "Decline",
     "Event",

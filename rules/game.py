@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules import arbiter_actions, board_reports, claims, ending, moves, presses
+from rules import arbiter_actions, board_reports, claims, ending, moves, presses, verdicts
 from rules.errors import EventError, EventOrderError
 from rules.events import (
     ARBITER_ACTION_TYPES,
@@ -198,7 +198,7 @@ _HANDLERS: dict[type, Any] = {
     Touch: board_reports.touch,
     Adjust: board_reports.adjust,
     Promote: board_reports.promote,
-    Claim: claims.claim,
+    Claim: verdicts.claim,
     Offer: claims.offer,
     Accept: claims.accept,
     Decline: claims.decline,

@@ -153,6 +153,16 @@ EN: dict[str, str | Plural] = {
     "arbiter_action.set_clock": N_(
         "The arbiter set the clocks: White {white_clock}, Black {black_clock} (Art. {article})."
     ),
+    "arbiter_action.uphold_claim": N_(
+        "The arbiter overrules the ruling and upholds {Side}'s claim (Art. {article})."
+    ),
+    "arbiter_action.reject_claim": N_(
+        "The arbiter overrules the ruling and rejects {Side}'s claim; the game goes on"
+        " (Art. {article})."
+    ),
+    "arbiter_action.confirm_claim": N_(
+        "The arbiter confirms the ruling on {Side}'s claim (Art. {article})."
+    ),
 }
 
 #: why a game ended (`game_over` reason)
@@ -205,6 +215,10 @@ NOTES: dict[str, str] = {
     "illegal_moves_undecided": N_(
         "Undecided: the arbiter decides whether the opponent of the player who made a second"
         " illegal move can still mate (Art. 7.5.5)."
+    ),
+    "no_claim_to_rule": N_(
+        "There is no claim the arbiter can still rule on: a move or the game's end came after"
+        " it (Art. 9.5)."
     ),
 }
 

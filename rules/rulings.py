@@ -86,10 +86,13 @@ Reason: TypeAlias = Literal[
     "arbiter_decision",
 ]
 #: what the arbiter did to the clocks (`arbiter_action`, a project extension, docs/events.md)
-ArbiterDoing: TypeAlias = Literal["pause", "resume", "add_time", "set_clock"]
+ArbiterDoing: TypeAlias = Literal[
+    "pause", "resume", "add_time", "set_clock", "uphold_claim", "reject_claim", "confirm_claim"
+]
 #: what a `note` is about (a project extension of the contract, docs/events.md)
 NoteTopic: TypeAlias = Literal[
-    "draw_before_both_moved", "resignation_undecided", "illegal_moves_undecided"
+    "draw_before_both_moved", "resignation_undecided", "illegal_moves_undecided",
+    "no_claim_to_rule",
 ]
 
 #: a ruling's sentence, made from its fields (`rules.messages.format_ruling`)
@@ -341,10 +344,12 @@ class GameOver(Ruling):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ArbiterDid(Ruling):
-    """`arbiter_action` (project extension, docs/events.md): the arbiter acted on the clocks.
+    """`arbiter_action` (project extension, docs/events.md): the arbiter acted on the clocks,
+    or gave his own verdict on `side`'s claim.
 
-    Stopping and restarting the clocks (6.11.1), adding time to `side`'s clock (6.11.3) or
-    setting both clocks (6.10.2): a ruling of its own, so that it is on the screen, on the
+    Stopping and restarting the clocks (6.11.1), adding time to `side`'s clock (6.11.3),
+    setting both clocks (6.10.2), upholding, rejecting or confirming a claim (9.5, 4.8;
+    `rules.verdicts`): a ruling of its own, so that it is on the screen, on the
     page's list and in the PGN where it happened. (The arbiter's other actions have their
     rulings already: a take-back or a position set up is a `reinstate` by the arbiter, a
     declared result a `game_over`, a penalty a `penalty`.)

@@ -27,6 +27,7 @@ Queries (`diff`, `match`, `own_in_hand`, `fen`, the deadlines) never move the li
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
+from typing import TYPE_CHECKING
 
 import chess
 
@@ -67,6 +68,9 @@ from rules.timecontrol import TimeControl
 from rules.touch import Duty
 from rules.turn import Arrangement, MoveRecord, Turn
 from rules.types import SIDE, Result, Side
+
+if TYPE_CHECKING:
+    from rules.verdicts import ClaimOnRecord
 
 __all__ = ["GameState"]
 
@@ -136,6 +140,9 @@ class GameState:
         self.held = False
         #: while the board is being restored (`restoring`): when its last change was reported
         self.restore_seen_at = start.t
+        #: the last claim and the game as it stood before it, for the arbiter's verdict
+        #: (`rules.verdicts`, `claim_verdict`); None when there is none to rule on
+        self.claim_on_record: ClaimOnRecord | None = None
         self._clock_t = start.t
 
     # ------------------------------------------------------------------ phase

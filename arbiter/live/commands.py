@@ -27,6 +27,10 @@ the move is meant, except where said):
     setclock W B           the arbiter sets the clocks (6.10.2): 5:00 4:30, 1:30:00, or seconds
     add SIDE SECONDS       the arbiter adds time (6.10-6.11)
     pause / resume         the arbiter stops or restarts the clocks (6.11)
+    uphold / reject        the arbiter's verdict on the last claim, overruling the rules'
+                           ruling (9.5, 4.8; `claim_verdict`, docs/events.md): a draw claim
+                           rejected costs 9.5.3's time and the game goes on; the same verdict
+                           as the rules' confirms it
     quit                   stop; the journal stays, `arbiter resume` continues the game
 """
 
@@ -43,6 +47,7 @@ from rules.events import (
     Accept,
     AddTime,
     Claim,
+    ClaimVerdict,
     Declare,
     Decline,
     Event,
@@ -58,6 +63,7 @@ from rules.i18n import N_
 from rules.presses import untimed_presser
 from rules.rulings import ClaimKind
 from rules.types import Result, Side
+from rules.verdicts import open_claim
 
 if TYPE_CHECKING:
     from rules.game import Game
@@ -134,13 +140,20 @@ class PauseCmd:
 
 
 @dataclass(frozen=True, slots=True)
+class VerdictCmd:
+    """`uphold` or `reject`: the arbiter's verdict on the last claim (9.5, 4.8)."""
+
+    valid: bool
+
+
+@dataclass(frozen=True, slots=True)
 class QuitCmd:
     """Stop the session; the journal stays resumable."""
 
 
 GameCommand: TypeAlias = (
     PressCmd | ClaimCmd | PlayerCmd | DeclareCmd | TakebackCmd | SetClockCmd | AddTimeCmd
-    | PauseCmd | QuitCmd
+    | PauseCmd | VerdictCmd | QuitCmd
 )  # fmt: skip
 Command: TypeAlias = HandMove | HandStep | GameCommand
 
@@ -160,7 +173,8 @@ SIDE_WORDS: dict[str, Side] = {"white": "white", "w": "white", "black": "black",
 #: the commands in one line a screen can show
 COMMANDS_HELP = (
     "type: e2e4 | lift e2 | place e4 | press | claim [touch|threefold|fifty] [MOVE] | offer |"
-    " accept | decline | resign | declare 1-0 | takeback | setclock 5:00 5:00 | pause | quit"
+    " accept | decline | resign | declare 1-0 | takeback | setclock 5:00 5:00 | pause |"
+    " uphold | reject | quit"
 )
 MAX_CLOCK_S = 100 * 3600.0
 HAND_NEEDS_BOARD = N_("hand commands need a virtual board (--board dgt-sim)")
@@ -200,6 +214,8 @@ def parse_command(text: str) -> Command:
         return AddTimeCmd(SIDE_WORDS[rest[0]], _seconds(rest[1]))
     if head in ("pause", "resume") and not rest:
         return PauseCmd(resume=head == "resume")
+    if head in ("uphold", "reject") and not rest:
+        return VerdictCmd(valid=head == "uphold")
     if head in ("quit", "q", "stop") and not rest:
         return QuitCmd()
     raise CommandError.of(
@@ -358,6 +374,12 @@ def event_for(cmd: GameCommand, game: Game, t: float) -> Event | None:
             if resume:
                 return Resume(t=t) if game.clock.paused else None
             return None if game.clock.paused else PauseClocks(t=t)
+        case VerdictCmd(valid=valid):
+            if open_claim(game) is None:
+                raise CommandError.of(
+                    N_("there is no claim to rule on: a move or the game's end came after it")
+                )
+            return ClaimVerdict(t=t, valid=valid)
         case QuitCmd():
             return None
     return None

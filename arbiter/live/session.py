@@ -63,7 +63,7 @@ from arbiter.live.records import write_atomic
 from arbiter.live.start_check import setup_difference, waiting_note
 from arbiter.records.journal import JournalWriter, restart_event
 from firmware_bridge.gpio.devices import DrawHold
-from rules import ending
+from rules import ending, verdicts
 from rules.errors import ArbiterError
 from rules.events import (
     Decline,
@@ -77,7 +77,7 @@ from rules.events import (
 )
 from rules.game import Game
 from rules.i18n import N_
-from rules.rulings import Ruling
+from rules.rulings import MoveStands, Ruling
 
 #: seconds added to a clock by the keyboard's `w` and `b` (an arbiter's add-time, 6.10-6.11)
 ADD_TIME_S = 60.0
@@ -93,6 +93,12 @@ IDLE_TIMEOUT_S = 30.0
 IDLE_POLL_S = 0.05
 
 
+
+#: how long (session seconds) a game ended by a claim the rules upheld stays open for the
+#: arbiter's verdict (`uphold` / `reject`, rules.verdicts) when nobody gives it, in a game
+#: the arbiter can act on (typed commands, keys, the page's controls: `verdict_wait_s`); the
+#: loop ends then, as it does at once after the arbiter's verdict or `quit`
+VERDICT_WAIT_S = 300.0
 
 #: rulings that do not change the PGN (it is not rewritten for them)
 ROUTINE = frozenset({"clock", "obligation", "note"})
@@ -154,6 +160,12 @@ class Session:
         self._next_refresh = 0.0
         self._restore: list[Ruling] | None = None  # a resumed game's rulings, for the panel
         self._stuck: float | None = None
+        #: how long a game ended by an upheld claim waits for the arbiter's verdict: 0 (a
+        #: scripted demo, the hall's boards: nobody to give one) unless the arbiter can act
+        #: (`arbiter.live.setup.wait_for_verdicts`, the page's controls: `VERDICT_WAIT_S`)
+        self.verdict_wait_s = 0.0
+        #: until when a game ended by an upheld claim waits for the arbiter's verdict
+        self._verdict_until: float | None = None
         #: the clocks wait for Black's press on a board set up right (`wait_for_start`)
         self.setting_up = False
         #: the clocks wait for White's first move (`wait_for_start("white_move")`)
@@ -308,14 +320,15 @@ class Session:
         """A new game's first step: stop the clocks (a journaled `pause` at the start) until
         Black's press starts them on a board set up right (`black_press`,
         `arbiter.live.start_check`), or until White's first move is made (`white_move`:
-        White's press after it starts Black's clock; White's first move costs no time)."""
+        White's press after it starts Black's clock, or the move itself on a board without a
+        clock, `auto_press`; White's first move costs no time)."""
         if how == "white_move":
             self.first_move_starts = True
         else:
             self.setting_up = True
         self.submit(PauseClocks(t=self.last_t))
         if self.display is not None:
-            note = gettext(WHITE_MOVE_STARTS, self.language) if how == "white_move" else None
+            note = gettext(self._white_move_note(), self.language) if how == "white_move" else None
             self.display.note(note or waiting_note(self.game, self.language))
 
     def _first_move_press(self, t: float, side: str) -> Event | None:
@@ -326,11 +339,30 @@ class Session:
         moved = bool(self.game.records) or bool(self.game.diff())
         if side != "white" or not moved:
             if self.display is not None:
-                self.display.note(gettext(WHITE_MOVE_STARTS, self.language))
+                self.display.note(gettext(self._white_move_note(), self.language))
             return None
         self.first_move_starts = False
         self.submit(Resume(t=t))
         return Press(t=t, side="white")
+
+    def _white_move_note(self) -> str:
+        """What the screen says while the clocks wait for White's first move (`white_move`)."""
+        return WHITE_MOVE_MADE_STARTS if self.game.start.auto_press else WHITE_MOVE_STARTS
+
+    def _first_move_made(self, rulings: list[Ruling]) -> None:
+        """With `auto_press` (a board without a clock: a completed move is its press), White's
+        first move, once it stands, starts the clocks waiting for it (`white_move`): the
+        clocks restart (journaled) and White's press completes the move at that moment, so
+        Black's clock runs from it and White's first move costs no time (its increment is
+        credited as at any press)."""
+        if not (self.first_move_starts and self.game.start.auto_press):
+            return
+        made = next((r for r in rulings if isinstance(r, MoveStands) and r.side == "white"), None)
+        if made is None or self.game.over:
+            return
+        self.first_move_starts = False
+        self.submit(Resume(t=self.last_t))
+        self.submit(Press(t=self.last_t, side="white"))
 
     def _start_clocks(self, t: float, side: str) -> Event | None:
         """A press while the clocks wait: Black's starts them if the pieces stand right."""
@@ -364,6 +396,7 @@ class Session:
             if text:
                 self.display.note(text)
         self._deliver(rulings, event.t)
+        self._first_move_made(rulings)
         return rulings
 
     def advance(self, now: float) -> list[Ruling]:
@@ -390,6 +423,7 @@ class Session:
         self.last_t = t
         rulings = self.game.handle(tick) + self.game.advance(t)
         self._deliver(rulings, t)
+        self._first_move_made(rulings)
         return rulings
 
     def _deadline(self) -> float | None:
@@ -461,12 +495,12 @@ class Session:
         refresh_t = 0.1 / period if period > 0 else 0.1  # 10 Hz real time, in stream seconds
         try:
             self.start_sources()
-            while not self.game.over and not self.stopped:
+            while not self.ended() and not self.stopped:
                 self._drain()  # inputs already waiting are older than any deadline now due
                 now = clock.now()
                 while not self.game.over and self.advance(now):
                     pass
-                if self.game.over or self.stopped:
+                if self.ended() or self.stopped:
                     break
                 for panel in self.panels:
                     panel.update(now)
@@ -491,8 +525,29 @@ class Session:
         finally:
             self.close()
 
+    def ended(self) -> bool:
+        """The game is over and no verdict of the arbiter can change that any more.
+
+        A game ended by a claim the rules upheld stays open for the arbiter's verdict
+        (`rules.verdicts`): until it is given, `quit`, or `verdict_wait_s` passes; a verdict
+        that rejects the claim lets the game go on.
+        """
+        game = self.game
+        if not game.over:
+            self._verdict_until = None
+            return False
+        if self.verdict_wait_s <= 0 or verdicts.open_claim(game) is None:
+            return True
+        now = self.clock.now()
+        if self._verdict_until is None:
+            self._verdict_until = now + self.verdict_wait_s
+            if self.display is not None:
+                minutes = f"{self.verdict_wait_s / 60:g}"
+                self.display.note(gettext(VERDICT_OPEN, self.language).format(minutes=minutes))
+        return now >= self._verdict_until
+
     def _drain(self) -> None:
-        while not self.game.over and not self.stopped:
+        while not self.ended() and not self.stopped:
             try:
                 item = self.queue.get_nowait()
             except queue.Empty:
@@ -596,6 +651,12 @@ BLACK_STARTS = N_("Black presses to start the clocks")
 SET_UP_FIRST = N_("{wrong} The clocks start when that is done and Black presses.")
 CLOCKS_STARTED = N_("Black pressed: White's clock runs")
 WHITE_MOVE_STARTS = N_("the clocks start when White has made the first move and presses")
+#: the same on a board without a clock (`auto_press`), where the move itself is the press
+WHITE_MOVE_MADE_STARTS = N_("the clocks start when White's first move is made")
+VERDICT_OPEN = N_(
+    "the arbiter may overrule the ruling on the claim: type uphold or reject"
+    " (the session ends after {minutes} min, or at quit)"
+)
 PGN_RETRIED = N_("{error}; the journal keeps the game, and it is tried again")
 #: a typed command the rules took without a ruling (`quiet_note`)
 DECLINED = {

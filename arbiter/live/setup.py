@@ -33,7 +33,7 @@ from arbiter.inputs.stream import StreamSource
 from arbiter.live.commands import COMMANDS_HELP
 from arbiter.live.config import PLAY_KEYS, Settings, load_config, merge
 from arbiter.live.records import RecordInfo, load_info, save_info, tags_of
-from arbiter.live.session import Session, rebuild
+from arbiter.live.session import VERDICT_WAIT_S, Session, rebuild
 from arbiter.live.virtual_play import CommandSource, open_virtual_board
 from arbiter.outputs.display import Display, say
 from arbiter.records.journal import JournalWriter, read_journal
@@ -317,6 +317,7 @@ def new_game(settings: Settings, journal_path: Path, clock: Clock | None = None)
     start = start_of(settings, sources, stream_start)
     display = make_display(settings, start, sources)
     session = Session.new(start, journal_path, clock, sources=sources, display=display)
+    wait_for_verdicts(session)
     clock_start = settings.get("clock_start")
     if clock_start in ("black_press", "white_move") and session.game.timed and not stream_start:
         session.wait_for_start(clock_start)  # a scripted stream has its own presses
@@ -385,7 +386,7 @@ def resume_game(
             source.wait_for_port = True
             source.after_restart = True
     display = make_display(settings, start, sources)
-    return Session.resume(
+    session = Session.resume(
         history,
         JournalWriter(path),
         lambda t: clock,
@@ -394,6 +395,15 @@ def resume_game(
         sources=sources,
         display=display,
     )
+    wait_for_verdicts(session)
+    return session
+
+
+def wait_for_verdicts(session: Session) -> None:
+    """A game the arbiter plays at a keyboard (typed commands, keys) waits, after a claim
+    the rules upheld ended it, for the arbiter's verdict (`Session.verdict_wait_s`)."""
+    if any(isinstance(s, CommandSource | KeyboardSource) for s in session.sources):
+        session.verdict_wait_s = VERDICT_WAIT_S
 
 
 def run_session(session: Session, info: RecordInfo) -> tuple[str, Path | None]:

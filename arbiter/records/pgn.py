@@ -147,6 +147,7 @@ def pgn_from_rulings(
         (plies[-1].comments if plies else preamble).append(text)
 
     holding = False  # the clocks held at the start (`--clock-start`), not yet started
+    at_claim: list[_Ply] = []  # the plies when the last claim was ruled
 
     for r in rulings:
         if isinstance(r, ArbiterDid):
@@ -156,8 +157,16 @@ def pgn_from_rulings(
                 holding = False
                 note(gettext(CLOCKS_STARTED, language))
             else:
+                if r.action in ("uphold_claim", "reject_claim"):
+                    # the arbiter overruled the claim's ruling: the game as it stood at the
+                    # claim (a reinstated move back, no result); the new ruling's follow
+                    plies[:] = at_claim
+                    waiting_clock = None
+                    result, termination = "*", "unterminated"
                 note(format_ruling(r, language))
             continue
+        if isinstance(r, ClaimRuling):
+            at_claim = list(plies)
         if before_move and not isinstance(r, MoveStands | Violation):
             for text in before_move:
                 note(text)

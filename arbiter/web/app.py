@@ -33,7 +33,7 @@ from arbiter.web.hub import Message
 from arbiter.web.server import sse_response
 from arbiter.web.strings import page_language, page_strings
 from rules.errors import ArbiterError
-from rules.events import ArbiterAction, Event, Press, SetPosition, parse_event
+from rules.events import ArbiterAction, ClaimVerdict, Event, Press, SetPosition, parse_event
 
 #: the header that carries the controls' token
 TOKEN_HEADER = "X-Arbiter-Token"
@@ -148,8 +148,6 @@ def create_app(
         data = await body_of(request)
         if data is None:
             return refused(400, "the request must be a JSON object")
-        if feed.over():
-            return refused(409, "the game is over: no more actions")
         fields = {k: v for k, v in data.items() if k not in ("t", "type")}
         try:
             event = parse_event({**fields, "type": "arbiter", "t": feed.now()})
@@ -157,6 +155,12 @@ def create_app(
             return refused(400, str(exc))
         if not isinstance(event, ArbiterAction):
             return refused(400, "only the arbiter's actions are accepted here")
+        if isinstance(event, ClaimVerdict) and not feed.verdict_open():
+            return refused(
+                409, "there is no claim to rule on: a move or the game's end came after it"
+            )
+        if feed.over() and not isinstance(event, ClaimVerdict):
+            return refused(409, "the game is over: no more actions")
         problem = position_problem(event)
         if problem is not None:
             return refused(400, problem)

@@ -31,6 +31,8 @@ from arbiter.web.hub import Hub, Message
 from rules.i18n import LANGUAGES
 from rules.messages import format_ruling, ruling_dict
 from rules.rulings import Ruling
+from rules.timecontrol import Period
+from rules.verdicts import open_claim
 
 if TYPE_CHECKING:
     from arbiter.live.session import Session
@@ -175,6 +177,11 @@ class GameFeed:
         with self._lock:
             return bool(self._board.get("over"))
 
+    def verdict_open(self) -> bool:
+        """May the arbiter still overrule the last claim (as of the last step)?"""
+        with self._lock:
+            return self._board.get("verdict") is not None
+
     def rulings_so_far(self) -> list[Ruling]:
         """A copy of the rulings so far (for the PGN)."""
         with self._lock:
@@ -247,10 +254,23 @@ def game_info(game: Game, speed: float, taps: bool, language: str = "en") -> dic
         "delay": first.delay if first else 0.0,
         "bronstein": first.bronstein if first else 0.0,
         "hourglass": control.hourglass,
+        # every period, for the clock face's symbols (the period, the moves to its control,
+        # its increment or delay: docs/web.md, "The clock face's symbols")
+        "periods": [_period(p) for p in control.periods],
         "speed": speed,
         "taps": taps,
         "language": language,
         "languages": dict(LANGUAGES),
+    }
+
+
+def _period(period: Period) -> dict[str, Any]:
+    return {
+        "seconds": period.seconds,
+        "moves": period.moves,
+        "increment": period.increment,
+        "delay": period.delay,
+        "bronstein": period.bronstein,
     }
 
 
@@ -276,7 +296,18 @@ def board_view(
         "over": game.over,
         "result": game.result,
         "duties": duties_of(game),
+        "verdict": verdict_view(game),
     }
+
+
+def verdict_view(game: Game) -> dict[str, Any] | None:
+    """The claim the arbiter may still overrule (`rules.verdicts.open_claim`): its claimant,
+    kind and the verdict in force; None when there is none. The page's controls beside the
+    claim's ruling offer the other verdict (`claim_verdict`)."""
+    on_record = open_claim(game)
+    if on_record is None:
+        return None
+    return {"side": on_record.claim.side, "kind": on_record.kind, "valid": on_record.valid}
 
 
 class DutyView:
@@ -325,4 +356,4 @@ def duties(game: Game) -> list[dict[str, Any]]:
     ]
 
 
-__all__ = ["DutyView", "GameFeed", "board_view", "duties", "game_info"]
+__all__ = ["DutyView", "GameFeed", "board_view", "duties", "game_info", "verdict_view"]

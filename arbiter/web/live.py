@@ -108,6 +108,10 @@ def start_page(
     if not controls:
         token = None
     feed = GameFeed(Hub(), taps=not has_own_clock(session)).attach(session)
+    if token is not None:  # the arbiter may give a verdict on a claim from the page
+        from arbiter.live.session import VERDICT_WAIT_S
+
+        session.verdict_wait_s = max(session.verdict_wait_s, VERDICT_WAIT_S)
     press_token = new_token() if token is not None and feed.taps else None
     app = create_app(
         feed, session.queue.put, token=token, press_token=press_token, journal=journal

@@ -66,3 +66,29 @@ def test_the_clocks_start_when_whites_first_move_is_made(tmp_path: Path) -> None
     assert 0 < spent <= after_e5.t - after_e4.t + 1e-6  # Black's clock ran from White's press
     assert "The clocks were started (Art. 6.5)." in played.pgn
     assert played.pgn.index("The clocks were started") > played.pgn.index("1. e4")
+
+
+def test_white_move_on_a_board_without_a_clock_starts_blacks_clock_at_whites_move(
+    tmp_path: Path,
+) -> None:
+    """`auto_press` (a completed move is its press): nobody presses; White's first move,
+    once it stands, starts Black's clock and costs White nothing (issue 12 item 7)."""
+    options = ["--board", "dgt-sim", "--tc", "5+3", "--clock-start", "white-move",
+               "--set", "auto_press=true"]  # fmt: skip
+    # the hand's next movement lets the placement before it stand (slide_s); nobody presses
+    steps = ["lift e2", "place e4", "lift e7", "place e5", "lift g1", "quit"]
+    played = play_typed(tmp_path, options, steps)
+    assert "the clocks start when White's first move is made" in played.screen
+    moves = [r for r in played.rulings if isinstance(r, MoveStands)]
+    assert [m.san for m in moves] == ["e4", "e5"]
+    clocks = [r for r in played.rulings if isinstance(r, ClockState)]
+    assert clocks[0].paused and clocks[0].t == 0.0
+    started = next(c for c in clocks if not c.paused and c.running == "black")
+    assert started.t >= moves[0].t  # Black's clock runs from White's first move, not before
+    assert started.white == 300.0 + 3.0  # White's first move cost no time; its increment
+    # an auto-pressed move's clock is ruled at the moment it was made, before the move's ruling
+    after_e5 = next(c for c in clocks if c.t >= moves[1].made_at - 1e-6 and c.running == "white")
+    spent = 300.0 + 3.0 - after_e5.black
+    assert 0 < spent <= moves[1].made_at - started.t + 1e-6  # Black's from White's move
+    assert "The clocks were started (Art. 6.5)." in played.pgn
+    assert not any(isinstance(r, Illegal) for r in played.rulings)

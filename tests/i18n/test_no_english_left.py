@@ -135,6 +135,10 @@ def other_rulings() -> list[Ruling]:
         Mismatch(t=1, article="7.4", missing=(), extra=pieces),
         ArbiterDid(t=1, side="black", article="6.11.3", action="add_time", seconds=30.0),
         ArbiterDid(t=1, article="6.10.2", action="set_clock", white=250.0, black=240.0),
+        ArbiterDid(t=1, side="white", article="9.5", action="uphold_claim"),
+        ArbiterDid(t=1, side="black", article="9.5", action="reject_claim"),
+        ArbiterDid(t=1, side="white", article="4.8", action="confirm_claim"),
+        Note(t=1, article="9.5", topic="no_claim_to_rule"),
     ]  # fmt: skip
     out += [GameOver(t=2, article="5", result="1/2-1/2", reason=r) for r in REASONS]  # type: ignore[arg-type]
     out += [

@@ -86,19 +86,67 @@
   };
   tests.claimsAndRefusals = () => {
     const claim = { type: "claim", side: "black", kind: "threefold", valid: false };
-    eq(A.openClaim([claim]), claim, "open");
-    eq(A.openClaim([claim, rulings[0]]), null, "a move closes it");
+    eq(A.lastClaimIndex([claim, rulings[0], claim, rulings[0]]), 2, "the last claim");
+    eq(A.lastClaimIndex([rulings[0]]), -1, "none");
     const violation = { type: "violation", square: "g1", message: "why" };
     const refused = [violation, { type: "reinstate", reason: "strict" }];
     eq(A.lastRefusal(refused), violation, "the violation says why");
     eq(A.lastRefusal([...refused, rulings[0]]), null, "until the next move");
   };
-  tests.upholdAClaimTheRulesRefused = () => {
-    eq(A.upholdAction({ side: "white", kind: "fifty", valid: false }),
-      ["declare", { result: "1/2-1/2", reason: "fifty_moves" }], "a draw");
-    eq(A.upholdAction({ side: "black", kind: "touch_move", valid: false }),
-      ["takeback", { plies: 1 }], "the move taken back");
-    eq(A.upholdAction({ side: "black", kind: "threefold", valid: true }), null, "upheld already");
+  tests.thePeriodOfAPlayer = () => {
+    const pgn = [{ seconds: 5400, moves: 40, increment: 30, delay: 0, bronstein: 0 },
+      { seconds: 1800, moves: null, increment: 30, delay: 0, bronstein: 0 }];
+    eq(A.periodOf(pgn, 0).n, 1, "the start: period 1");
+    eq(A.periodOf(pgn, 0).toControl, 40, "40 moves to the control");
+    eq(A.periodOf(pgn, 39).toControl, 1, "the 40th move still to make");
+    eq(A.periodOf(pgn, 40).n, 2, "after the 40th move: period 2");
+    eq(A.periodOf(pgn, 40).toControl, null, "the rest of the game");
+    const repeating = [{ seconds: 7200, moves: 40 }, { seconds: 3600, moves: 20 }];
+    eq([A.periodOf(repeating, 59).n, A.periodOf(repeating, 59).toControl], [2, 1], "60th to make");
+    eq([A.periodOf(repeating, 65).n, A.periodOf(repeating, 65).toControl], [2, 15], "it repeats");
+    eq(A.periodOf([], 3), null, "untimed");
+  };
+  tests.aRejectedTouchMoveClaimBringsTheMoveBack = () => {
+    const played = [rulings[0], rulings[2],
+      { type: "claim", t: 3, side: "white", kind: "touch_move", valid: true },
+      { type: "reinstate", t: 3, ply: 1, fen: "F1", reason: "claim_upheld" },
+      { type: "arbiter_action", t: 9, side: "white", action: "reject_claim" },
+      { type: "claim", t: 9, side: "white", kind: "touch_move", valid: false }];
+    eq(A.movesOf(played.slice(0, 4)).map((m) => m.san), ["e4"], "reinstated");
+    eq(A.movesOf(played).map((m) => m.san), ["e4", "e5"], "the move stands again");
+  };
+  tests.movesMadeBySide = () => {
+    eq(A.movesMade(rulings), { white: 2, black: 1 }, "the moves that stand (Qh5 taken back)");
+  };
+  tests.theDelayCountsDownOnTheRunningSideOnly = () => {
+    const clock = { t: 10, white: 100, black: 200, running: "white", paused: false };
+    eq(A.delayLeft(5, clock, "white", 12, 10), 3, "3 s of the delay left");
+    eq(A.delayLeft(5, clock, "white", 17, 10), 0, "spent: the main time runs");
+    eq(A.delayLeft(5, clock, "black", 12, 10), null, "not the running side");
+    eq(A.delayLeft(5, { ...clock, paused: true }, "white", 12, 10), null, "paused");
+    eq(A.delayLeft(0, clock, "white", 12, 10), null, "no delay");
+  };
+  tests.theFaceSymbolsAsADgt3000ShowsThem = () => {
+    const fischer = [{ seconds: 180, moves: null, increment: 2, delay: 0, bronstein: 0 }];
+    eq(A.faceMarks(fischer, 5, null).map((m) => m.text), ["+2"], "Fischer: +2 only");
+    const usDelay = [{ seconds: 3600, moves: null, increment: 0, delay: 5, bronstein: 0 }];
+    eq(A.faceMarks(usDelay, 0, 3.2).map((m) => [m.text, m.counting]), [["4", true]], "counting");
+    eq(A.faceMarks(usDelay, 0, 0).map((m) => [m.text, m.counting]), [["0", false]], "spent");
+    eq(A.faceMarks(usDelay, 0, null).map((m) => [m.text, m.counting]), [["5", false]], "idle");
+    const bronstein = [{ seconds: 600, moves: null, increment: 0, delay: 0, bronstein: 3 }];
+    eq(A.faceMarks(bronstein, 0, null).map((m) => m.text), ["↺3"], "Bronstein");
+    const pgn = [{ seconds: 5400, moves: 40, increment: 30, delay: 0, bronstein: 0 },
+      { seconds: 1800, moves: null, increment: 30, delay: 0, bronstein: 0 }];
+    eq(A.faceMarks(pgn, 12, null).map((m) => m.text), ["P1", "▸28", "+30"], "period 1, 28 to go");
+    eq(A.faceMarks(pgn, 40, null).map((m) => m.text), ["P2", "+30"], "period 2 to the end");
+    eq(A.faceMarks(pgn, 12, null)[0].title, "period 1: 28 moves to the time control", "in words");
+  };
+  tests.theVerdictsOnAClaim = () => {
+    eq(A.verdictChoices({ side: "white", kind: "fifty", valid: false }).map((c) => [c.id, c.valid]),
+      [["claim-uphold", true], ["claim-confirm", false]], "a refused claim may be upheld");
+    eq(A.verdictChoices({ side: "black", kind: "threefold", valid: true }).map((c) => [c.id, c.valid]),
+      [["claim-reject", false], ["claim-confirm", true]], "an upheld claim may be rejected");
+    eq(A.verdictChoices(null), [], "no claim open: no control");
   };
   tests.aMismatchStandsUntilTheNextMove = () => {
     const mismatch = { type: "mismatch", missing: [], extra: [] };

@@ -52,6 +52,9 @@ const STRINGS = {
   black: "Black",
   claim: "{side}'s claim ({kind}) was ruled incorrect; you may overrule:",
   uphold: "Uphold the claim",
+  claimUpheld: "{side}'s claim ({kind}) was upheld; you may overrule:",
+  reject: "Reject the claim",
+  confirm: "Confirm the ruling",
   declare: "Declare the result",
   reason: "reason",
   takeback: "Take back",
@@ -69,6 +72,10 @@ const STRINGS = {
   increment: "+{s}",
   delay: "delay {s}",
   bronstein: "Bronstein {s}",
+  bronsteinMark: "↺{s}",
+  periodMark: "P{n}",
+  toControlMark: "▸{m}",
+  periodTitle: "period {n}: {moves} moves to the time control",
   tapHint: "tap your side to press your clock",
   teachTitle: "Teaching view",
   teachNoDuty: "{side} to move: any legal move.",
@@ -167,15 +174,93 @@ function clockReading(clock, t, info, moveStart) {
 }
 
 /**
+ * The period a player is in after `made` completed moves (FIDE 6.3.1, as the rules'
+ * `TimeControl.period_of_move` reads the control): {n} (1, 2, ...), its `period`, and
+ * `toControl`, the moves still to make in it (null in a period for the rest of the game).
+ * A last period with a move count repeats. `periods`: [{seconds, moves, increment, delay,
+ * bronstein}] of the game's info.
+ */
+function periodOf(periods, made) {
+  if (!periods || !periods.length) return null;
+  let left = made;
+  for (let i = 0; i < periods.length; i += 1) {
+    const period = periods[i];
+    if (period.moves === null || period.moves === undefined) return { n: i + 1, period, toControl: null };
+    if (left < period.moves) return { n: i + 1, period, toControl: period.moves - left };
+    if (i < periods.length - 1) left -= period.moves;
+  }
+  const last = periods[periods.length - 1];
+  const into = left % last.moves;
+  return { n: periods.length, period: last, toControl: last.moves - into };
+}
+
+/** The moves each player has completed, from the moves that stand. */
+function movesMade(rulings) {
+  const made = { white: 0, black: 0 };
+  for (const m of movesOf(rulings)) made[m.side] += 1;
+  return made;
+}
+
+/**
+ * The simple (US) delay still to run on the running side's move (6.3.2: its main time runs
+ * only after it), or null when none applies: no delay, not its turn, the clocks paused or
+ * stopped. `moveStart` is when the running side's clock started.
+ */
+function delayLeft(delay, clock, side, t, moveStart) {
+  if (!delay || !clock || clock.running !== side || clock.paused) return null;
+  if (moveStart === null || moveStart === undefined) return null;
+  return Math.max(0, delay - Math.max(0, t - moveStart));
+}
+
+/**
+ * The symbols beside one side's time on the clock face, as a DGT 3000 shows its icons (see
+ * docs/web.md): the period and the moves to its control in a multi-period control, the
+ * Fischer increment `+s`, a simple delay (an hourglass drawn by the style sheet, and its
+ * seconds) counting down while it applies on the running side (`counting`), a Bronstein
+ * delay `↺s`. Each is {kind, text, title?, counting?}.
+ */
+function faceMarks(periods, made, delay) {
+  const at = periodOf(periods, made);
+  if (!at) return [];
+  const marks = [];
+  if (periods.length > 1 || at.toControl !== null) {
+    const title = at.toControl === null ? null
+      : fill(STRINGS.periodTitle, { n: at.n, moves: at.toControl });
+    marks.push({ kind: "period", text: fill(STRINGS.periodMark, { n: at.n }), title });
+    if (at.toControl !== null) {
+      marks.push({ kind: "moves", text: fill(STRINGS.toControlMark, { m: at.toControl }), title });
+    }
+  }
+  const p = at.period;
+  if (p.increment > 0) marks.push({ kind: "increment", text: fill(STRINGS.increment, { s: p.increment }) });
+  if (p.delay > 0) {
+    const shown = delay === null ? p.delay : Math.ceil(delay);
+    marks.push({ kind: "delay", text: String(shown),
+      title: fill(STRINGS.delay, { s: p.delay }), counting: delay !== null && delay > 0 });
+  }
+  if (p.bronstein > 0) {
+    marks.push({ kind: "bronstein", text: fill(STRINGS.bronsteinMark, { s: p.bronstein }),
+      title: fill(STRINGS.bronstein, { s: p.bronstein }) });
+  }
+  return marks;
+}
+
+/**
  * The moves that stand, from the rulings: [{ply, san, uci, fen, side, clk}]; a
  * reinstatement drops the moves beyond its `ply`; `clk` is the mover's clock after the
  * press that completed the move (the PGN's %clk).
  */
 function movesOf(rulings) {
-  const moves = [];
+  let moves = [];
   let waiting = null;
+  let atClaim = [];  // the moves when the last claim was ruled
   for (const r of rulings) {
-    if (r.type === "move") {
+    if (r.type === "claim") {
+      atClaim = moves.slice();
+    } else if (r.type === "arbiter_action" && (r.action === "reject_claim" || r.action === "uphold_claim")) {
+      moves = atClaim.slice();  // the arbiter overruled the claim: the game as at the claim
+      waiting = null;
+    } else if (r.type === "move") {
       moves.length = Math.min(moves.length, r.ply - 1);
       waiting = { ply: r.ply, san: r.san, uci: r.uci, fen: r.fen, side: r.side, clk: null, t: r.t };
       moves.push(waiting);
@@ -241,29 +326,26 @@ function teachText(duty, position) {
   return `${first} ${fill(more, { squares: duty.targets.join(", ") })}`;
 }
 
-/** The last claim ruling not yet followed by a move or the end: the arbiter may act on it. */
-function openClaim(rulings) {
-  let claim = null;
-  for (const r of rulings) {
-    if (r.type === "claim") claim = r;
-    else if (r.type === "move" || r.type === "game_over" || r.type === "reinstate") claim = null;
-  }
-  return claim;
+/** The index in `shown` of the last `claim` ruling (the one the arbiter may overrule). */
+function lastClaimIndex(shown) {
+  for (let i = shown.length - 1; i >= 0; i -= 1) if (shown[i].type === "claim") return i;
+  return -1;
 }
 
 /**
- * The arbiter's event that upholds a claim the rules found incorrect, as [action, fields],
- * or null. The rules decide every claim themselves (9.2, 9.3, 4.8: a correct draw claim
- * ends the game, an incorrect one costs the claimant's opponent's time, 9.5.3); the arbiter
- * may overrule a refusal: a draw claim upheld is a declared draw for its reason, a
- * touch-move claim upheld takes the move back. A claim the rules upheld is not "rejected"
- * here: the game is over, or its position reinstated; `set_position` and `declare` remain.
+ * The arbiter's choices on the claim he may still overrule (`verdict` of the board view:
+ * {side, kind, valid}, sent by the server while nothing has happened since the claim), as
+ * [{id, valid, label}] of the `claim_verdict` action: the other verdict, and the same one,
+ * which confirms the ruling. The rules core carries a verdict out (9.5.3 for a rejected
+ * draw claim, the move standing for a rejected 4.8 claim, a draw or the move taken back for
+ * one upheld); the page only asks for it.
  */
-function upholdAction(claim) {
-  if (claim.valid) return null;
-  if (claim.kind === "touch_move") return ["takeback", { plies: 1 }];
-  const reasons = { threefold: "threefold_repetition", fifty: "fifty_moves" };
-  return ["declare", { result: "1/2-1/2", reason: reasons[claim.kind] || "arbiter_decision" }];
+function verdictChoices(verdict) {
+  if (!verdict) return [];
+  const other = verdict.valid
+    ? { id: "claim-reject", valid: false, label: "reject" }
+    : { id: "claim-uphold", valid: true, label: "uphold" };
+  return [other, { id: "claim-confirm", valid: verdict.valid, label: "confirm" }];
 }
 
 /** The last `mismatch` ruling not yet followed by a move: the board must be put right. */
@@ -444,7 +526,31 @@ function boardNode(letters, marks, label) {
 function readingNow() {
   if (!page.info) return null;
   const t = streamNow(page.sync, performance.now(), page.info.speed || 1);
-  return clockReading(page.clock, t, page.info, page.moveStart);
+  return clockReading(page.clock, t, { ...page.info, delay: runningDelay() }, page.moveStart);
+}
+
+/** The simple delay of the running side's current period (0: none). */
+function runningDelay() {
+  const side = page.clock && page.clock.running;
+  const at = side ? periodOf(page.info.periods, movesMade(page.rulings)[side]) : null;
+  return at ? at.period.delay : page.info.delay || 0;
+}
+
+/** The clock face's symbols of `side` now (`faceMarks`). */
+function sideMarks(side) {
+  const info = page.info;
+  const periods = info.periods && info.periods.length ? info.periods
+    : [{ seconds: 0, moves: null, increment: info.increment, delay: info.delay, bronstein: info.bronstein }];
+  const made = movesMade(page.rulings)[side];
+  const at = periodOf(periods, made);
+  const t = streamNow(page.sync, performance.now(), info.speed || 1);
+  const delay = at ? delayLeft(at.period.delay, page.clock, side, t, page.moveStart) : null;
+  return faceMarks(periods, made, delay);
+}
+
+function marksNode(side) {
+  return sideMarks(side).map((m) => el("span",
+    { class: `mark mark-${m.kind}${m.counting ? " counting" : ""}`, title: m.title || null }, m.text));
 }
 
 function clocksNode() {
@@ -489,13 +595,26 @@ function rulingsNode() {
   const shown = logged(page.rulings);
   if (!shown.length) return el("div", { class: "note" }, STRINGS.noRulings);
   const list = el("ol", { class: "rulings", reversed: "" });
-  for (const r of shown.slice().reverse()) {
-    list.append(el("li", { class: `r-${r.type}`, "data-type": r.type, "data-n": r.n },
+  const verdict = page.token && page.board ? page.board.verdict : null;
+  const claimAt = verdict ? lastClaimIndex(shown) : -1;
+  shown.forEach((r, i) => {
+    list.prepend(el("li", { class: `r-${r.type}`, "data-type": r.type, "data-n": r.n },
       el("span", { class: "t" }, fmtClock(r.t)),
       r.article ? el("span", { class: "art" }, fill(STRINGS.article, { article: r.article })) : null,
-      sentence(r, page.language) || r.type));
-  }
+      sentence(r, page.language) || r.type,
+      i === claimAt ? verdictNode(verdict) : null));
+  });
   return list;
+}
+
+/** Beside the claim's ruling, behind the token: the arbiter's verdict on it. */
+function verdictNode(verdict) {
+  const words = fill(verdict.valid ? STRINGS.claimUpheld : STRINGS.claim,
+    { side: STRINGS.sideNames[verdict.side], kind: verdict.kind });
+  return el("div", { class: "row verdict", id: "claim" }, words,
+    verdictChoices(verdict).map((c) => el("button", { id: c.id,
+      onclick: () => control("claim_verdict", { valid: c.valid }, STRINGS[c.label]) },
+    STRINGS[c.label])));
 }
 
 function positionBoxes() {
@@ -569,14 +688,6 @@ function controlsNode() {
         { white: parseClock(setWhite.value), black: parseClock(setBlack.value) }, STRINGS.setClocks) },
       STRINGS.setClocks)),
   ];
-  const claim = openClaim(page.rulings);
-  const uphold = claim ? upholdAction(claim) : null;
-  if (uphold) {
-    rows.push(el("div", { class: "row", id: "claim" },
-      fill(STRINGS.claim, { side: STRINGS.sideNames[claim.side], kind: claim.kind }),
-      el("button", { id: "uphold", onclick: () => control(...uphold, STRINGS.uphold) },
-        STRINGS.uphold)));
-  }
   rows.push(el("div", { class: "row" }, result, reason,
     el("button", { id: "declare", onclick: () => control("declare",
       { result: result.value, reason: reason.value }, STRINGS.declare) }, STRINGS.declare)));
@@ -635,7 +746,8 @@ async function loadStrings(chosen) {
 }
 
 function resultNode() {
-  const over = page.rulings.filter((r) => r.type === "game_over").pop();
+  // the last `game_over`, unless the arbiter's verdict on a claim let the game go on
+  const over = page.board && page.board.over ? page.rulings.filter((r) => r.type === "game_over").pop() : null;
   return over ? el("div", { class: "result", id: "result" }, fill(STRINGS.result, { result: over.result }),
     " ", el("span", { class: "note" }, sentence(over, page.language))) : null;
 }
@@ -667,18 +779,15 @@ function renderClock(root) {
   const sides = page.leftSide === "black" ? ["black", "white"] : ["white", "black"];
   for (const side of sides) {
     const running = page.clock && page.clock.running === side && !page.clock.paused;
-    const marks = [];
-    if (info.increment > 0) marks.push(fill(STRINGS.increment, { s: info.increment }));
-    if (info.delay > 0) marks.push(fill(STRINGS.delay, { s: info.delay }));
-    if (info.bronstein > 0) marks.push(fill(STRINGS.bronstein, { s: info.bronstein }));
-    if (page.clock && page.clock.paused) marks.push(STRINGS.pausedMark);
-    if (page.flags[side]) marks.push(STRINGS.flag);
+    const marks = info.timed ? marksNode(side) : [];
+    if (page.clock && page.clock.paused) marks.push(el("span", { class: "mark mark-paused" }, STRINGS.pausedMark));
+    if (page.flags[side]) marks.push(el("span", { class: "mark mark-flag" }, STRINGS.flag));
     const classes = ["half", running ? "running" : "", page.flags[side] ? "flagged" : "", taps ? "tap" : ""];
     const half = el(taps ? "button" : "div", { class: classes.join(" "), "data-side": side },
       el("div", { class: "label" }, info[side]),
       el("div", { class: "digits", "data-clock": side },
         info.timed && reading ? fmtClock(reading[side]) : STRINGS.noTime),
-      el("div", { class: "indicators" }, marks.map((m) => el("span", {}, m))));
+      el("div", { class: "indicators", "data-marks": side }, marks));
     if (taps) half.addEventListener("pointerdown", () => send("/api/press", { side }, "press"));
     halves.append(half);
   }
@@ -763,11 +872,25 @@ function tick() {
       node.textContent = page.info.timed ? fmtClock(reading[node.dataset.clock]) : STRINGS.noTime;
     }
   }
+  if (page.info && page.info.timed) {
+    // the delay counts down on the face; the other symbols change only with the rulings
+    for (const node of document.querySelectorAll("[data-marks]")) {
+      const delay = node.querySelector(".mark-delay");
+      if (!delay) continue;
+      const fresh = marksNode(node.dataset.marks).find((m) => m.classList.contains("mark-delay"));
+      if (fresh && (fresh.textContent !== delay.textContent || fresh.className !== delay.className)) {
+        delay.replaceWith(fresh);
+      }
+    }
+  }
+  for (const node of document.querySelectorAll(".face .digits")) {
+    node.classList.toggle("long", node.textContent.length > 5);  // h:mm:ss
+  }
 }
 
 window.ArbiterPage = {
   STRINGS, fill, translate, sentence, fmtClock, parseClock, streamNow, clockReading, movesOf, positionAt, placement,
-  squareName, squareIndex, differences, teachText, lessonText, openClaim, upholdAction, openMismatch, lastRefusal, logged,
+  squareName, squareIndex, differences, teachText, lessonText, periodOf, movesMade, delayLeft, faceMarks, lastClaimIndex, verdictChoices, openMismatch, lastRefusal, logged,
 };
 
 if (!window.ARBITER_NO_START) {
