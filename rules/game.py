@@ -142,13 +142,17 @@ class Game(GameState):
                         best is None or when < best
                     ):
                         best, kind, which = when, 0, sq
-            for i, (_side, t) in enumerate(self.waiting_presses):
-                d = self.press_due(t)
-                if d is not None:
-                    if (d < until if strict_before else d <= until) and (best is None or d < best):
-                        best, kind, which = d, 1, i
-                    break  # presses resolve in order
-            flag = self.flag_due()
+            if self.waiting_presses:
+                # presses resolve in order; whether one waits for a report is the game's
+                # state, not the press's (`press_due`), so the first one tells
+                d = self.press_due(self.waiting_presses[0][1])
+                if (
+                    d is not None
+                    and (d < until if strict_before else d <= until)
+                    and (best is None or d < best)
+                ):
+                    best, kind = d, 1
+            flag = self.flag_due() if self.timed else None
             if flag is not None:
                 when = flag[1] + self.flag_grace()
                 if (when < until if strict_before else when <= until) and (
@@ -160,7 +164,7 @@ class Game(GameState):
             if kind == 0:
                 moves.release(self, which, best, out)
             elif kind == 1:
-                side, t = self.waiting_presses.pop(which)
+                side, t = self.waiting_presses.pop(0)
                 presses.resolve(self, side, t, best, out)
             else:
                 assert flag is not None

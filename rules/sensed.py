@@ -205,6 +205,8 @@ def letters_compatible(have: str | None, want: str | None) -> bool:
 
 def changed_squares(board: chess.Board, move: chess.Move) -> tuple[int, ...]:
     """Every square a move changes (king and rook for castling, the taken pawn e.p.)."""
+    if move.to_square != board.ep_square and not board.kings & chess.BB_SQUARES[move.from_square]:
+        return (move.from_square, move.to_square)  # neither castling nor en passant
     if board.is_castling(move):
         rank = chess.square_rank(move.from_square)
         if chess.square_file(move.to_square) > chess.square_file(move.from_square):

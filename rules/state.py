@@ -79,6 +79,8 @@ class GameState:
         if not isinstance(start, Start):
             raise EventError("a stream must begin with a 'start' event")
         self.start = start
+        #: a camera: it reports only still scenes, late (`still_scene_source`)
+        self._still_scene = start.slide_s == 0 and start.latency_s > 0
         self.profile = get_profile(start.rules)
         control_text = start.time_control
         if control_text is None:
@@ -205,13 +207,13 @@ class GameState:
 
     def press_due(self, t: float) -> float | None:
         """When a press at `t` is matched with its move: `latency_s` later, or by a report."""
-        if self.still_scene_source() or self.disconnected:
+        if self._still_scene or self.disconnected:
             return None  # resolved by the next still scene, however late
         return t + self.start.latency_s
 
     def still_scene_source(self) -> bool:
         """A camera: it reports only still scenes, late (events.md: slide_s 0, latency_s > 0)."""
-        return self.start.slide_s == 0 and self.start.latency_s > 0
+        return self._still_scene
 
     def flag_grace(self) -> float:
         """How long a flag waits for a late report of a move made before it.
@@ -220,7 +222,7 @@ class GameState:
         may not be known yet; boards that report every change need no wait (a placement
         still within `slide_s` holds the flag by itself, see `ending.flag`).
         """
-        return self.start.latency_s if self.still_scene_source() else 0.0
+        return self.start.latency_s if self._still_scene else 0.0
 
     def flag_due(self) -> tuple[Side, float] | None:
         """The running side's flag (6.9), unless the press that stopped it waits for its report."""
