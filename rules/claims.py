@@ -76,11 +76,12 @@ def claim(game: Game, ev: Claim, out: list[Ruling]) -> None:
                 seconds=seconds,
             )
         )
-    game.offer = side
+    game.offer_draw(side)
     out.append(DrawOffer(t=ev.t, side=side, article="9.1.2.3"))
     if intended is not None and side == mover:
-        game.turn.forced = declared(intended)
-        hands.emit_obligation(game, game.turn.forced, ev.t, out)
+        duty = declared(intended)
+        game.declare(duty)
+        hands.emit_obligation(game, duty, ev.t, out)
     game.clock_ruling(out, ev.t)
 
 
@@ -133,9 +134,7 @@ def claim_touch_move(game: Game, side: Side, t: float, out: list[Ruling]) -> Non
         ClaimRuling(t=t, side=side, article=last.violation.article, kind="touch_move", valid=True)
     )
     game.take_back(1)
-    game.turn.touches = list(last.touches)
-    game.turn.touched_any = True
-    game.turn.obligation = obligation_for(game.board, game.turn.touches)
+    game.restore_touches(last.touches, obligation_for(game.board, last.touches))
     if game.timed:
         if last.credit:
             game.clock.add(last.side, -last.credit, game.clock_time(t))
@@ -145,7 +144,7 @@ def claim_touch_move(game: Game, side: Side, t: float, out: list[Ruling]) -> Non
 
 def offer(game: Game, ev: Offer, out: list[Ruling]) -> None:
     """9.1.2: a draw offer, which stands until answered or lapsed."""
-    game.offer = ev.side
+    game.offer_draw(ev.side)
     out.append(DrawOffer(t=ev.t, side=ev.side, article="9.1.2"))
 
 
@@ -156,7 +155,7 @@ def accept(game: Game, ev: Accept, out: list[Ruling]) -> None:
     both_moved = {r.side for r in game.records} == {"white", "black"}
     if not both_moved:
         out.append(Note(t=ev.t, article="5.2.3", topic="draw_before_both_moved"))
-        game.offer = None
+        game.close_offer()
         return
     ending.game_over(game, ev.t, "1/2-1/2", "agreement", "5.2.3", out)
 
@@ -164,4 +163,4 @@ def accept(game: Game, ev: Accept, out: list[Ruling]) -> None:
 def decline(game: Game, ev: Decline, out: list[Ruling]) -> None:
     """9.1.2.1: the opponent's offer declined."""
     if game.offer == other(ev.side):
-        game.offer = None
+        game.close_offer()

@@ -77,7 +77,7 @@ def touched(
     if piece is None:
         return
     if game.offer is not None and game.offer != mover:
-        game.offer = None  # 9.1.2.1: the offer lapses when the opponent touches a piece
+        game.close_offer()  # 9.1.2.1: the offer lapses when the opponent touches a piece
     if game.touch(sq, t):
         own_first_within_noise(game)
         if update:

@@ -18,8 +18,9 @@ The hands' work changes only here too: the board as sensed (`sense`, `report`; r
 `sensed`, its differences from the position kept square by square), pieces put down and
 lifted (`put_down`, `take_up`, `unplace`, `lifted_before`, `release_piece`,
 `release_pieces`, `forget_hands`) and the turn's touches and duties (`touch`, `untouch`,
-`order_touches`, `forgive_touch`, `restore_touches`, `set_obligation`, `announce_adjust`,
-`used_two_hands`, `report_illegal`, `refuse`).
+`order_touches`, `forgive_touch`, `restore_touches`, `set_obligation`, `declare`,
+`announce_adjust`, `used_two_hands`, `report_illegal`, `refuse`), and the draw offer
+(`offer_draw`, `close_offer`).
 
 Queries (`diff`, `match`, `own_in_hand`, `fen`, the deadlines) never move the live board.
 """
@@ -540,6 +541,20 @@ class GameState:
     def set_obligation(self, duty: Duty | None) -> None:
         """The duty the mover's touches create now (4.3 to 4.5)."""
         self.turn.obligation = duty
+
+    def declare(self, duty: Duty) -> None:
+        """9.5.3: the move the mover declared with an incorrect claim binds him, whatever he
+        touches from now on (`Turn.forced`)."""
+        self.turn.forced = duty
+
+    def offer_draw(self, side: Side) -> None:
+        """9.1.2: `side` offers a draw (9.1.2.3: an incorrect claim stands as one)."""
+        self.offer = side
+
+    def close_offer(self) -> None:
+        """The standing draw offer is declined (9.1.2.1), lapses, or cannot be accepted
+        yet (5.2.3)."""
+        self.offer = None
 
     def announce_adjust(self) -> None:
         """The mover said "j'adoube" (4.2.1): his touches from now on are adjustments."""
