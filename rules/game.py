@@ -58,25 +58,32 @@ class Game(GameState):
 
     def handle(self, event: Event) -> list[Ruling]:
         """Rule on one physical event (and on what time decided before it)."""
+        t = event.t
         if isinstance(event, Start):
             raise EventError("a second 'start' event in the same stream")
-        if event.t < self.t:
+        if t < self.t:
             raise EventOrderError(
-                f"the {event.type!r} event at t={event.t} comes before the previous one"
+                f"the {event.type!r} event at t={t} comes before the previous one"
                 f" (t={self.t}): times must not run backwards"
             )
         out: list[Ruling] = []
-        # a tick says that time reached t: what falls due at t itself is decided too
-        self._advance(event.t, out, strict_before=not isinstance(event, Tick))
-        self.t = event.t
+        flag = self.flag_due()
+        if (
+            self.pending
+            or self.waiting_presses
+            or (flag is not None and flag[1] + self.flag_grace() <= t)
+        ):
+            # a tick says that time reached t: what falls due at t itself is decided too
+            self._advance(t, out, strict_before=not isinstance(event, Tick))
+        self.t = t
         if not self.rules_events or self.held:  # over, or a flag held for the arbiter
             if isinstance(event, ArbiterAction):
                 arbiter_actions.arbiter_action(self, event, out)
-            return self._ordered(out)
-        handler = _HANDLERS.get(type(event))
-        if handler is not None:
-            handler(self, event, out)
-        return self._ordered(out)
+        else:
+            handler = _HANDLERS.get(type(event))
+            if handler is not None:
+                handler(self, event, out)
+        return out if len(out) < 2 else self._ordered(out)
 
     def advance(self, t: float) -> list[Ruling]:
         """Take every decision that falls due up to `t` (live sessions call this on timers)."""
@@ -152,7 +159,7 @@ class Game(GameState):
                     and (best is None or d < best)
                 ):
                     best, kind = d, 1
-            flag = self.flag_due() if self.timed else None
+            flag = self.flag_due()
             if flag is not None:
                 when = flag[1] + self.flag_grace()
                 if (when < until if strict_before else when <= until) and (
@@ -175,8 +182,6 @@ class Game(GameState):
     @staticmethod
     def _ordered(out: list[Ruling]) -> list[Ruling]:
         """Non-decreasing t, and at one t the clock comes last (events.md)."""
-        if len(out) < 2:
-            return out
         return sorted(out, key=lambda r: (r.t, isinstance(r, ClockState)))
 
     # ------------------------------------------------------------------ other events
