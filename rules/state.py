@@ -70,6 +70,10 @@ from rules.types import SIDE, Result, Side
 
 __all__ = ["GameState"]
 
+#: python-chess's SAN without its check suffix (private, so checked: `board.san` serves
+#: without it); `san` itself pushes and pops the move to look for check
+_ALGEBRAIC = hasattr(chess.Board, "_algebraic_without_suffix")
+
 _BLIND = frozenset(("?", "X", "x"))  # the letters of a piece of unknown kind or colour
 
 
@@ -282,9 +286,12 @@ class GameState:
         board = self.board
         changed = changed_squares(board, move)
         san = san_without_check(board, move)
-        whole = san is None
-        if san is None:
-            san = board.san(move)  # another piece of the kind may go there: disambiguated
+        whole = False  # the SAN has its check suffix already
+        if san is None:  # another piece of the kind may go there: python-chess disambiguates
+            if _ALGEBRAIC and type(board) is chess.Board:
+                san = board._algebraic_without_suffix(move)  # no push and pop to look ahead
+            else:
+                san, whole = board.san(move), True
         board.push(move)
         self.board_changed(changed)
         # the automatic endings need this anyway (5.1.1, 5.2.1); SAN's "#" reads it too
