@@ -74,6 +74,10 @@ __all__ = ["GameState"]
 #: without it); `san` itself pushes and pops the move to look for check
 _ALGEBRAIC = hasattr(chess.Board, "_algebraic_without_suffix")
 
+#: a piece's letter by its type (0: an empty square), for each colour
+_WHITE_LETTERS = (None, "P", "N", "B", "R", "Q", "K")
+_BLACK_LETTERS = (None, "p", "n", "b", "r", "q", "k")
+
 _BLIND = frozenset(("?", "X", "x"))  # the letters of a piece of unknown kind or colour
 
 
@@ -378,9 +382,11 @@ class GameState:
             expected = self._expected
             sensed = self._sensed
             diff = self._diff
+            white = board.occupied_co[chess.WHITE]
             for sq in squares:
-                piece = board.piece_at(sq)
-                want = expected[sq] = piece.symbol() if piece is not None else None
+                # the piece's letter from the bitboards (no `Piece` made for it)
+                letters = _WHITE_LETTERS if white & chess.BB_SQUARES[sq] else _BLACK_LETTERS
+                want = expected[sq] = letters[board.piece_type_at(sq) or 0]
                 if letters_compatible(sensed[sq], want):
                     diff.discard(sq)
                 else:
