@@ -33,7 +33,7 @@ def _writes(path: Path) -> list[str]:
             targets = [node.target]
         for target in targets:
             if isinstance(target, ast.Attribute | ast.Subscript) and _rooted_at_game(target):
-                found.append(f"{path.name}:{node.lineno} {ast.unparse(target)} =")
+                found.append(f"{path.name}:{target.lineno} {ast.unparse(target)} =")
         if (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
