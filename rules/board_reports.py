@@ -28,6 +28,9 @@ from rules.state import GameState
 from rules.touch import castling_rook
 
 PROMOTION_TYPES = {"q": chess.QUEEN, "r": chess.ROOK, "b": chess.BISHOP, "n": chess.KNIGHT}
+#: a square's number by its name (`chess.parse_square` searches the list of names); the
+#: events checked their squares when they were made
+SQUARE_OF = {name: sq for sq, name in enumerate(chess.SQUARE_NAMES)}
 
 
 def lift(
@@ -38,7 +41,7 @@ def lift(
         restoring.lift(game, ev, out)
         return
     t = ev.t if t is None else t
-    sq = chess.parse_square(ev.square)
+    sq = SQUARE_OF[ev.square]
     hand = hands.whose_hand(game, ev.side, sq)
     if ev.side is None and presses.reply_after_press(game, sq, t, out):
         hand = hands.whose_hand(game, None, sq)  # the pressed move stands: a reply (6.2.1)
@@ -66,7 +69,7 @@ def place(game: GameState, ev: Place, out: list[Ruling], *, t: float | None = No
         restoring.place(game, ev, out)
         return
     t = ev.t if t is None else t
-    sq = chess.parse_square(ev.square)
+    sq = SQUARE_OF[ev.square]
     hand = ev.side or hands.holding_hand(game)
     recent = game.lifted_before(sq)
     letter = ev.piece

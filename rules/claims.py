@@ -89,11 +89,12 @@ def incorrect_draw_claim(
                 seconds=seconds,
             )
         )
-    game.offer = side
+    game.offer_draw(side)
     out.append(DrawOffer(t=t, side=side, article="9.1.2.3"))
     if intended is not None:
-        game.turn.forced = declared(intended)
-        hands.emit_obligation(game, game.turn.forced, t, out)
+        duty = declared(intended)
+        game.declare(duty)
+        hands.emit_obligation(game, duty, t, out)
     game.clock_ruling(out, t)
 
 
@@ -152,9 +153,7 @@ def reinstate_before(
     duty of the pieces it touched stands."""
     out.append(ClaimRuling(t=t, side=side, article=article, kind="touch_move", valid=True))
     game.take_back(1)
-    game.turn.touches = list(last.touches)
-    game.turn.touched_any = True
-    game.turn.obligation = obligation_for(game.board, game.turn.touches)
+    game.restore_touches(last.touches, obligation_for(game.board, last.touches))
     if game.timed:
         if last.credit:
             game.clock.add(last.side, -last.credit, game.clock_time(t))
@@ -164,7 +163,7 @@ def reinstate_before(
 
 def offer(game: Game, ev: Offer, out: list[Ruling]) -> None:
     """9.1.2: a draw offer, which stands until answered or lapsed."""
-    game.offer = ev.side
+    game.offer_draw(ev.side)
     out.append(DrawOffer(t=ev.t, side=ev.side, article="9.1.2"))
 
 
@@ -175,7 +174,7 @@ def accept(game: Game, ev: Accept, out: list[Ruling]) -> None:
     both_moved = {r.side for r in game.records} == {"white", "black"}
     if not both_moved:
         out.append(Note(t=ev.t, article="5.2.3", topic="draw_before_both_moved"))
-        game.offer = None
+        game.close_offer()
         return
     ending.game_over(game, ev.t, "1/2-1/2", "agreement", "5.2.3", out)
 
@@ -183,4 +182,4 @@ def accept(game: Game, ev: Accept, out: list[Ruling]) -> None:
 def decline(game: Game, ev: Decline, out: list[Ruling]) -> None:
     """9.1.2.1: the opponent's offer declined."""
     if game.offer == other(ev.side):
-        game.offer = None
+        game.close_offer()

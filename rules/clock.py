@@ -296,9 +296,11 @@ class GameClock:
         time the side still had, so the two clocks' sum stays constant.
         """
         elapsed = t - self._since
-        if self._untimed:
-            return 0.0
-        delay = self._current_period(side).delay
+        if self._untimed or elapsed == 0.0:
+            return 0.0  # (a reading at the press that began the segment: nothing used yet)
+        number = self._moves[side] + 1  # `_current_period`, without its two calls
+        found = self._periods.get(number)
+        delay = (found if found is not None else self._period_of_move(number))[0].delay
         before = self._used[side]
         charge = max(0.0, before + elapsed - delay) - max(0.0, before - delay)
         return min(charge, max(0.0, self._main[side]))

@@ -76,7 +76,9 @@ def dead_position(game: GameState) -> str | None:
     way, as both answers are proven.
     """
     board = game.board
-    if not board.is_insufficient_material():
+    # a pawn, rook or queen on the board is sufficient material (python-chess's own first
+    # test, answered here without its two calls)
+    if board.pawns | board.rooks | board.queens or not board.is_insufficient_material():
         if board.queens or not pawns_locked(board):
             return None
         if not winnability.may_be_dead(board):

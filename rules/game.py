@@ -59,30 +59,37 @@ class Game(GameState):
 
     def handle(self, event: Event) -> list[Ruling]:
         """Rule on one physical event (and on what time decided before it)."""
+        t = event.t
         if isinstance(event, Start):
             raise EventError.of(N_("a second 'start' event in the same stream"))
-        if event.t < self.t:
+        if t < self.t:
             raise EventOrderError.of(
                 N_(
                     "the {kind!r} event at t={t} comes before the previous one"
                     " (t={before}): times must not run backwards"
                 ),
                 kind=event.type,
-                t=event.t,
+                t=t,
                 before=self.t,
             )
         out: list[Ruling] = []
-        # a tick says that time reached t: what falls due at t itself is decided too
-        self._advance(event.t, out, strict_before=not isinstance(event, Tick))
-        self.t = event.t
+        flag = self.flag_due()
+        if (
+            self.pending
+            or self.waiting_presses
+            or (flag is not None and flag[1] + self.flag_grace() <= t)
+        ):
+            # a tick says that time reached t: what falls due at t itself is decided too
+            self._advance(t, out, strict_before=not isinstance(event, Tick))
+        self.t = t
         if not self.rules_events or self.held:  # over, or a flag held for the arbiter
             if isinstance(event, ArbiterAction):
                 arbiter_actions.arbiter_action(self, event, out)
-            return self._ordered(out)
-        handler = _HANDLERS.get(type(event))
-        if handler is not None:
-            handler(self, event, out)
-        return self._ordered(out)
+        else:
+            handler = _HANDLERS.get(type(event))
+            if handler is not None:
+                handler(self, event, out)
+        return out if len(out) < 2 else self._ordered(out)
 
     def advance(self, t: float) -> list[Ruling]:
         """Take every decision that falls due up to `t` (live sessions call this on timers)."""
@@ -148,12 +155,16 @@ class Game(GameState):
                         best is None or when < best
                     ):
                         best, kind, which = when, 0, sq
-            for i, (_side, t) in enumerate(self.waiting_presses):
-                d = self.press_due(t)
-                if d is not None:
-                    if (d < until if strict_before else d <= until) and (best is None or d < best):
-                        best, kind, which = d, 1, i
-                    break  # presses resolve in order
+            if self.waiting_presses:
+                # presses resolve in order; whether one waits for a report is the game's
+                # state, not the press's (`press_due`), so the first one tells
+                d = self.press_due(self.waiting_presses[0][1])
+                if (
+                    d is not None
+                    and (d < until if strict_before else d <= until)
+                    and (best is None or d < best)
+                ):
+                    best, kind = d, 1
             flag = self.flag_due()
             if flag is not None:
                 when = flag[1] + self.flag_grace()
@@ -166,7 +177,7 @@ class Game(GameState):
             if kind == 0:
                 moves.release(self, which, best, out)
             elif kind == 1:
-                side, t = self.waiting_presses.pop(which)
+                side, t = self.waiting_presses.pop(0)
                 presses.resolve(self, side, t, best, out)
             else:
                 assert flag is not None
@@ -177,8 +188,6 @@ class Game(GameState):
     @staticmethod
     def _ordered(out: list[Ruling]) -> list[Ruling]:
         """Non-decreasing t, and at one t the clock comes last (events.md)."""
-        if len(out) < 2:
-            return out
         return sorted(out, key=lambda r: (r.t, isinstance(r, ClockState)))
 
     # ------------------------------------------------------------------ other events

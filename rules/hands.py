@@ -73,11 +73,10 @@ def touched(
         return
     if sq in turn.moved_squares:
         return  # the piece on its way, already touched
-    piece = game.board.piece_at(sq)
-    if piece is None:
-        return
+    if not game.board.occupied & chess.BB_SQUARES[sq]:
+        return  # no piece of the position there
     if game.offer is not None and game.offer != mover:
-        game.offer = None  # 9.1.2.1: the offer lapses when the opponent touches a piece
+        game.close_offer()  # 9.1.2.1: the offer lapses when the opponent touches a piece
     if game.touch(sq, t):
         own_first_within_noise(game)
         if update:

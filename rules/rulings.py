@@ -21,6 +21,7 @@ import chess
 from rules.errors import EventError
 from rules.i18n import N_
 from rules.types import Result, Side, Square
+from rules.values import quick_init
 
 __all__ = [
     "RULING_CLASSES",
@@ -417,6 +418,10 @@ RULING_CLASSES: dict[str, type[Ruling]] = {
     )
 }
 RULING_TYPES = tuple(RULING_CLASSES)
+
+# a ruling or two is made per event: each is built with one store per field (`rules.values`)
+for _cls in (Ruling, PieceOn, *RULING_CLASSES.values()):
+    quick_init(_cls)
 
 
 def _number(data: Mapping[str, Any], key: str) -> float | None:

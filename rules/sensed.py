@@ -205,6 +205,8 @@ def letters_compatible(have: str | None, want: str | None) -> bool:
 
 def changed_squares(board: chess.Board, move: chess.Move) -> tuple[int, ...]:
     """Every square a move changes (king and rook for castling, the taken pawn e.p.)."""
+    if move.to_square != board.ep_square and not board.kings & chess.BB_SQUARES[move.from_square]:
+        return (move.from_square, move.to_square)  # neither castling nor en passant
     if board.is_castling(move):
         rank = chess.square_rank(move.from_square)
         if chess.square_file(move.to_square) > chess.square_file(move.from_square):
@@ -345,8 +347,9 @@ class LegalMoves:
                 return list(self.generate(mask))  # en passant has legality of its own
             moves = _pawn_moves(board, sq, mask)
         else:
+            row = _plain_moves_from(sq)
             moves = [
-                chess.Move(sq, to)
+                row[to]
                 for to in chess.scan_reversed(
                     board.attacks_mask(sq) & ~board.occupied_co[board.turn]
                 )
@@ -384,17 +387,30 @@ class LegalMoves:
         king, blockers, _ = setup
         sq = mask.bit_length() - 1
         attackers = board.attackers_mask(board.turn, sq)
-        moves = [chess.Move(f, sq) for f in chess.scan_reversed(attackers & ~board.pawns)]
+        moves = [_plain_moves_from(f)[sq] for f in chess.scan_reversed(attackers & ~board.pawns)]
         for f in chess.scan_reversed(attackers & board.pawns):
             if sq >> 3 in (0, 7):
                 moves += [chess.Move(f, sq, piece) for piece in _PROMOTIONS]
             else:
-                moves.append(chess.Move(f, sq))
+                moves.append(_plain_moves_from(f)[sq])
         is_safe = board._is_safe
         return [m for m in moves if is_safe(king, blockers, m)]
 
 
 _PROMOTIONS = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)
+
+#: the plain moves (no promotion) from each square, each made once and then shared: a
+#: python-chess move is a value (compared and hashed by its squares) that nothing changes,
+#: and making one costs more than finding it here (a row is made when first asked)
+_PLAIN_MOVES: list[list[chess.Move] | None] = [None] * 64
+
+
+def _plain_moves_from(sq: int) -> list[chess.Move]:
+    """The plain moves from `sq`, indexed by their arrival square (one shared object each)."""
+    row = _PLAIN_MOVES[sq]
+    if row is None:
+        row = _PLAIN_MOVES[sq] = [chess.Move(sq, to) for to in range(64)]
+    return row
 
 
 def _pawn_moves(board: chess.Board, sq: int, mask: int) -> list[chess.Move]:
@@ -403,11 +419,12 @@ def _pawn_moves(board: chess.Board, sq: int, mask: int) -> list[chess.Move]:
     push, the double push; each to the last rank as four promotions, queen first."""
     us = board.turn
     out = []
+    row = _plain_moves_from(sq)
     for to in chess.scan_reversed(chess.BB_PAWN_ATTACKS[us][sq] & board.occupied_co[not us]):
         if to >> 3 in (0, 7):
             out += [chess.Move(sq, to, piece) for piece in _PROMOTIONS]
         else:
-            out.append(chess.Move(sq, to))
+            out.append(row[to])
     if us == chess.WHITE:
         single = mask << 8 & ~board.occupied
         double = single << 8 & ~board.occupied & (chess.BB_RANK_3 | chess.BB_RANK_4)
@@ -418,9 +435,9 @@ def _pawn_moves(board: chess.Board, sq: int, mask: int) -> list[chess.Move]:
         if to >> 3 in (0, 7):
             out += [chess.Move(sq, to, piece) for piece in _PROMOTIONS]
         else:
-            out.append(chess.Move(sq, to))
+            out.append(row[to])
     for to in chess.scan_reversed(double):
-        out.append(chess.Move(sq, to))
+        out.append(row[to])
     return out
 
 

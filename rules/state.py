@@ -18,8 +18,9 @@ The hands' work changes only here too: the board as sensed (`sense`, `report`; r
 `sensed`, its differences from the position kept square by square), pieces put down and
 lifted (`put_down`, `take_up`, `unplace`, `lifted_before`, `release_piece`,
 `release_pieces`, `forget_hands`) and the turn's touches and duties (`touch`, `untouch`,
-`order_touches`, `forgive_touch`, `restore_touches`, `set_obligation`, `announce_adjust`,
-`used_two_hands`, `report_illegal`, `refuse`).
+`order_touches`, `forgive_touch`, `restore_touches`, `set_obligation`, `declare`,
+`announce_adjust`, `used_two_hands`, `report_illegal`, `refuse`), and the draw offer
+(`offer_draw`, `close_offer`).
 
 Queries (`diff`, `match`, `own_in_hand`, `fen`, the deadlines) never move the live board.
 """
@@ -74,6 +75,14 @@ if TYPE_CHECKING:
 
 __all__ = ["GameState"]
 
+#: python-chess's SAN without its check suffix (private, so checked: `board.san` serves
+#: without it); `san` itself pushes and pops the move to look for check
+_ALGEBRAIC = hasattr(chess.Board, "_algebraic_without_suffix")
+
+#: a piece's letter by its type (0: an empty square), for each colour
+_WHITE_LETTERS = (None, "P", "N", "B", "R", "Q", "K")
+_BLACK_LETTERS = (None, "p", "n", "b", "r", "q", "k")
+
 _BLIND = frozenset(("?", "X", "x"))  # the letters of a piece of unknown kind or colour
 
 
@@ -84,6 +93,8 @@ class GameState:
         if not isinstance(start, Start):
             raise EventError.of(N_("a stream must begin with a 'start' event"))
         self.start = start
+        #: a camera: it reports only still scenes, late (`still_scene_source`)
+        self._still_scene = start.slide_s == 0 and start.latency_s > 0
         self.profile = get_profile(start.rules)
         control_text = start.time_control
         if control_text is None:
@@ -213,13 +224,13 @@ class GameState:
 
     def press_due(self, t: float) -> float | None:
         """When a press at `t` is matched with its move: `latency_s` later, or by a report."""
-        if self.still_scene_source() or self.disconnected:
+        if self._still_scene or self.disconnected:
             return None  # resolved by the next still scene, however late
         return t + self.start.latency_s
 
     def still_scene_source(self) -> bool:
         """A camera: it reports only still scenes, late (events.md: slide_s 0, latency_s > 0)."""
-        return self.start.slide_s == 0 and self.start.latency_s > 0
+        return self._still_scene
 
     def flag_grace(self) -> float:
         """How long a flag waits for a late report of a move made before it.
@@ -228,7 +239,7 @@ class GameState:
         may not be known yet; boards that report every change need no wait (a placement
         still within `slide_s` holds the flag by itself, see `ending.flag`).
         """
-        return self.start.latency_s if self.still_scene_source() else 0.0
+        return self.start.latency_s if self._still_scene else 0.0
 
     def flag_due(self) -> tuple[Side, float] | None:
         """The running side's flag (6.9), unless the press that stopped it waits for its report."""
@@ -287,9 +298,12 @@ class GameState:
         board = self.board
         changed = changed_squares(board, move)
         san = san_without_check(board, move)
-        whole = san is None
-        if san is None:
-            san = board.san(move)  # another piece of the kind may go there: disambiguated
+        whole = False  # the SAN has its check suffix already
+        if san is None:  # another piece of the kind may go there: python-chess disambiguates
+            if _ALGEBRAIC and type(board) is chess.Board:
+                san = board._algebraic_without_suffix(move)  # no push and pop to look ahead
+            else:
+                san, whole = board.san(move), True
         board.push(move)
         self.board_changed(changed)
         # the automatic endings need this anyway (5.1.1, 5.2.1); SAN's "#" reads it too
@@ -376,9 +390,11 @@ class GameState:
             expected = self._expected
             sensed = self._sensed
             diff = self._diff
+            white = board.occupied_co[chess.WHITE]
             for sq in squares:
-                piece = board.piece_at(sq)
-                want = expected[sq] = piece.symbol() if piece is not None else None
+                # the piece's letter from the bitboards (no `Piece` made for it)
+                letters = _WHITE_LETTERS if white & chess.BB_SQUARES[sq] else _BLACK_LETTERS
+                want = expected[sq] = letters[board.piece_type_at(sq) or 0]
                 if letters_compatible(sensed[sq], want):
                     diff.discard(sq)
                 else:
@@ -546,6 +562,20 @@ class GameState:
     def set_obligation(self, duty: Duty | None) -> None:
         """The duty the mover's touches create now (4.3 to 4.5)."""
         self.turn.obligation = duty
+
+    def declare(self, duty: Duty) -> None:
+        """9.5.3: the move the mover declared with an incorrect claim binds him, whatever he
+        touches from now on (`Turn.forced`)."""
+        self.turn.forced = duty
+
+    def offer_draw(self, side: Side) -> None:
+        """9.1.2: `side` offers a draw (9.1.2.3: an incorrect claim stands as one)."""
+        self.offer = side
+
+    def close_offer(self) -> None:
+        """The standing draw offer is declined (9.1.2.1), lapses, or cannot be accepted
+        yet (5.2.3)."""
+        self.offer = None
 
     def announce_adjust(self) -> None:
         """The mover said "j'adoube" (4.2.1): his touches from now on are adjustments."""

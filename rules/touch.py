@@ -15,8 +15,10 @@ import chess
 from rules.rulings import Obligation, ObligationKind
 from rules.sensed import LegalMoves
 from rules.types import Side
+from rules.values import quick_init
 
 
+@quick_init  # one is made at each touch
 @dataclass(frozen=True, slots=True)
 class Duty:
     """A duty under Article 4 and the moves that fulfil it."""

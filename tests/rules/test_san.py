@@ -26,6 +26,9 @@ POSITIONS = [
     "k7/8/8/3pP3/8/8/8/4K3 w - d6 0 1",
     "7k/5Q2/6K1/8/8/8/8/8 w - - 0 1",
     "6rk/6pp/8/4N3/8/8/8/6K1 w - - 0 1",
+    # a disambiguated mate (Nef7#, Ngf7#) and disambiguated checks (python-chess's own SAN
+    # without its look-ahead, the suffix added by the rules core)
+    "6rk/6pp/8/4N1N1/8/8/8/6K1 w - - 0 1",
     # pinned pieces: a pawn along the pin and across it, a knight, a rook along a diagonal pin
     "4r1k1/8/8/8/8/8/4P3/4K3 w - - 0 1",
     "6k1/8/8/8/1b6/2P5/3P4/4K3 w - - 0 1",
