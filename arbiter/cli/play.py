@@ -159,7 +159,7 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from arbiter.i18n import language_for, said_in
-    from arbiter.live.records import lock_journal, set_aside
+    from arbiter.live.records import discard_unplayed, lock_journal, set_aside
     from arbiter.live.session import resumed_note
     from arbiter.live.setup import (
         archive,
@@ -216,6 +216,10 @@ def run(args: argparse.Namespace) -> int:
     info = record_info(settings, path, resumed=going_on is not None)
     try:
         return report_with_page(session, settings, path, web, info)
+    except Exception:
+        if going_on is None:
+            discard_unplayed(path)  # the game never began: leave no journal to resume
+        raise
     finally:
         lock.close()
 
@@ -236,9 +240,7 @@ def _say(line: str) -> None:
     say(line)
 
 
-def report_with_page(
-    session: Any, settings: Settings, path: Path, web: Any, info: Any
-) -> int:
+def report_with_page(session: Any, settings: Settings, path: Path, web: Any, info: Any) -> int:
     """Run the session with its web page (on the socket `reserve_page` bound), then report."""
     from arbiter.live.setup import report
 

@@ -177,3 +177,25 @@ def load_info(journal: Path) -> tuple[RecordInfo | None, str | None]:
 def tags_of(options: dict[str, object]) -> dict[str, str]:
     """The PGN tags of `EXTRA_TAGS` the options give."""
     return {tag: str(options[k]) for k, tag in EXTRA_TAGS.items() if options.get(k) is not None}
+
+
+def discard_unplayed(journal: Path) -> bool:
+    """Remove a new game's journal that holds its `start` line and nothing else, with its
+    record file and its lock, after the game could not begin (a board's port that cannot be
+    opened, a camera that is not there): nothing was played, and a file left behind would be
+    taken for an unfinished game. A journal holding any other line is kept. True if removed."""
+    try:
+        with open(journal, "rb") as handle:
+            lines = [line for line in handle.read(1 << 16).splitlines() if line.strip()]
+    except OSError:
+        return False
+    try:
+        only_start = len(lines) == 1 and json.loads(lines[0]).get("type") == "start"
+    except (ValueError, AttributeError):
+        only_start = False
+    if not only_start:
+        return False
+    for path in (journal, info_path(journal), lock_path(journal)):
+        with contextlib.suppress(OSError):
+            path.unlink()
+    return True
