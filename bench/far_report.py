@@ -1,5 +1,6 @@
 """Benchmark: the search for the plies that explain a board report far from the game (issue 17,
-D4), on the reports of tests/rules/test_far_report.py, worst case first.
+D4), on the reports of tests/rules/test_far_report.py (worst case first), then on seeded
+random reports.
 
 Each report is a position of the test's game and a board as a sensor would show a later (or
 earlier) one; `find_match` is asked which plies, up to `max_plies`, explain it. Its work is
@@ -7,13 +8,19 @@ bounded by a count (`rules.sensed.SEARCH_NODES` plies tried, so that replays rul
 the game did); this prints the CPU time of each report (best of --repeat runs) and the plies
 it tried. A Raspberry Pi 4 is some 3-4 times slower per core than the development machine.
 
-    python bench/far_report.py [--repeat 20]
+The random reports (`--random`, seeded): a game of 0 to 70 random plies, and a board 1 to 9
+random plies further on, shown with kinds, colours only or occupancy only (a third of them
+with one piece moved off its square as well), asked with `max_plies` 2 to 8: how many are
+explained, proven unexplained, or beyond the budget, and the worst CPU time of one search.
+
+    python bench/far_report.py [--repeat 20] [--random 300]
     PYTHONPATH=/tmp/before python bench/far_report.py   # another checkout's rules core
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 import time
 from pathlib import Path
@@ -46,9 +53,75 @@ REPORTS = [
 ]
 
 
+def random_reports(count: int, seed: int = 17) -> list[tuple[chess.Board, list[str | None], int]]:
+    """Seeded far reports (see the module's docstring): (position, board as sensed, max_plies)."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        board = chess.Board()
+        for _ in range(rng.randint(0, 70)):
+            legal = list(board.legal_moves)
+            if not legal:
+                break
+            board.push(rng.choice(legal))
+        later = board.copy(stack=False)
+        for _ in range(rng.randint(1, 9)):
+            legal = list(later.legal_moves)
+            if not legal:
+                break
+            later.push(rng.choice(legal))
+        shows = rng.choice(("kinds", "colours", "occupancy"))
+        sensed: list[str | None] = [None] * 64
+        for square, piece in later.piece_map().items():
+            letter = piece.symbol()
+            if shows == "colours":
+                letter = "X" if piece.color else "x"
+            elif shows == "occupancy":
+                letter = "?"
+            sensed[square] = letter
+        if rng.random() < 1 / 3:  # a piece moved off its square as well
+            full = [sq for sq in range(64) if sensed[sq] is not None]
+            empty = [sq for sq in range(64) if sensed[sq] is None]
+            frm, to = rng.choice(full), rng.choice(empty)
+            sensed[to], sensed[frm] = sensed[frm], None
+        out.append((board, sensed, rng.randint(2, 8)))
+    return out
+
+
+def random_summary(count: int, repeat: int) -> None:
+    """The random reports: answers, plies tried and the worst CPU time of one search."""
+    answers = {"explained": 0, "nothing": 0, "beyond the budget": 0}
+    times = []
+    tried_most = 0
+    for board, sensed, max_plies in random_reports(count):
+        best = float("inf")
+        for _ in range(repeat):
+            budget = SearchBudget()
+            c0 = time.thread_time()
+            found = find_match(board, sensed, max_plies=max_plies, budget=budget)
+            best = min(best, time.thread_time() - c0)
+        tried_most = max(tried_most, SEARCH_NODES - budget.left)
+        times.append(best)
+        if isinstance(found, BeyondBudget):
+            answers["beyond the budget"] += 1
+        elif isinstance(found, Match):
+            answers["explained"] += 1
+        else:
+            answers["nothing"] += 1
+    times.sort()
+    print(
+        f"{count} random reports (best of {repeat}): "
+        + ", ".join(f"{n} {what}" for what, n in answers.items())
+        + f"; CPU time worst {times[-1] * 1e3:.2f} ms, 99th percentile"
+        f" {times[int(0.99 * (len(times) - 1))] * 1e3:.2f} ms, total {sum(times) * 1e3:.0f} ms;"
+        f" most plies tried {tried_most}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--repeat", type=int, default=20, help="runs of each report (best)")
+    parser.add_argument("--random", type=int, default=300, help="seeded random reports")
     args = parser.parse_args()
     rows = []
     for label, played, shown, max_plies in REPORTS:
@@ -72,6 +145,8 @@ def main() -> None:
     print(f"SEARCH_NODES {SEARCH_NODES}; CPU time, best of {args.repeat}:")
     for best, label, tried, answer in sorted(rows, reverse=True):
         print(f"{best * 1e3:8.2f} ms  {tried:4d} plies tried  {label}: {answer}")
+    if args.random:
+        random_summary(args.random, max(1, args.repeat // 5))
 
 
 if __name__ == "__main__":
