@@ -31,27 +31,22 @@ from typing import TYPE_CHECKING, Any, TextIO
 import chess
 
 from arbiter.errors import SourceError
-from arbiter.i18n import gettext
 from arbiter.inputs.base import SourceFailed
 from arbiter.live.commands import CommandError
-from arbiter.outputs.display import board_lines
 from arbiter.teach.drills import (
-    CONTROL,
     DRILLS,
-    HEADER,
     PRESS,
-    RIGHT,
-    WRONG,
     Drill,
     DrillResult,
     Session,
     passed,
 )
-from rules.events import Event, Lift, Place, Press, Snapshot, Start
+from arbiter.teach.runner import DrillsEnded, SensedDrills
+from rules.events import Event, Lift, Place, Press, Snapshot
 from rules.game import Game
 from rules.i18n import N_
 from rules.messages import format_ruling
-from rules.rulings import ClockState, Mismatch, PieceOn, Ruling
+from rules.rulings import Mismatch, PieceOn, Ruling
 from rules.types import Side
 
 if TYPE_CHECKING:
@@ -80,10 +75,6 @@ HANDS_HELP = N_(
     " {setup}, {press}."
 )
 NO_REPORT = N_("the board did not report its pieces")
-
-
-class _Ended(Exception):
-    """The pupil's input came to its end."""
 
 
 class VirtualHands:
@@ -164,7 +155,7 @@ class VirtualHands:
         time.sleep(self.clock.real_delay(self.step_s))
 
 
-class BoardDrills:
+class BoardDrills(SensedDrills):
     """The drills of one pupil on one board; see the module docstring.
 
     Args:
@@ -185,11 +176,9 @@ class BoardDrills:
         language: str,
         hands: VirtualHands | None = None,
     ) -> None:
+        super().__init__(read, out, language, board.start_settings)
         self.board = board
         self.clock = clock
-        self.read = read
-        self.out = out
-        self.language = language
         self.hands = hands
         self.inbox: queue.Queue[Any] = queue.Queue()
         self.sensed = chess.BaseBoard(None)
@@ -197,12 +186,8 @@ class BoardDrills:
         self.moved: list[tuple[str, str]] = []
         self._reported = False
 
-    def _(self, message: str) -> str:
-        return gettext(message, self.language)
-
-    def _say(self, text: str) -> None:
-        self.out.write(text + "\n")
-        self.out.flush()
+    def now(self) -> float:
+        return self.clock.now()
 
     # ----------------------------------------------------------------- the board's events
 
@@ -269,11 +254,11 @@ class BoardDrills:
         """The pupil's next line ("" after a virtual board's movements, made on it).
 
         Raises:
-            _Ended: no more input.
+            DrillsEnded: no more input.
         """
         line = self.read()
         if line is None:
-            raise _Ended
+            raise DrillsEnded
         if self.hands is None:
             return line.strip()
         setup_words = {SETUP_WORD, self._(SETUP_WORD).lower()}
@@ -289,7 +274,6 @@ class BoardDrills:
     # ----------------------------------------------------------------- one drill
 
     _target: str | None = None
-    _side: Side = "white"
 
     def set_up(self, drill: Drill) -> None:
         """Step 1: until the board shows the drill's position."""
@@ -338,7 +322,7 @@ class BoardDrills:
                 return None
         return rulings
 
-    def answer(self, drill: Drill, game: Game, before: list[Ruling]) -> DrillResult:
+    def answer(self, drill: Drill, game: Game, side: Side, before: list[Ruling]) -> DrillResult:
         """Step 3: the pupil's move and press, judged by the rules core with the rulings the
         situation brought (`before`)."""
         press_words = {PRESS, self._(PRESS).lower()}
@@ -350,7 +334,7 @@ class BoardDrills:
             for event in self.drain():
                 rulings += game.handle(event)
             if line.lower() in press_words:
-                rulings += game.handle(Press(t=self.clock.now(), side=self._side))
+                rulings += game.handle(Press(t=self.clock.now(), side=side))
                 # a press waits up to the board's latency_s for the report of its move
                 latency = game.start.latency_s
                 if latency > 0:
@@ -360,41 +344,6 @@ class BoardDrills:
                     rulings += game.advance(self.clock.now())
                 answer = ", ".join(f"{what} {square}" for what, square in self.moved) or line
                 return DrillResult(drill.name, answer, passed(rulings), tuple(rulings))
-
-    def run(self, session: Session, drills: tuple[Drill, ...] = DRILLS) -> Session:
-        """Run the drills on the board until the input ends; the results go to `session`."""
-        try:
-            for number, drill in enumerate(drills, start=1):
-                self._drill(session, drill, number, len(drills))
-        except _Ended:
-            pass
-        return session
-
-    def _drill(self, session: Session, drill: Drill, number: int, total: int) -> None:
-        header = self._(HEADER).format(number=number, total=total, article=drill.article)
-        self._say("\n" + header)
-        while True:
-            self.set_up(drill)
-            position = chess.Board(drill.fen) if drill.fen else chess.Board()
-            self._say("\n".join(board_lines(position)))
-            sensor: dict[str, Any] = dict(self.board.start_settings())  # noise_s, slide_s, ...
-            start = Start(
-                t=self.clock.now(), fen=drill.fen, time_control=CONTROL, strict=True, **sensor
-            )
-            game = Game(start)
-            self._side = "white" if position.turn else "black"  # the pupil's clock
-            before = self.situation(drill, game)
-            if before is not None:
-                break
-        self._say(self._(drill.prompt).format(press=self._(PRESS)))
-        result = self.answer(drill, game, before)
-        session.results.append(result)
-        for r in result.rulings:
-            if not isinstance(r, ClockState):
-                self._say("  " + format_ruling(r, self.language))
-        self._say(self._(RIGHT if result.passed else WRONG))
-        if not result.passed:
-            self._say(self._(drill.lesson))
 
 
 def movement_steps(drill: Drill) -> list[tuple[str, str, str]]:
@@ -464,6 +413,6 @@ def run_board_drills(
         hands = VirtualHands(board, clock) if spec.endswith("-sim") else None
         teacher = BoardDrills(board, clock, read, out, language, hands)
         teacher.start()
-        return teacher.run(Session(pupil, language), drills)
+        return teacher.run_drills(Session(pupil, language), drills)
     finally:
         board.close()

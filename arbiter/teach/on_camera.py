@@ -41,16 +41,10 @@ from typing import TYPE_CHECKING, Any, TextIO
 import chess
 
 from arbiter.errors import SourceError
-from arbiter.i18n import gettext
 from arbiter.inputs.base import SourceDone, SourceFailed
-from arbiter.outputs.display import board_lines
 from arbiter.teach.drills import (
-    CONTROL,
     DRILLS,
-    HEADER,
     PRESS,
-    RIGHT,
-    WRONG,
     Drill,
     DrillResult,
     Session,
@@ -65,11 +59,12 @@ from arbiter.teach.on_board import (
     movement_steps,
     wanted_movements,
 )
-from rules.events import Event, Press, Snapshot, Start
+from arbiter.teach.runner import DrillsEnded, SensedDrills
+from rules.events import Event, Press, Snapshot
 from rules.game import Game
 from rules.i18n import N_
 from rules.messages import format_ruling
-from rules.rulings import ClockState, Illegal, Mismatch, PieceOn, Ruling
+from rules.rulings import Illegal, Mismatch, PieceOn, Ruling
 from rules.types import Side
 
 if TYPE_CHECKING:
@@ -111,10 +106,6 @@ class _EndOfInput:
     """The pupil's input came to its end."""
 
 
-class _Ended(Exception):
-    """No more drills: the input or the video came to its end."""
-
-
 def camera_passed(rulings: list[Ruling]) -> bool:
     """`drills.passed`, with the open illegal positions a camera reports while a piece is
     off the board left out (see the module docstring); a completed illegal move still fails.
@@ -122,7 +113,7 @@ def camera_passed(rulings: list[Ruling]) -> bool:
     return passed(r for r in rulings if not (isinstance(r, Illegal) and not r.completed))
 
 
-class CameraDrills:
+class CameraDrills(SensedDrills):
     """The drills of one pupil under one camera; see the module docstring.
 
     Args:
@@ -144,11 +135,9 @@ class CameraDrills:
         language: str,
         seen: str,
     ) -> None:
+        super().__init__(read, out, language, source.start_settings)
         self.source = source
         self.clock = clock
-        self.read = read
-        self.out = out
-        self.language = language
         self.seen = _colours(seen)
         self.inbox: queue.Queue[Any] = queue.Queue()
         #: items taken from the inbox that belong to a later step (stamped after a window)
@@ -156,13 +145,6 @@ class CameraDrills:
         #: the movements the camera showed since `moved` was last cleared: (lift|place, square)
         self.moved: list[tuple[str, str]] = []
         self.latency_s = float(source.start_settings().get("latency_s", 0.0))
-
-    def _(self, message: str) -> str:
-        return gettext(message, self.language)
-
-    def _say(self, text: str) -> None:
-        self.out.write(text + "\n")
-        self.out.flush()
 
     # ----------------------------------------------------------------- the inputs
 
@@ -177,9 +159,9 @@ class CameraDrills:
             if line is None:
                 self.inbox.put(_EndOfInput())
                 return
-            self.inbox.put(_Line(self._now(), line.strip()))
+            self.inbox.put(_Line(self.now(), line.strip()))
 
-    def _now(self) -> float:
+    def now(self) -> float:
         """The stream time of what the drills do (a typed press, a drill's start): the
         clock's; under a video, the moment of the video the camera has shown (the video is
         the board: a press goes with the scene on the screen, however far the camera's
@@ -194,7 +176,7 @@ class CameraDrills:
         raised: what the camera saw before it still counts.
 
         Raises:
-            _Ended: the camera's video or the pupil's input ended.
+            DrillsEnded: the camera's video or the pupil's input ended.
             SourceError: the camera failed.
         """
         if self.pending:
@@ -209,7 +191,7 @@ class CameraDrills:
         if isinstance(item, _EndOfInput) and input_end:
             return item
         if isinstance(item, SourceDone | _EndOfInput):
-            raise _Ended
+            raise DrillsEnded
         return item
 
     def _see(self, snapshot: Snapshot) -> None:
@@ -234,7 +216,7 @@ class CameraDrills:
             if not missing and not extra:
                 self._say(self._(SET_UP_DONE))
                 return
-            mismatch = Mismatch(t=self._now(), missing=missing, extra=extra)
+            mismatch = Mismatch(t=self.now(), missing=missing, extra=extra)
             if said is None:
                 self._say(self._(SET_UP))
                 self._say(self._(COLOURS_ONLY))
@@ -303,7 +285,7 @@ class CameraDrills:
 
         try:
             self._watch(until, take)
-        except _Ended:
+        except DrillsEnded:
             later.append(SourceDone("camera"))
         self.pending.extend(later)
         return rulings + game.advance(max(until, game.t))
@@ -314,7 +296,7 @@ class CameraDrills:
         busy Pi, is waited for), or `STALL_S` real seconds after the clock passed it.
 
         Raises:
-            _Ended: the video ended (the end of the input goes to `take`).
+            DrillsEnded: the video ended (the end of the input goes to `take`).
         """
         give_up: float | None = None
         while self.source.seen_until < until:
@@ -358,41 +340,14 @@ class CameraDrills:
         kept (the summary is still saved)."""
         try:
             self.first_look()
-            for number, drill in enumerate(drills, start=1):
-                self._drill(session, drill, number, len(drills))
-        except _Ended:
-            pass
+            self.run_drills(session, drills)
+        except DrillsEnded:
+            pass  # the video or the input ended during the first look
         except SourceError as exc:
             from arbiter.i18n import error_text
 
             self._say(error_text(exc, self.language))
         return session
-
-    def _drill(self, session: Session, drill: Drill, number: int, total: int) -> None:
-        header = self._(HEADER).format(number=number, total=total, article=drill.article)
-        self._say("\n" + header)
-        while True:
-            self.set_up(drill)
-            position = chess.Board(drill.fen) if drill.fen else chess.Board()
-            self._say("\n".join(board_lines(position)))
-            sensor: dict[str, Any] = dict(self.source.start_settings())
-            start = Start(
-                t=self._now(), fen=drill.fen, time_control=CONTROL, strict=True, **sensor
-            )
-            game = Game(start)
-            before = self.situation(drill, game)
-            if before is not None:
-                break
-        side: Side = "white" if position.turn else "black"
-        self._say(self._(drill.prompt).format(press=self._(PRESS)))
-        result = self.answer(drill, game, side, before)
-        session.results.append(result)
-        for r in result.rulings:
-            if not isinstance(r, ClockState):
-                self._say("  " + format_ruling(r, self.language))
-        self._say(self._(RIGHT if result.passed else WRONG))
-        if not result.passed:
-            self._say(self._(drill.lesson))
 
 
 def _rule(game: Game, event: Event) -> list[Ruling]:
@@ -413,9 +368,7 @@ def _colours(placement: str) -> list[str]:
     return [grid[7 - chess.square_rank(sq)][chess.square_file(sq)] for sq in chess.SQUARES]
 
 
-def _differences(
-    target: str, seen: list[str]
-) -> tuple[tuple[PieceOn, ...], tuple[PieceOn, ...]]:
+def _differences(target: str, seen: list[str]) -> tuple[tuple[PieceOn, ...], tuple[PieceOn, ...]]:
     """What the camera's view lacks of `target` (its pieces) and what it has too much."""
     want = chess.BaseBoard(target)
     colours = _colours(target)
