@@ -10,20 +10,18 @@ out/screenshots/teach-lesson-sr.png).
 from __future__ import annotations
 
 import io
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from web_game import SCREENSHOTS, LiveGame
+from web_game import SCREENSHOTS, LiveGame, live_game
 
-from arbiter.clock import FakeClock, MonotonicClock
+from arbiter.clock import FakeClock
 from arbiter.live.session import Session
 from arbiter.outputs.display import Display
 from arbiter.teach.lessons import lesson_of
 from arbiter.web.feed import GameFeed
-from arbiter.web.live import start_page
 from rules.events import Lift, Place, Press, Start
 from rules.i18n import LANGUAGES
 from rules.rulings import Violation
@@ -76,23 +74,13 @@ def test_a_refusal_carries_its_lesson_in_every_language_in_strict_mode(tmp_path:
 def serbian_game(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveGame]:
     """A strict game whose language is Serbian (its display's), on its thread, page served."""
     tmp = tmp_path_factory.mktemp("teach-lesson")
-    journal = tmp / "game.jsonl"
     display = Display(io.StringIO(), tty=False, language="sr")
     # a board without noise or sliding: the test's hands are faster than a pupil's
     start = Start(
         t=0.0, time_control="300+2", white="Ana", black="Ben", strict=True, noise_s=0.0,
         slide_s=0.0,
     )
-    session = Session.new(start, journal, MonotonicClock(), display=display)
-    page = start_page(session, "127.0.0.1:0", token=None, journal=journal)
-    thread = threading.Thread(target=session.run, name="session", daemon=True)
-    thread.start()
-    try:
-        yield LiveGame(session, page, journal, thread)
-    finally:
-        session.stop()
-        thread.join(5)
-        page.stop()
+    yield from live_game(tmp, start, display=display, token=None)
 
 
 def test_the_teaching_view_shows_the_lesson_in_serbian_with_the_duty_drawn(

@@ -51,10 +51,14 @@ class LiveGame:
         return self.journal.read_text(encoding="utf-8").splitlines()
 
 
-def live_game(tmp: Path, start: Start) -> Iterator[LiveGame]:
+def live_game(
+    tmp: Path, start: Start, *, display: Any = None, token: str | None = TOKEN
+) -> Iterator[LiveGame]:
+    """A live game on its thread with its page served (`display`: the session's, e.g. one
+    in another language; `token`: None for a read-only page)."""
     journal = tmp / "game.jsonl"
-    session = Session.new(start, journal, MonotonicClock())
-    page = start_page(session, "127.0.0.1:0", token=TOKEN, journal=journal)
+    session = Session.new(start, journal, MonotonicClock(), display=display)
+    page = start_page(session, "127.0.0.1:0", token=token, journal=journal)
     thread = threading.Thread(target=session.run, name="session", daemon=True)
     thread.start()
     try:
