@@ -79,16 +79,26 @@ class VirtualBoardAdapter(BoardAdapter):
         self.virtual.start()  # after the port is open: the board answers the start-up
 
     def wait_report(
-        self, square: str | None, since: int, timeout: float = ECHO_TIMEOUT_S
+        self,
+        square: str | None,
+        since: int,
+        timeout: float = ECHO_TIMEOUT_S,
+        occupied: bool | None = None,
     ) -> bool:
         """Wait (real seconds) until an event after the first `since` reports `square` (a
-        lift or place there, or a whole-board report; None: any event); True if one did."""
+        lift or place there, or a whole-board report showing the square `occupied` or empty
+        as the movement left it: a report the board made before the movement does not count;
+        None: any event); True if one did."""
+
+        def shows(event: Event) -> bool:
+            if square is None:
+                return True
+            if isinstance(event, Snapshot):
+                return occupied is None or _occupied(event.board, square) == occupied
+            return getattr(event, "square", None) == square
 
         def reported() -> bool:
-            return any(
-                square is None or isinstance(e, Snapshot) or getattr(e, "square", None) == square
-                for e in self.delivered[since:]
-            )
+            return any(shows(e) for e in self.delivered[since:])
 
         with self._seen:
             return self._seen.wait_for(reported, timeout)
@@ -107,6 +117,26 @@ class VirtualBoardAdapter(BoardAdapter):
             super().close()
         finally:
             self.virtual.close()
+
+
+def _occupied(placement: str, square: str) -> bool:
+    """Whether a board report's placement (FEN letters, digits, X/x, ?) has a piece on
+    `square`."""
+    rows = placement.split()[0].split("/")
+    file, rank = ord(square[0]) - ord("a"), int(square[1])
+    if len(rows) != 8 or not 1 <= rank <= 8:
+        return False
+    column = 0
+    for char in rows[8 - rank]:
+        if char.isdigit():
+            column += int(char)
+            if column > file:
+                return False
+        elif column == file:
+            return True
+        else:
+            column += 1
+    return False
 
 
 def open_virtual_board(
@@ -240,7 +270,7 @@ class Hand:
         if len(virtual.skipped) > skipped:
             message = LIFT_REFUSED if event.type == "lift" else PLACE_REFUSED
             raise CommandError.of(message, square=event.square)
-        if not self.board.wait_report(event.square, before):
+        if not self.board.wait_report(event.square, before, occupied=isinstance(event, Place)):
             message = LIFT_UNREPORTED if event.type == "lift" else PLACE_UNREPORTED
             raise CommandError.of(message, square=event.square)
         if isinstance(event, Lift) and event.piece:

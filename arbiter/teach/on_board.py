@@ -148,7 +148,8 @@ class VirtualHands:
         self.board.virtual.act(event)
         if len(self.board.virtual.skipped) > skipped:
             raise CommandError.of(N_("the board could not do that on {square}"), square=square)
-        if not self.board.wait_report(square, before, REPORT_TIMEOUT_S):
+        placed = isinstance(event, Place)
+        if not self.board.wait_report(square, before, REPORT_TIMEOUT_S, occupied=placed):
             raise CommandError.of(
                 N_("the board did not report the movement on {square}"), square=square
             )
