@@ -169,7 +169,11 @@ def snapshot(game: GameState, ev: Snapshot, out: list[Ruling]) -> None:
             moves.release_all(game, ev.t, out)
             if game.still_scene_source() and not game.over and not game.pending:
                 moves.settle(game, ev.t, out, made_at=place_t)
-        presses.resolve_waiting(game, ev.t, out)
+        if not presses.within_latency(game, ev.t) or presses.pending_makes_move(game):
+            presses.resolve_waiting(game, ev.t, out)
+        # else: a board that reports every change is late by up to `latency_s`, its whole-board
+        # reports too (a dump taken while the mover's piece is still reported in the hand): a
+        # waiting press is matched when its window ends (events.md `latency_s`), not by it
 
 
 def reconcile(game: GameState, seen: Sensed, seen_at: float, t: float, out: list[Ruling]) -> None:

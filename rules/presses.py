@@ -94,6 +94,20 @@ def pending_makes_move(game: GameState) -> bool:
     return bool(diff) and isinstance(game.match(), Match)
 
 
+def within_latency(game: GameState, t: float) -> bool:
+    """Whether every waiting press is still within its `latency_s` at `t`: a board that
+    reports every change may still report the move (events.md), so a whole-board report
+    taken now may be as late as its field updates and does not decide the press. A camera's
+    still scene always decides (it is the report the press waited for)."""
+    if not game.waiting_presses:
+        return False
+    for _, press_t in game.waiting_presses:
+        due = game.press_due(press_t)
+        if due is None or due <= t:
+            return False
+    return True
+
+
 def reply_after_press(game: GameState, square: int, t: float, out: list[Ruling]) -> bool:
     """A lift on `square` at `t` after the mover pressed: the opponent's reply, or not.
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import chess.pgn
 import pytest
 
-from rules.events import Lift, Place, Press, Start
+from rules.events import Lift, Place, Press, Snapshot, Start
 from rules.game import Game
 from rules.rulings import ClockState, Illegal, Mismatch, MoveStands, Obligation, Ruling
 from tests.arbiter.live_harness import play_typed
@@ -85,6 +85,28 @@ def test_a_fast_reply_in_a_replayed_stream(blind: bool) -> None:
         rulings += game.handle(event)  # type: ignore[arg-type]
     rulings += game.finish()
     _check_fast_reply(rulings)
+
+
+def test_a_whole_board_report_within_the_press_window_does_not_decide_it() -> None:
+    """A DGT board asks for a dump after a quiet spell: one taken at 1.1, after the press at
+    1.0 but before the board reported the place on e4, shows the pawn still in the hand. It
+    is as late as the field updates (latency_s), so the press waits for the place; a press
+    whose window has ended is decided by the next report as before."""
+    game = Game(Start(t=0, time_control="300+2", noise_s=0.3, slide_s=0.3, latency_s=0.3))
+    in_hand = Snapshot(t=1.1, board="rnbqkbnr/pppppppp/8/8/8/8/PPPP1PPP/RNBQKBNR")
+    events = [*_stream()[:2], in_hand, *_stream()[2:]]
+    rulings: list[Ruling] = []
+    for event in events:
+        rulings += game.handle(event)  # type: ignore[arg-type]
+    rulings += game.finish()
+    _check_fast_reply(rulings)
+
+    late = Game(Start(t=0, time_control="300+2", noise_s=0.3, slide_s=0.3, latency_s=0.3))
+    rulings = []
+    for event in [*_stream()[:2], Snapshot(t=1.5, board=in_hand.board)]:
+        rulings += late.handle(event)  # type: ignore[arg-type]
+    illegal = [r for r in rulings if isinstance(r, Illegal) and r.completed]
+    assert [(r.side, r.t) for r in illegal] == [("white", pytest.approx(1.3))]
 
 
 def test_a_capture_reported_after_the_press_is_still_the_movers() -> None:
