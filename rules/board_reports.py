@@ -178,13 +178,17 @@ def snapshot(game: GameState, ev: Snapshot, out: list[Ruling]) -> None:
 
 def reconcile(game: GameState, seen: Sensed, seen_at: float, t: float, out: list[Ruling]) -> None:
     """The first full report after a reconnection: a move (or up to `max_plies`) made
-    while the cable was out is recognised; anything else is a `mismatch` (events.md)."""
+    while the cable was out is recognised, with the next move in progress if the report
+    caught a piece in the hand (`in_hand`); anything else is a `mismatch` (events.md)."""
     game.full_report()
     game.forget_hands()
     game.report(seen)
     diff = game.diff()
     if diff:
         match = game.match()
+        held: int | None = None
+        if not isinstance(match, Match):
+            held, match = in_hand(game, diff)
         if not isinstance(match, Match):
             game.mismatch(t, out, diff)
             # the moves the presses made while the source was away are unknown: never a
@@ -193,7 +197,53 @@ def reconcile(game: GameState, seen: Sensed, seen_at: float, t: float, out: list
             game.put_back()  # until the board shows the game again (`rules.restoring`)
         else:
             moves.made_all(game, match, t, seen_at, out)
+            if held is not None and not game.over:
+                # the piece is in a hand now: its lift, as the board would have reported it
+                lift(game, Lift(t=t, square=chess.square_name(held)), out)
     presses.resolve_waiting(game, t, out)
+
+
+def in_hand(game: GameState, diff: set[int]) -> tuple[int | None, Match | None]:
+    """The first report after a reconnection (or a restart) caught a hand at the board: the
+    plies made meanwhile (one, up to `max_plies`) and then one piece lifted from where it
+    stood, the next move in progress (a `mismatch` is a difference "no move in progress
+    explains", events.md). A report with no ply made and a piece off its square stays a
+    `mismatch`, as the contract's `reconnected` rule says. Returns that square and the plies,
+    with the board as sensed showing the piece back on its square (the caller reports its
+    lift), or (None, None) with the board as sensed unchanged.
+
+    Only a piece the game's position has on a square the report shows empty is tried, only
+    where it still stands there after those plies, and only a piece of the player then to
+    move: a player holding his own piece to move it (4.3.1), not pieces knocked about or an
+    opponent's piece taken off first (those stay a `mismatch`, 7.4: the arbiter decides).
+    """
+    board = game.board
+    for sq in sorted(diff):
+        piece = board.piece_at(sq)
+        if piece is None or game.sensed[sq] is not None:
+            continue
+        game.sense(sq, piece.symbol())
+        match = game.match() if game.diff() else None
+        if (
+            isinstance(match, Match)
+            and match.moves
+            and _stays(board, match, sq)
+            and piece.color == (board.turn ^ (len(match.moves) % 2 == 1))
+        ):
+            return sq, match
+        game.sense(sq, None)
+    return None, None
+
+
+def _stays(board: chess.Board, match: Match, sq: int) -> bool:
+    """Whether the piece on `sq` is still there, never moved nor taken, after the plies of
+    `match` (a castling's rook or an en passant pawn leaves its square empty)."""
+    if any(sq in (move.from_square, move.to_square) for move in match.moves):
+        return False
+    after = board.copy(stack=False)
+    for move in match.moves:
+        after.push(move)
+    return after.piece_at(sq) == board.piece_at(sq)
 
 
 def lift_order(game: GameState, lifts: list[int], seen: Sensed) -> list[int]:

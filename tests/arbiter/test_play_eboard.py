@@ -342,7 +342,7 @@ def crash_then_resume(
     protocol: str, mate_game: chess.pgn.Game, tmp_path: Path, *, unplugged: bool
 ) -> tuple[list[Event], subprocess.CompletedProcess[str]]:
     """Kill `arbiter play` mid-game, make 8. O-O while it is down, `arbiter resume`; with
-    `unplugged`, the board is also away when the program comes back and returns 2 s later.
+    `unplugged`, the board is also away when the program comes back and returns 5 s later.
     Checks the PGN and that nothing before the crash is lost; returns the journal's events
     and the resumed run."""
     ply = 14  # 8. O-O is made while the program is down
@@ -357,9 +357,11 @@ def crash_then_resume(
     )
     position.push(moves[ply])
     resumed_at = killed_at + 2.0
-    back = resumed_at + (2.0 if unplugged else 0.0)
+    # the resumed program must be up before the board comes back (unplugged) and before the
+    # next move begins: a loaded machine takes seconds to start Python (CI: 2 cores)
+    back = resumed_at + (5.0 if unplugged else 0.0)
     after = moves_to_events(
-        moves[ply + 1 :], first_t=back + 2.0, hand_s=HAND_S, gap_s=GAP_S, board=position
+        moves[ply + 1 :], first_t=back + 3.0, hand_s=HAND_S, gap_s=GAP_S, board=position
     )
     outages = [(killed_at + 0.2, back)] if unplugged else []
     journal, pgn = tmp_path / "game.jsonl", tmp_path / "game.pgn"

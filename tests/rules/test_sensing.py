@@ -139,3 +139,30 @@ def test_press_before_a_slow_board_reports_the_lift() -> None:
     assert moves(r)[-1] == "e4d5"
     assert not of(r, "illegal") and not of(r, "mismatch")
     assert of(r, "clock")[-1].running == "black"
+
+
+#: 1. e4 e5 made while the cable was out, then White's knight already in the hand (g1 empty)
+E4_E5_KNIGHT_UP = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKB1R"
+
+
+def test_reconnected_board_with_plies_and_the_next_move_in_progress() -> None:
+    """The first report after a reconnection caught a hand at the board: the plies made
+    meanwhile stand, the piece off its square is the next mover's lift (a move in progress
+    is no `mismatch`, events.md), and his move goes on as usual."""
+    s = Script(slide_s=0.3, noise_s=0.3).add(Sensor, status="disconnected")
+    s.add(Sensor, status="reconnected", dt=5).snapshot(E4_E5_KNIGHT_UP)
+    s.place("f3", "N", dt=0.5).press("white", dt=0.5)
+    r = s.rulings()
+    assert moves(r) == ["e2e4", "e7e5", "g1f3"]
+    assert not of(r, "mismatch") and not of(r, "illegal")
+    assert of(r, "obligation", square="g1")  # the knight in the hand was touched (4.3.1)
+
+
+def test_reconnected_board_with_plies_and_an_opponents_piece_off_is_a_mismatch() -> None:
+    """After 1. e4 e5 it is White's move: Black's d-pawn off d7 is no move in progress of the
+    player to move (pieces knocked about, or taken off first): a `mismatch`, as before."""
+    s = Script(slide_s=0.3, noise_s=0.3).add(Sensor, status="disconnected")
+    s.add(Sensor, status="reconnected", dt=5)
+    s.snapshot("rnbqkbnr/ppp2ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR")
+    r = s.rulings()
+    assert of(r, "mismatch") and not moves(r)
