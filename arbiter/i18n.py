@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -163,10 +164,74 @@ def _field_text(value: object, language: str) -> object:
         said = translations(language).gettext(value)
         return gettext(value, language) if said == value else said
     if isinstance(value, Joined):  # several fields in a row (the squares a calibration misreads)
-        return Joined(_field_text(item, language) for item in value)
+        return type(value)(_field_text(item, language) for item in value)
+    if isinstance(value, ValueError) and language != "en":
+        return _library_reason(value, language)
     if isinstance(value, ArbiterError):
         return error_text(value, language)
     return value
+
+
+#: python-chess's reasons for a FEN it cannot read (its `ValueError`s, `chess.Board(fen)`),
+#: said in the reader's language where one fills an error of ours (`bad FEN {fen!r}: {reason}`)
+CHESS_REASONS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern), template)
+    for pattern, template in (
+        (r"^empty fen$", N_("the FEN is empty")),
+        (r"^expected 8 rows in position part of fen", N_("the placement needs 8 ranks")),
+        (
+            r"^expected 8 columns per row in position part of fen",
+            N_("each rank of the placement needs 8 squares"),
+        ),
+        (
+            r"^invalid character in position part of fen",
+            N_("the placement has a letter that is no piece"),
+        ),
+        (
+            r"^two subsequent digits in position part of fen",
+            N_("the placement has two digits in a row"),
+        ),
+        (r"^expected 'w' or 'b' for turn part of fen", N_("the side to move must be w or b")),
+        (r"^invalid castling part in fen", N_("the castling rights cannot be read")),
+        (r"^invalid en passant part in fen", N_("the en passant square cannot be read")),
+        (r"^invalid half-?move clock in fen", N_("the halfmove clock cannot be read")),
+        (r"^half-?move clock cannot be negative", N_("the halfmove clock cannot be negative")),
+        (r"^invalid fullmove number in fen", N_("the move number cannot be read")),
+        (r"^fullmove number cannot be negative", N_("the move number cannot be negative")),
+        (r"^fen string has more parts than expected", N_("the FEN has more parts than six")),
+    )
+)
+#: python-chess's names of what makes a position impossible (`chess.Status`), as
+#: `rules.winnability.board_from_fen` gives them (`Word`s)
+CHESS_FAULTS = (
+    N_("no white king"),
+    N_("no black king"),
+    N_("too many kings"),
+    N_("too many white pawns"),
+    N_("too many black pawns"),
+    N_("pawns on backrank"),
+    N_("too many white pieces"),
+    N_("too many black pieces"),
+    N_("bad castling rights"),
+    N_("invalid ep square"),
+    N_("opposite check"),
+    N_("empty"),
+    N_("race check"),
+    N_("race over"),
+    N_("race material"),
+    N_("too many checkers"),
+    N_("impossible check"),
+)
+
+
+def _library_reason(exc: ValueError, language: str) -> object:
+    """A library's reason inside an error of ours in `language`, where it is one we know
+    (python-chess's FEN faults); any other as the library says it."""
+    text = str(exc)
+    for pattern, template in CHESS_REASONS:
+        if pattern.search(text):
+            return gettext(template, language)
+    return exc
 
 
 #: the errors `firmware_bridge` raises with templates (`firmware_bridge.transport`), marked

@@ -29,6 +29,7 @@ __all__ = [
     "LOCALE_DIR",
     "N_",
     "Joined",
+    "Listed",
     "Nn_",
     "Np_",
     "Word",
@@ -84,6 +85,14 @@ class Joined(tuple[object, ...]):
 
     def __str__(self) -> str:
         return self.SEPARATOR.join(str(item) for item in self)
+
+
+class Listed(Joined):
+    """Words in a list (`no white king, too many kings`): `", "` between them."""
+
+    __slots__ = ()
+
+    SEPARATOR = ", "
 
 
 def N_(message: str) -> str:

@@ -200,3 +200,46 @@ def test_hall_and_teach_refusals_in_the_language(language: str, files: Path) -> 
     for argv in cases:
         text = refused(*argv, "--lang", language, cwd=files)
         assert english_left(text) == set(), f"{language} {argv}: {text}"
+
+
+#: FENs python-chess cannot read, or reads as a position the Laws do not allow
+BAD_FENS = [
+    "xyz",
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 x",
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 extra",
+    "8/8/8/8/8/8/8/8 w - - 0 1",
+    "kk6/8/8/8/8/8/8/K7 w - - 0 1",
+]
+#: python-chess's own English words for them
+CHESS_ENGLISH = {
+    "expected", "rows", "position", "part", "fen", "turn", "invalid", "fullmove", "number",
+    "string", "has", "more", "parts", "than", "king", "kings", "many", "too", "empty", "white",
+    "black", "legal", "chess", "cannot", "read",
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_python_chess_reasons_for_a_bad_fen_are_said_in_the_language(
+    language: str, files: Path
+) -> None:
+    """`arbiter position` and a stream's `start` with a FEN python-chess refuses: its reason
+    (and the names of an impossible position's faults) in the language, not python-chess's."""
+    for fen in BAD_FENS:
+        done = run_cli("position", "--lang", language, stdin=fen + "\n", cwd=files)
+        stream = files / "fen.jsonl"
+        stream.write_text(f'{{"t": 0, "type": "start", "fen": "{fen}"}}\n', encoding="utf-8")
+        replayed = refused("replay", str(stream), "--lang", language, cwd=files)
+        for text in (done.stderr, replayed):
+            said = KEPT.sub(" ", text.replace(fen, " "))
+            left = {w for w in re.findall(r"[^\W\d_]+", said) if w in CHESS_ENGLISH}
+            assert left == set(), f"{language} {fen!r}: {text}"
+
+
+def test_a_bad_fen_in_polish_and_english(files: Path) -> None:
+    done = run_cli("position", "--lang", "pl", stdin="xyz\n", cwd=files)
+    assert done.stderr.endswith("błędny FEN 'xyz': ustawienie musi mieć 8 linii\n"), done.stderr
+    done = run_cli("position", "--lang", "pl", stdin="8/8/8/8/8/8/8/8 w - - 0 1\n", cwd=files)
+    assert "brak białego króla, brak czarnego króla, puste" in done.stderr, done.stderr
+    english = run_cli("position", "--lang", "en", stdin="xyz\n", cwd=files)
+    assert english.stderr.endswith("expected 8 rows in position part of fen: 'xyz'\n")
