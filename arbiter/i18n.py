@@ -165,10 +165,10 @@ def _field_text(value: object, language: str) -> object:
         return gettext(value, language) if said == value else said
     if isinstance(value, Joined):  # several fields in a row (the squares a calibration misreads)
         return type(value)(_field_text(item, language) for item in value)
-    if isinstance(value, ValueError) and language != "en":
-        return _library_reason(value, language)
     if isinstance(value, ArbiterError):
         return error_text(value, language)
+    if isinstance(value, ValueError) and language != "en":  # a library's, not ours
+        return _library_reason(value, language)
     return value
 
 
@@ -244,6 +244,8 @@ DEVICE_ERRORS = (
     ),
     N_("cannot open the board's port {url}: another program is using it"),
     N_("cannot open the board's port {url}: {reason}"),
+    N_("cannot open the board's port {url}: it is not a serial port"),
+    N_("cannot open the board's port {url}: it is a folder"),
     N_("reading the board on {device} failed: {reason}"),
     # the GPIO pin map, the reed matrix's settings, RPi.GPIO (`firmware_bridge.gpio.messages`)
     N_("{where}: {key!r} needs 8 GPIOs (or none), not {count}"),

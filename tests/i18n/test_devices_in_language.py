@@ -243,3 +243,14 @@ def test_a_bad_fen_in_polish_and_english(files: Path) -> None:
     assert "brak białego króla, brak czarnego króla, puste" in done.stderr, done.stderr
     english = run_cli("position", "--lang", "en", stdin="xyz\n", cwd=files)
     assert english.stderr.endswith("expected 8 rows in position part of fen: 'xyz'\n")
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_a_port_that_is_no_serial_port_is_said_in_the_language(language: str, files: Path) -> None:
+    """pyserial's "Could not configure port: (25, ...)" and "[Errno 21] could not open port"
+    become our words, by the system's error number."""
+    for device in ("/dev/null", str(files)):
+        argv = ("play", "--board", f"dgt:{device}", "--display", "plain")
+        text = refused(*argv, "--lang", language, cwd=files)
+        assert device in text and "Errno" not in text and "configure" not in text, text
+        assert english_left(text) == set(), f"{language} {device}: {text}"

@@ -190,6 +190,7 @@ def test_the_errors_of_firmware_bridge_are_in_the_catalogue() -> None:
 
     templates = {transport.PORT_MISSING, transport.PORT_DENIED, transport.PORT_BUSY}
     templates |= {transport.PORT_FAILED, source.READ_FAILED}
+    templates |= {transport.PORT_NOT_SERIAL, transport.PORT_FOLDER}
     templates |= _raised_templates("firmware_bridge") | _constants(messages, words=False)
     assert templates == set(i18n.DEVICE_ERRORS)
     assert _constants(messages, words=True) == set(i18n.DEVICE_WORDS)
