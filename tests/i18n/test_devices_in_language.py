@@ -23,7 +23,7 @@ ENGLISH = {
     "bottom", "or", "click", "them", "browser", "must", "be", "exactly", "pairs", "off",
     "this", "such", "file", "device", "number", "not", "line", "seconds", "more", "hex",
     "bytes", "byte", "one", "events", "event", "dropped", "nothing", "places",
-    "place", "raw", "stamped", "wire", "rate", "for", "reading", "replay", "unknown",
+    "place", "raw", "stamped", "wire", "rate", "for", "reading", "replay", "unknown", "try",
     "protocol", "known", "from", "already", "use", "another",
     "game", "choose", "page", "names", "name", "pin", "list", "GPIOs", "none",
     "header", "are", "both", "given", "above", "boards", "results", "pairings", "round's",
@@ -254,3 +254,22 @@ def test_a_port_that_is_no_serial_port_is_said_in_the_language(language: str, fi
         text = refused(*argv, "--lang", language, cwd=files)
         assert device in text and "Errno" not in text and "configure" not in text, text
         assert english_left(text) == set(), f"{language} {device}: {text}"
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_arbiter_boards_lines_in_the_language(language: str) -> None:
+    """`arbiter boards`: an unknown device's hint and "no board found" in the language; the
+    devices' names and discovery's notes stay as found."""
+    import io
+
+    from arbiter.cli.boards import report
+    from firmware_bridge.discovery import Discovery, Found
+
+    unknown = Found("serial", "/dev/ttyUSB1", "unknown serial device", None, "1234:5678")
+    out = io.StringIO()
+    assert report(Discovery(found=[unknown]), out, language) == 1
+    line = out.getvalue().replace("unknown serial device", " ")
+    assert "--board auto:/dev/ttyUSB1" in line and english_left(line) == set(), line
+    out = io.StringIO()
+    assert report(Discovery(), out, language) == 1
+    assert english_left(out.getvalue()) == set() and out.getvalue() != "no board found\n"
