@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 from collections.abc import Callable
 from pathlib import Path
 
 from rules.errors import ArbiterError, EventError, ProfileError
 from rules.i18n import DOMAIN as RULES_DOMAIN
-from rules.i18n import N_, Np_, Word, choose_language, translations
+from rules.i18n import N_, Joined, Np_, Word, choose_language, translations
 from rules.profiles import get_profile
 
 __all__ = [
@@ -159,11 +160,78 @@ def _field_text(value: object, language: str) -> object:
     {error}`) in its own words, a `Localized` value said in `language`; others as they are."""
     if isinstance(value, Localized):
         return value.say(language)
-    if isinstance(value, Word):  # a word of the rules' catalogue ("increment")
-        return translations(language).gettext(value)
+    if isinstance(value, Word):  # a word of the rules' catalogue ("increment"), or of ours
+        said = translations(language).gettext(value)
+        return gettext(value, language) if said == value else said
+    if isinstance(value, Joined):  # several fields in a row (the squares a calibration misreads)
+        return type(value)(_field_text(item, language) for item in value)
     if isinstance(value, ArbiterError):
         return error_text(value, language)
+    if isinstance(value, ValueError) and language != "en":  # a library's, not ours
+        return _library_reason(value, language)
     return value
+
+
+#: python-chess's reasons for a FEN it cannot read (its `ValueError`s, `chess.Board(fen)`),
+#: said in the reader's language where one fills an error of ours (`bad FEN {fen!r}: {reason}`)
+CHESS_REASONS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern), template)
+    for pattern, template in (
+        (r"^empty fen$", N_("the FEN is empty")),
+        (r"^expected 8 rows in position part of fen", N_("the placement needs 8 ranks")),
+        (
+            r"^expected 8 columns per row in position part of fen",
+            N_("each rank of the placement needs 8 squares"),
+        ),
+        (
+            r"^invalid character in position part of fen",
+            N_("the placement has a letter that is no piece"),
+        ),
+        (
+            r"^two subsequent digits in position part of fen",
+            N_("the placement has two digits in a row"),
+        ),
+        (r"^expected 'w' or 'b' for turn part of fen", N_("the side to move must be w or b")),
+        (r"^invalid castling part in fen", N_("the castling rights cannot be read")),
+        (r"^invalid en passant part in fen", N_("the en passant square cannot be read")),
+        (r"^invalid half-?move clock in fen", N_("the halfmove clock cannot be read")),
+        (r"^half-?move clock cannot be negative", N_("the halfmove clock cannot be negative")),
+        (r"^invalid fullmove number in fen", N_("the move number cannot be read")),
+        (r"^fullmove number cannot be negative", N_("the move number cannot be negative")),
+        (r"^fen string has more parts than expected", N_("the FEN has more parts than six")),
+    )
+)
+#: python-chess's names of what makes a position impossible (`chess.Status`), as
+#: `rules.winnability.board_from_fen` gives them (`Word`s)
+CHESS_FAULTS = (
+    N_("no white king"),
+    N_("no black king"),
+    N_("too many kings"),
+    N_("too many white pawns"),
+    N_("too many black pawns"),
+    N_("pawns on backrank"),
+    N_("too many white pieces"),
+    N_("too many black pieces"),
+    N_("bad castling rights"),
+    N_("invalid ep square"),
+    N_("opposite check"),
+    N_("empty"),
+    N_("race check"),
+    N_("race over"),
+    N_("race material"),
+    N_("too many checkers"),
+    N_("impossible check"),
+)
+
+
+def _library_reason(exc: ValueError, language: str) -> object:
+    """A library's reason inside an error of ours in `language`, where it is one we know
+    (python-chess's FEN faults); any other as the library says it."""
+    text = str(exc)
+    for pattern, template in CHESS_REASONS:
+        if pattern.search(text):
+            return gettext(template, language)
+    return exc
 
 
 #: the errors `firmware_bridge` raises with templates (`firmware_bridge.transport`), marked
@@ -176,8 +244,71 @@ DEVICE_ERRORS = (
     ),
     N_("cannot open the board's port {url}: another program is using it"),
     N_("cannot open the board's port {url}: {reason}"),
+    N_("cannot open the board's port {url}: it is not a serial port"),
+    N_("cannot open the board's port {url}: it is a folder"),
     N_("reading the board on {device} failed: {reason}"),
+    # the GPIO pin map, the reed matrix's settings, RPi.GPIO (`firmware_bridge.gpio.messages`)
+    N_("{where}: {key!r} needs 8 GPIOs (or none), not {count}"),
+    N_("{where}: 'matrix_rows' and 'matrix_cols' must both be set or empty"),
+    N_("{where}: {use!r} must be a BCM number, not {number!r}"),
+    N_("{where}: {use!r} = {number}: header GPIOs are BCM {first}–{last}"),
+    N_("{where}: GPIO {number} is given to both {first!r} and {second!r}"),
+    N_("{where} must be a table of pin names, not {kind}"),
+    N_("{where}: unknown pin name {key!r}; known names: {known}"),
+    N_("{where}: {key!r} must be a list of 8 BCM numbers"),
+    N_("{path}: not valid TOML ({reason})"),
+    N_("{where}: [gpio] must be a table"),
+    N_("{where} must be a table"),
+    N_("{where}: unknown setting {key!r}; known settings: {known}"),
+    N_("{where}: 'a1_corner' = {value!r}; choose one of {choices}"),
+    N_("{where}: 'scan_hz' = {value!r}; it must be a number, 50 or more"),
+    N_("{where}: 'stable_scans' = {value!r}; it must be 1 to 10"),
+    N_("{where}: 'idle_rows' = {value!r}; 'float' or 'high'"),
+    N_(
+        "RPi.GPIO is not installed: pip install 'otb-arbiter[pi]'; on a Raspberry Pi 5 "
+        "install rpi-lgpio"
+    ),
+    N_("RPi.GPIO cannot run here: {reason}"),
+    N_(
+        "RPi.GPIO could not {what} GPIO {number} ({name!r}): {reason}; is the user in the"
+        " 'gpio' group? On Raspberry Pi OS Bookworm or a Pi 5, replace RPi.GPIO with "
+        "rpi-lgpio"
+    ),
+    # a board capture (`firmware_bridge.capture`)
+    N_("{path}: cannot write the capture ({reason})"),
+    N_("{path}: the capture was closed"),
+    N_("{where}: not JSON ({reason})"),
+    N_("{where}: not JSON (nested too deeply)"),
+    N_('{where}: expected an object like {{"t": 1.5, "rx": "42"}}'),
+    N_("{where}: 't' must be a number of seconds, 0 or more, not {shown}"),
+    N_("{shown}... (too large)"),
+    N_('{where}: \'link\' must be "disconnected" or "reconnected", not {status!r}'),
+    N_("{where}: 'detail' must be text, not {detail!r}"),
+    N_("{where}: needs exactly one of 'rx', 'tx' or 'link'"),
+    N_("{where}: '{direction}' must be hex bytes, not {value!r}"),
+    N_(
+        "{name}: line {line}: t={t} comes before the previous line's t={last} (times must"
+        " not run backwards)"
+    ),
+    N_("{name}: line {line}: not UTF-8 text ({reason})"),
+    N_("{name}: line {line}"),
+    # a Certabo calibration file (`firmware_bridge.codecs.certabo_calibration`)
+    N_("a calibration file must be JSON ({reason})"),
+    N_('not a calibration file (no "format": "{format}")'),
+    N_("unknown calibration version {version!r}"),
+    N_('a calibration file needs a "pieces" object'),
+    N_("{key!r}: the letter must be a string"),
+    N_("{path}: cannot read the calibration: no such file"),
+    N_("{path}: cannot read the calibration ({reason})"),
+    N_("{path}: {error}"),
+    # a board's protocol and `--board` (`firmware_bridge.registry`)
+    N_("unknown board protocol {name!r}; known: {known}"),
+    N_("--calibration is for Certabo boards; a {protocol} board needs none"),
+    N_("--board {spec!r}: expected PROTOCOL:DEVICE, e.g. dgt:/dev/ttyUSB0 (protocols: {known})"),
+    N_("--board {spec!r}: no device after {protocol!r}"),
 )
+#: the words inside them (what RPi.GPIO could not do to a pin)
+DEVICE_WORDS = (N_("set up"), N_("watch edges on"))
 
 #: the errors `vision` raises with templates (`vision.sources`, `vision.calibration`)
 VISION_ERRORS = (
@@ -192,6 +323,135 @@ VISION_ERRORS = (
     ),
     N_("{where}: the calibration lacks {field}"),
     N_("{path}: not valid JSON ({reason}, line {line})"),
+    # the camera's calibration, geometry and pictures (`vision.messages`)
+    N_('corners {text!r} must be four "x,y" pairs separated by spaces'),
+    N_('corners {text!r} must be exactly four "x,y" pairs'),
+    N_("need 4 corners (TL, TR, BR, BL), got {count}"),
+    N_(
+        "corners {corners} are not a convex quadrilateral in the order top-left, "
+        "top-right, bottom-right, bottom-left"
+    ),
+    N_(
+        "the {name} corner ({x:g}, {y:g}) is off the picture ({width}x{height}): give the"
+        " corners of this picture"
+    ),
+    N_("white_at must be one of {sides}, not {white_at!r}"),
+    N_(
+        "cannot serve the corner picker on {host}:{port} ({reason}): choose another "
+        "--port, or give --corners"
+    ),
+    N_(
+        "no corners were clicked within {seconds:g} s: run again with --pick, or give "
+        'them with --corners "x,y x,y x,y x,y"'
+    ),
+    N_(
+        "corner picking stopped (Ctrl-C) before four corners were sent: run again with "
+        '--pick, or give them with --corners "x,y x,y x,y x,y"'
+    ),
+    N_("the corner picker stopped without corners"),
+    N_("the frame could not be encoded as JPEG for the corner picker"),
+    N_(
+        "no chessboard found in the picture: give the four corners of the playing area "
+        '(--corners "x,y x,y x,y x,y", image top-left, top-right, bottom-right, '
+        "bottom-left) or click them in a browser (--pick)"
+    ),
+    N_("calibration needs a colour frame (H x W x 3)"),
+    N_("the calibration position must say every square: no '?'"),
+    N_("position {placement!r} looks the same from several sides: give --white-at"),
+    N_("the calibration position needs empty squares of both colours to measure the light"),
+    N_(
+        "with White at the {white_at}, White's pieces look darker than Black's: is White "
+        "at the {opposite}? (--white-at)"
+    ),
+    N_(
+        "with White at the {white_at}, the corner squares at the players' right are dark:"
+        " the corners or --white-at are a quarter turn off (White at the {one} or "
+        "{other}?); corners go top-left, top-right, bottom-right, bottom-left of the "
+        "picture"
+    ),
+    N_(
+        "the board stands a quarter turn off: each player must have a light square at the"
+        " right-hand corner (FIDE Art. 2.1); turn the board and set the pieces up again"
+    ),
+    N_(
+        "the calibration misreads its own photo on {count} square(s): {squares}. Check "
+        "the position given (--fen) and that no hand or shadow is on the board, then take"
+        " the photo again (more even light), or keep it anyway with --accept-misread"
+    ),
+    N_("{square} read as {read}, not {told}"),
+    N_(
+        "the picture is {width}x{height} pixels: too small to find a board in (at least "
+        "{least} on each side; a camera's 640x480 or more is what calibration needs)"
+    ),
+    N_(
+        "--empty {path}: the picture is {width}x{height}, the calibration frame "
+        "{cal_width}x{cal_height}: take both with the same camera at the same size"
+    ),
+    N_("the source gave no frame"),
+    N_("{path}: the video gave no frame"),
+    N_(
+        "a hand or arm is over the board: something crossing its edge hides {count} "
+        "squares ({squares}). Take the picture again with nothing over the board (a "
+        "shadow moving across it looks the same)"
+    ),
+    N_(
+        "with these corners the squares at the players' right are dark: they are a "
+        "quarter turn off; give the picture's top-left, top-right, bottom-right, "
+        "bottom-left corners of the playing area"
+    ),
+    N_(
+        "the picture is {width}x{height}, the calibration's {cal_width}x{cal_height}, and"
+        " no board was found in it: give --corners"
+    ),
+    N_(
+        "the board found in this picture stands a quarter turn from the calibration's: "
+        "give --corners"
+    ),
+    N_(
+        "the board found in this picture does not look like the calibration's (another "
+        "board or camera?): give --corners, or calibrate on it"
+    ),
+    N_("the calibration has no reference frame: give --corners"),
+    N_(
+        "the picture is {width}x{height}, the calibration's {cal_width}x{cal_height}: "
+        "give --corners"
+    ),
+    N_("the board is not where the calibration has it: give --corners"),
+    N_(
+        "the board moved by about {squares:.1f} squares since the calibration: give "
+        "--corners or recalibrate"
+    ),
+    N_("placement {placement!r} must have 8 ranks separated by '/'"),
+    N_("placement {placement!r}: bad letter {letter!r} on rank {rank}"),
+    N_("placement {placement!r}: rank {rank} has {count} squares"),
+    N_("{path}: no such image file"),
+    N_("{path}: not an image OpenCV can read"),
+    N_("{path}: the video does not say its frame rate; give --fps"),
+    N_("{path}: no such folder"),
+    N_("{path}: no images ({suffixes})"),
+    N_("camera must be a device number or {picam!r}, not {value!r}"),
+    N_(
+        "--camera picam needs picamera2: on Raspberry Pi OS, sudo apt install "
+        "python3-picamera2, and make the virtual environment with --system-site-packages "
+        "(or use --camera 0 for a USB camera)"
+    ),
+    N_("Pi camera: cannot open it ({reason}); is it connected and enabled?"),
+    N_("Pi camera: no frame ({reason})"),
+    N_("Pi camera: no frame (disconnected?)"),
+    N_(
+        "the camera commands need {module} ({reason}); install the camera extra: pip "
+        "install 'otb-arbiter[camera]'"
+    ),
+)
+#: the words inside them (`vision.messages`: the corners' names, what a square was read as)
+VISION_WORDS = (
+    N_("top-left"),
+    N_("top-right"),
+    N_("bottom-right"),
+    N_("bottom-left"),
+    N_("empty"),
+    N_("a white piece"),
+    N_("a black piece"),
 )
 #: a file the system cannot open, by the error number (the system's own words otherwise)
 FILE_ERRORS = {

@@ -30,6 +30,28 @@ __all__ = ["CaptureError", "CaptureWriter", "Chunk", "LinkChange", "is_capture",
 
 Direction = Literal["rx", "tx"]
 
+#: errors a user sees, as templates of `ArbiterError.of`: the `arbiter` command says them in
+#: the user's language (its catalogue marks the same English: arbiter/i18n.py DEVICE_ERRORS).
+#: The field names and values in quotes are the capture format's and stay as typed.
+CANNOT_WRITE = "{path}: cannot write the capture ({reason})"
+CLOSED = "{path}: the capture was closed"
+NOT_JSON = "{where}: not JSON ({reason})"
+NOT_JSON_DEEP = "{where}: not JSON (nested too deeply)"
+NOT_OBJECT = '{where}: expected an object like {{"t": 1.5, "rx": "42"}}'
+BAD_T = "{where}: 't' must be a number of seconds, 0 or more, not {shown}"
+TOO_LARGE = "{shown}... (too large)"
+BAD_LINK = '{where}: \'link\' must be "disconnected" or "reconnected", not {status!r}'
+BAD_DETAIL = "{where}: 'detail' must be text, not {detail!r}"
+NO_DIRECTION = "{where}: needs exactly one of 'rx', 'tx' or 'link'"
+NOT_HEX = "{where}: '{direction}' must be hex bytes, not {value!r}"
+BACKWARDS = (
+    "{name}: line {line}: t={t} comes before the previous line's t={last} "
+    "(times must not run backwards)"
+)
+NOT_UTF8 = "{name}: line {line}: not UTF-8 text ({reason})"
+#: where a fault is: the capture's name and the line (`{where}` above)
+AT_LINE = "{name}: line {line}"
+
 
 class CaptureError(ArbiterError):
     """A capture file cannot be opened, read or written, or one of its lines is malformed."""
@@ -72,7 +94,7 @@ class CaptureWriter:
         try:
             self._handle: TextIO | None = self.path.open("a", encoding="utf-8")
         except OSError as exc:
-            raise CaptureError(f"{path}: cannot write the capture ({exc.strerror})") from None
+            raise CaptureError.of(CANNOT_WRITE, path=path, reason=exc.strerror) from None
         self._lock = threading.Lock()
 
     def write(self, t: float, direction: Direction, data: bytes) -> None:
@@ -90,12 +112,12 @@ class CaptureWriter:
     def _line(self, line: str) -> None:
         with self._lock:
             if self._handle is None:
-                raise CaptureError(f"{self.path}: the capture was closed")
+                raise CaptureError.of(CLOSED, path=self.path)
             try:
                 self._handle.write(line + "\n")
                 self._handle.flush()
             except OSError as exc:
-                raise CaptureError(f"{self.path}: cannot write the capture ({exc})") from None
+                raise CaptureError.of(CANNOT_WRITE, path=self.path, reason=exc) from None
 
     def close(self) -> None:
         with self._lock:
@@ -124,33 +146,33 @@ def _finite(value: float) -> bool:
 
 
 def _parse_line(text: str, number: int, name: str) -> Chunk | LinkChange:
-    where = f"{name}: line {number}"
+    where = CaptureError.of(AT_LINE, name=name, line=number)
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise CaptureError(f"{where}: not JSON ({exc.msg})") from None
+        raise CaptureError.of(NOT_JSON, where=where, reason=exc.msg) from None
     except RecursionError:
-        raise CaptureError(f"{where}: not JSON (nested too deeply)") from None
+        raise CaptureError.of(NOT_JSON_DEEP, where=where) from None
     except ValueError as exc:  # a number of 4,300 digits or more
-        raise CaptureError(f"{where}: not JSON ({exc})") from None
+        raise CaptureError.of(NOT_JSON, where=where, reason=exc) from None
     if not isinstance(obj, dict):
-        raise CaptureError(f'{where}: expected an object like {{"t": 1.5, "rx": "42"}}')
+        raise CaptureError.of(NOT_OBJECT, where=where)
     t = obj.get("t")
     if isinstance(t, bool) or not isinstance(t, int | float) or not _finite(t) or t < 0:
-        shown = repr(t) if len(repr(t)) <= 40 else f"{repr(t)[:30]}... (too large)"
-        raise CaptureError(f"{where}: 't' must be a number of seconds, 0 or more, not {shown}")
+        shown: object = repr(t)
+        if len(repr(t)) > 40:
+            shown = CaptureError.of(TOO_LARGE, shown=repr(t)[:30])
+        raise CaptureError.of(BAD_T, where=where, shown=shown)
     if "link" in obj:
         status, detail = obj["link"], obj.get("detail")
         if status not in ("disconnected", "reconnected"):
-            raise CaptureError(
-                f'{where}: \'link\' must be "disconnected" or "reconnected", not {status!r}'
-            )
+            raise CaptureError.of(BAD_LINK, where=where, status=status)
         if detail is not None and not isinstance(detail, str):
-            raise CaptureError(f"{where}: 'detail' must be text, not {detail!r}")
+            raise CaptureError.of(BAD_DETAIL, where=where, detail=detail)
         return LinkChange(float(t), status, detail, number)
     keys = [k for k in ("rx", "tx") if k in obj]
     if len(keys) != 1:
-        raise CaptureError(f"{where}: needs exactly one of 'rx', 'tx' or 'link'")
+        raise CaptureError.of(NO_DIRECTION, where=where)
     direction: Direction = "rx" if keys[0] == "rx" else "tx"
     value = obj[direction]
     try:
@@ -158,7 +180,7 @@ def _parse_line(text: str, number: int, name: str) -> Chunk | LinkChange:
     except ValueError:
         data = None
     if data is None:
-        raise CaptureError(f"{where}: '{direction}' must be hex bytes, not {value!r}")
+        raise CaptureError.of(NOT_HEX, where=where, direction=direction, value=value)
     return Chunk(float(t), direction, data, number)
 
 
@@ -178,11 +200,8 @@ def read_capture(handle: TextIO, name: str = "capture") -> Iterator[Chunk | Link
                 continue
             chunk = _parse_line(text, number, name)
             if chunk.t < last_t:
-                raise CaptureError(
-                    f"{name}: line {number}: t={chunk.t} comes before the previous line's"
-                    f" t={last_t} (times must not run backwards)"
-                )
+                raise CaptureError.of(BACKWARDS, name=name, line=number, t=chunk.t, last=last_t)
             last_t = chunk.t
             yield chunk
     except UnicodeDecodeError as exc:
-        raise CaptureError(f"{name}: line {number + 1}: not UTF-8 text ({exc.reason})") from None
+        raise CaptureError.of(NOT_UTF8, name=name, line=number + 1, reason=exc.reason) from None

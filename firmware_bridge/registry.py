@@ -64,6 +64,15 @@ PROTOCOLS: dict[str, str] = {
     "pegasus": "firmware_bridge.codecs.pegasus:PegasusCodec",
 }
 #: protocols whose DEVICE is a Bluetooth LE address (the rest are serial ports but HID ones)
+#: errors a user sees, as templates of `ArbiterError.of`: the `arbiter` command says them in
+#: the user's language (its catalogue marks the same English: arbiter/i18n.py DEVICE_ERRORS)
+UNKNOWN_PROTOCOL = "unknown board protocol {name!r}; known: {known}"
+CALIBRATION_NOT_CERTABO = "--calibration is for Certabo boards; a {protocol} board needs none"
+NOT_A_SPEC = (
+    "--board {spec!r}: expected PROTOCOL:DEVICE, e.g. dgt:/dev/ttyUSB0 (protocols: {known})"
+)
+NO_DEVICE = "--board {spec!r}: no device after {protocol!r}"
+
 BLE_PROTOCOLS = frozenset({"chessnut-ble", "millennium-ble", "pegasus"})
 #: protocols whose DEVICE is a USB HID device (`/dev/hidrawN`): a Chessnut on its cable
 HID_PROTOCOLS = frozenset({"chessnut"})
@@ -90,7 +99,7 @@ def codec_class(name: str) -> type[Codec]:
     """
     target = PROTOCOLS.get(name.lower().strip()) if isinstance(name, str) else None
     if target is None:
-        raise UnknownProtocolError(f"unknown board protocol {name!r}; known: {_known()}")
+        raise UnknownProtocolError.of(UNKNOWN_PROTOCOL, name=name, known=_known())
     module_name, _, class_name = target.partition(":")
     cls: type[Codec] = getattr(importlib.import_module(module_name), class_name)
     return cls
@@ -112,9 +121,7 @@ def codec_for(name: str, *, calibration: str | Path | None = None, **options: An
     cls = codec_class(name)
     if calibration is not None:
         if cls.name != "certabo":
-            raise BoardSpecError(
-                f"--calibration is for Certabo boards; a {cls.name} board needs none"
-            )
+            raise BoardSpecError.of(CALIBRATION_NOT_CERTABO, protocol=cls.name)
         from firmware_bridge.codecs.certabo_calibration import CertaboCalibration
 
         options["calibration"] = CertaboCalibration.load(calibration)
@@ -145,17 +152,14 @@ def parse_board_spec(spec: str) -> tuple[str, str]:
     if isinstance(spec, str) and spec.strip().lower() == AUTO:
         return AUTO, ""  # the one board found (firmware_bridge.discovery, BoardSource)
     if not isinstance(spec, str) or ":" not in spec:
-        raise BoardSpecError(
-            f"--board {spec!r}: expected PROTOCOL:DEVICE, e.g. dgt:/dev/ttyUSB0 "
-            f"(protocols: {_known()}, {AUTO})"
-        )
+        raise BoardSpecError.of(NOT_A_SPEC, spec=spec, known=f"{_known()}, {AUTO}")
     protocol, _, device = spec.partition(":")
     protocol = protocol.strip().lower()
     device = device.strip()
     if protocol != AUTO:
         codec_class(protocol)
     if not device:
-        raise BoardSpecError(f"--board {spec!r}: no device after {protocol + ':'!r}")
+        raise BoardSpecError.of(NO_DEVICE, spec=spec, protocol=protocol + ":")
     if protocol == "dgt":
         from firmware_bridge.codecs.dgt import DgtCodec
 

@@ -136,8 +136,29 @@ PORT_DENIED = (
 )
 PORT_BUSY = "cannot open the board's port {url}: another program is using it"
 PORT_FAILED = "cannot open the board's port {url}: {reason}"
+PORT_NOT_SERIAL = "cannot open the board's port {url}: it is not a serial port"
+PORT_FOLDER = "cannot open the board's port {url}: it is a folder"
 #: the templates above by the error number of the failed open
-_PORT_ERRNO = {errno.ENOENT: PORT_MISSING, errno.EACCES: PORT_DENIED, errno.EBUSY: PORT_BUSY}
+_PORT_ERRNO = {
+    errno.ENOENT: PORT_MISSING,
+    errno.EACCES: PORT_DENIED,
+    errno.EBUSY: PORT_BUSY,
+    errno.ENOTTY: PORT_NOT_SERIAL,
+    errno.EISDIR: PORT_FOLDER,
+}
+
+
+def _errno_of(exc: BaseException) -> int:
+    """The system's error number behind a failed open: the exception's own, or, for
+    pyserial's "Could not configure port: (25, ...)", that of the termios error it wraps."""
+    for error in (exc, exc.__context__, exc.__cause__):
+        number = getattr(error, "errno", None)
+        if isinstance(number, int):
+            return number
+        args = getattr(error, "args", ())
+        if error is not exc and args and isinstance(args[0], int):
+            return args[0]
+    return -1
 
 
 def open_port(url: str, settings: dict[str, Any], *, clear_dtr: bool = False) -> serial.Serial:
@@ -156,7 +177,7 @@ def open_port(url: str, settings: dict[str, Any], *, clear_dtr: bool = False) ->
             port.dtr = False  # python-mchess and picochess clear DTR on Millennium boards (2.1)
         port.open()
     except (serial.SerialException, OSError, ValueError) as exc:
-        template = _PORT_ERRNO.get(getattr(exc, "errno", None) or -1, PORT_FAILED)
+        template = _PORT_ERRNO.get(_errno_of(exc), PORT_FAILED)
         raise TransportError.of(template, url=url, reason=exc) from None
     return port
 

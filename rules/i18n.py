@@ -28,6 +28,8 @@ __all__ = [
     "LANGUAGES",
     "LOCALE_DIR",
     "N_",
+    "Joined",
+    "Listed",
     "Nn_",
     "Np_",
     "Word",
@@ -67,6 +69,30 @@ class Word(str):
     as a `str` it is the English word."""
 
     __slots__ = ()
+
+
+class Joined(tuple[object, ...]):
+    """Several fields of one error message said one after the other (`"; "` between them):
+    each said in the reader's language as a field is (`arbiter.i18n.error_text`); formatted
+    as it stands, the English."""
+
+    __slots__ = ()
+
+    SEPARATOR = "; "
+
+    def __format__(self, spec: str) -> str:
+        return format(self.SEPARATOR.join(str(item) for item in self), spec)
+
+    def __str__(self) -> str:
+        return self.SEPARATOR.join(str(item) for item in self)
+
+
+class Listed(Joined):
+    """Words in a list (`no white king, too many kings`): `", "` between them."""
+
+    __slots__ = ()
+
+    SEPARATOR = ", "
 
 
 def N_(message: str) -> str:

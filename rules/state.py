@@ -104,9 +104,13 @@ class GameState:
         try:
             self.board = chess.Board(start.fen) if start.fen else chess.Board()
         except ValueError as exc:
-            raise PositionError(f"start: the FEN {start.fen!r} cannot be read ({exc})") from None
+            raise PositionError.of(
+                N_("start: the FEN {fen!r} cannot be read ({reason})"), fen=start.fen, reason=exc
+            ) from None
         if not self.board.is_valid():
-            raise PositionError(f"start: the FEN {start.fen!r} is not a legal chess position")
+            raise PositionError.of(
+                N_("start: the FEN {fen!r} is not a legal chess position"), fen=start.fen
+            )
         self.strict = start.strict
         self.timed = not self.control.untimed
         self.clock = GameClock(self.control, t=start.t, running=SIDE[self.board.turn])

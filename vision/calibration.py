@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from vision import geometry
+from vision import messages as said
 from vision.columns import front_squares
 from vision.cvload import np
 from vision.errors import CalibrationError
@@ -181,9 +182,7 @@ def _training(
     empty = [s == "." for row in grid for s in row]
     levels = empty_levels(board, empty)
     if np().isnan(levels).any():
-        raise CalibrationError(
-            "the calibration position needs empty squares of both colours to measure the light"
-        )
+        raise CalibrationError.of(said.NO_EMPTY_BOTH_COLOURS)
     return rough_normalised(board), board, levels.tolist()
 
 
@@ -238,9 +237,7 @@ def find_orientation(frame: Any, corners: geometry.Corners, placement: str) -> s
     # a side whose rotated position equals the position itself cannot be told apart
     distinct = [s for i, s in enumerate(geometry.SIDES) if i == 0 or rots[i] != grid]
     if len(distinct) < 4:
-        raise CalibrationError(
-            f"position {placement!r} looks the same from several sides: give --white-at"
-        )
+        raise CalibrationError.of(said.SYMMETRIC_POSITION, placement=placement)
     scores = {s: _fit_score(frame, corners, s, grid) for s in geometry.SIDES}
     # A fitted model explains a colour-swapped labelling as well as the right one, so the
     # fit separates quarter turns only; of two opposite sides, White's pieces are the lighter.
@@ -276,7 +273,7 @@ def calibrate(
             is ambiguous, or the position lacks a state to learn from.
     """
     if frame is None or getattr(frame, "ndim", 0) != 3:
-        raise CalibrationError("calibration needs a colour frame (H x W x 3)")
+        raise CalibrationError.of(said.NOT_COLOUR)
     if corners is None:
         from vision.detect import find_corners
 
@@ -285,22 +282,19 @@ def calibrate(
     geometry.check_in_frame(corners, *_size(frame))
     grid = to_grid(placement)
     if any(s == UNKNOWN for row in grid for s in row):
-        raise CalibrationError("the calibration position must say every square: no '?'")
+        raise CalibrationError.of(said.POSITION_UNKNOWN_SQUARE)
     given = white_at is not None
     if white_at is None:
         white_at = find_orientation(frame, corners, placement)
     elif white_at not in geometry.SIDES:
-        raise CalibrationError(
-            f"white_at must be one of {', '.join(geometry.SIDES)}, not {white_at!r}"
+        raise CalibrationError.of(
+            said.WHITE_AT_UNKNOWN, sides=", ".join(geometry.SIDES), white_at=white_at
         )
     _check_square_colours(frame, corners, white_at, given)
     both = {s for row in grid for s in row} >= {"X", "x"}
     if given and both and not white_lighter(frame, corners, white_at, grid):
         opposite = geometry.SIDES[(geometry.SIDES.index(white_at) + 2) % 4]
-        raise CalibrationError(
-            f"with White at the {white_at}, White's pieces look darker than Black's: "
-            f"is White at the {opposite}? (--white-at)"
-        )
+        raise CalibrationError.of(said.WHITE_LOOKS_DARKER, white_at=white_at, opposite=opposite)
     model, rough, levels = _fit_for(frame, corners, white_at, grid)
     return Calibration(
         corners=corners,
@@ -331,17 +325,14 @@ def _check_square_colours(
     if not colours_swapped(geometry.warp(frame, geometry.homography(corners, white_at))):
         return
     i = geometry.SIDES.index(white_at)
-    turns = f"{geometry.SIDES[(i + 1) % 4]} or {geometry.SIDES[(i + 3) % 4]}"
     if given:
-        raise CalibrationError(
-            f"with White at the {white_at}, the corner squares at the players' right are dark: "
-            f"the corners or --white-at are a quarter turn off (White at the {turns}?); "
-            "corners go top-left, top-right, bottom-right, bottom-left of the picture"
+        raise CalibrationError.of(
+            said.QUARTER_TURN_GIVEN,
+            white_at=white_at,
+            one=geometry.SIDES[(i + 1) % 4],
+            other=geometry.SIDES[(i + 3) % 4],
         )
-    raise CalibrationError(
-        "the board stands a quarter turn off: each player must have a light square at the "
-        "right-hand corner (FIDE Art. 2.1); turn the board and set the pieces up again"
-    )
+    raise CalibrationError.of(said.BOARD_QUARTER_TURN)
 
 
 def _size(frame: Any) -> tuple[int, int]:

@@ -20,7 +20,8 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from vision.errors import VisionError
+from vision import messages as said
+from vision.errors import CameraValueError, VisionError
 
 PICAM = "picam"  #: the `--camera` value of the Pi camera module
 WARM_UP = 15  #: frames before exposure and white balance are locked
@@ -39,18 +40,14 @@ def camera_arg(text: str) -> int | str:
         return PICAM
     if text.isdigit():
         return int(text)
-    raise ValueError(f"camera must be a device number or {PICAM!r}, not {text!r}")
+    raise CameraValueError.of(said.CAMERA_VALUE, picam=PICAM, value=text)
 
 
 def _picamera2_class() -> Any:
     try:
         from picamera2 import Picamera2  # type: ignore[import-not-found]
     except ImportError:
-        raise VisionError(
-            "--camera picam needs picamera2: on Raspberry Pi OS, sudo apt install "
-            "python3-picamera2, and make the virtual environment with "
-            "--system-site-packages (or use --camera 0 for a USB camera)"
-        ) from None
+        raise VisionError.of(said.PICAM_MISSING) from None
     return Picamera2
 
 
@@ -77,9 +74,7 @@ def picam_frames(
         cam.configure(config)
         cam.start()
     except (RuntimeError, OSError, IndexError) as exc:
-        raise VisionError(
-            f"Pi camera: cannot open it ({exc}); is it connected and enabled?"
-        ) from None
+        raise VisionError.of(said.PICAM_CANNOT_OPEN, reason=exc) from None
     return _picam_loop(cam, clock)
 
 
@@ -90,10 +85,10 @@ def _picam_loop(cam: Any, clock: Callable[[], float]) -> Frames:
             try:
                 frame = cam.capture_array()
             except (RuntimeError, OSError) as exc:
-                raise VisionError(f"Pi camera: no frame ({exc})") from None
+                raise VisionError.of(said.PICAM_NO_FRAME, reason=exc) from None
             now = clock()
             if frame is None or getattr(frame, "ndim", 0) != 3:
-                raise VisionError("Pi camera: no frame (disconnected?)")
+                raise VisionError.of(said.PICAM_DISCONNECTED)
             if count == WARM_UP:
                 cam.set_controls({"AeEnable": False, "AwbEnable": False})
             if t0 is None:

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from vision.errors import INSTALL_HINT, MissingOpenCV
+from vision import messages as said
+from vision.errors import MissingOpenCV
 
 
 def cv2() -> ModuleType:
@@ -20,7 +21,7 @@ def cv2() -> ModuleType:
     try:
         import cv2 as module
     except ImportError as exc:
-        raise MissingOpenCV(f"the camera commands need OpenCV ({exc}); {INSTALL_HINT}") from None
+        raise MissingOpenCV.of(said.NEEDS_OPENCV, module="OpenCV", reason=exc) from None
     return module
 
 
@@ -29,5 +30,5 @@ def np() -> ModuleType:
     try:
         import numpy as module
     except ImportError as exc:
-        raise MissingOpenCV(f"the camera commands need numpy ({exc}); {INSTALL_HINT}") from None
+        raise MissingOpenCV.of(said.NEEDS_OPENCV, module="numpy", reason=exc) from None
     return module

@@ -40,16 +40,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from vision import messages as said
 from vision.cvload import cv2, np
 from vision.errors import CalibrationError
 from vision.geometry import Corners, check_corners
 
 #: the message when no board is found: both ways out
-NOT_FOUND = (
-    "no chessboard found in the picture: give the four corners of the playing area "
-    '(--corners "x,y x,y x,y x,y", image top-left, top-right, bottom-right, bottom-left) '
-    "or click them in a browser (--pick)"
-)
+NOT_FOUND = said.NO_BOARD_FOUND
 
 #: residual of the final fit (lattice units, i.e. squares): larger means not a flat 8x8 grid
 MAX_RMS = 0.06
@@ -659,7 +656,7 @@ def locate(frame: Any) -> Located:
         found = _board(grey, seed)
         if found is not None:
             return found
-    raise CalibrationError(NOT_FOUND)
+    raise CalibrationError.of(NOT_FOUND)
 
 
 def find_corners(frame: Any) -> Corners:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from rules.errors import ArbiterError
-
-INSTALL_HINT = "install the camera extra: pip install 'otb-arbiter[camera]'"
+from rules.i18n import Joined
+from vision import messages as said
 
 
 class VisionError(ArbiterError):
@@ -24,15 +24,13 @@ class CalibrationMisread(CalibrationError):
 
     def __init__(self, squares: list[tuple[str, str, str]]) -> None:
         self.squares = squares
-        names = {".": "empty", "X": "a white piece", "x": "a black piece"}
-        said = "; ".join(
-            f"{sq} read as {names[read]}, not {names[told]}" for sq, told, read in squares
+        names = said.SQUARE_STATES
+        each = Joined(
+            CalibrationError.of(said.MISREAD_SQUARE, square=sq, read=names[read], told=names[told])
+            for sq, told, read in squares
         )
-        super().__init__(
-            f"the calibration misreads its own photo on {len(squares)} square(s): {said}. "
-            "Check the position given (--fen) and that no hand or shadow is on the board, then "
-            "take the photo again (more even light), or keep it anyway with --accept-misread"
-        )
+        super().__init__(said.MISREAD.format(count=len(squares), squares=each))
+        self.template, self.fields = said.MISREAD, {"count": len(squares), "squares": each}
 
 
 class HandOverBoard(VisionError):
@@ -42,8 +40,10 @@ class HandOverBoard(VisionError):
     def __init__(self, squares: tuple[str, ...]) -> None:
         self.squares = squares
         shown = ", ".join(squares[:8]) + (" ..." if len(squares) > 8 else "")
-        super().__init__(
-            f"a hand or arm is over the board: something crossing its edge hides "
-            f"{len(squares)} squares ({shown}). Take the picture again with nothing over the "
-            "board (a shadow moving across it looks the same)"
-        )
+        super().__init__(said.HAND_OVER_BOARD.format(count=len(squares), squares=shown))
+        self.template, self.fields = said.HAND_OVER_BOARD, {"count": len(squares), "squares": shown}
+
+
+class CameraValueError(VisionError, ValueError):
+    """A `--camera` value that is neither a device number nor `picam` (argparse's `type=`
+    turns it into a usage error naming the value)."""

@@ -17,6 +17,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from vision import messages as said
 from vision.calibration import Calibration
 from vision.errors import CalibrationError
 from vision.geometry import board_side_px
@@ -68,23 +69,16 @@ def locate(frame: Any, cal: Calibration) -> tuple[Calibration, str, float | None
     except CalibrationError:
         if near is not None:
             raise near from None
-        raise CalibrationError(
-            f"the picture is {size[0]}x{size[1]}, the calibration's {w}x{h}, and no board "
-            "was found in it: give --corners"
+        raise CalibrationError.of(
+            said.OTHER_SIZE_NO_BOARD, width=size[0], height=size[1], cal_width=w, cal_height=h
         ) from None
     found = cal.with_corners(corners, size)
     if colours_swapped(geometry.warp(frame, found.homography())):
-        raise CalibrationError(
-            "the board found in this picture stands a quarter turn from the calibration's: "
-            "give --corners"
-        )
+        raise CalibrationError.of(said.FOUND_QUARTER_TURN)
     if cal.reference:
         ref = ringed(decode(cal.reference), cal.corners, cal.white_at, scale=REF_WIDTH / max(w, 1))
         if likeness(ref, ringed(frame, found.corners, found.white_at)) < SAME_BOARD:
-            raise CalibrationError(
-                "the board found in this picture does not look like the calibration's "
-                "(another board or camera?): give --corners, or calibrate on it"
-            )
+            raise CalibrationError.of(said.FOUND_OTHER_BOARD)
     return found, "found again by its squares", None
 
 
@@ -133,25 +127,25 @@ def follow(frame: Any, cal: Calibration) -> tuple[Calibration, float]:
             from the calibration's, or the board cannot be found near its old place.
     """
     if not cal.reference:
-        raise CalibrationError("the calibration has no reference frame: give --corners")
+        raise CalibrationError.of(said.NO_REFERENCE)
     if (frame.shape[1], frame.shape[0]) != tuple(cal.frame_size):
-        raise CalibrationError(
-            f"the picture is {frame.shape[1]}x{frame.shape[0]}, the calibration's "
-            f"{cal.frame_size[0]}x{cal.frame_size[1]}: give --corners"
+        raise CalibrationError.of(
+            said.OTHER_SIZE,
+            width=frame.shape[1],
+            height=frame.shape[0],
+            cal_width=cal.frame_size[0],
+            cal_height=cal.frame_size[1],
         )
     registrar = Registrar(decode(cal.reference))
     mask = board_mask(cal.corners, cal.frame_size[0], registrar.shape, MARGIN)
     found = registrar.align(frame, mask)
     square = board_side_px(cal.corners) / 8
     if found is None or found[1] < MIN_FIT:
-        raise CalibrationError("the board is not where the calibration has it: give --corners")
+        raise CalibrationError.of(said.BOARD_NOT_THERE)
     corners = move_points(found[0], cal.corners)
     move = max(
         math.hypot(a[0] - b[0], a[1] - b[1]) for a, b in zip(corners, cal.corners, strict=True)
     )
     if move > MAX_MOVE_SQ * square:
-        raise CalibrationError(
-            f"the board moved by about {move / square:.1f} squares since the calibration: "
-            "give --corners or recalibrate"
-        )
+        raise CalibrationError.of(said.BOARD_MOVED, squares=move / square)
     return cal.with_corners(corners), move

@@ -12,6 +12,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from vision import messages as said
 from vision.cvload import cv2, np
 from vision.errors import CalibrationError
 
@@ -35,11 +36,9 @@ def parse_corners(text: str) -> Corners:
     try:
         pts = [(float(p.split(",")[0]), float(p.split(",")[1])) for p in parts]
     except (ValueError, IndexError):
-        raise CalibrationError(
-            f'corners {text!r} must be four "x,y" pairs separated by spaces'
-        ) from None
+        raise CalibrationError.of(said.CORNERS_NOT_PAIRS, text=text) from None
     if len(pts) != 4 or any(len(p.split(",")) != 2 for p in parts):
-        raise CalibrationError(f'corners {text!r} must be exactly four "x,y" pairs')
+        raise CalibrationError.of(said.CORNERS_NOT_FOUR, text=text)
     check_corners(pts)
     return pts
 
@@ -47,17 +46,14 @@ def parse_corners(text: str) -> Corners:
 def check_corners(pts: Sequence[Sequence[float]]) -> Corners:
     """Check four corners (TL, TR, BR, BL) form a convex quadrilateral in that order."""
     if len(pts) != 4:
-        raise CalibrationError(f"need 4 corners (TL, TR, BR, BL), got {len(pts)}")
+        raise CalibrationError.of(said.CORNERS_COUNT, count=len(pts))
     out = [(float(p[0]), float(p[1])) for p in pts]
     signs = []
     for i in range(4):
         (x0, y0), (x1, y1), (x2, y2) = out[i], out[(i + 1) % 4], out[(i + 2) % 4]
         signs.append((x1 - x0) * (y2 - y1) - (y1 - y0) * (x2 - x1))
     if not (all(s > 0 for s in signs) or all(s < 0 for s in signs)):
-        raise CalibrationError(
-            f"corners {out} are not a convex quadrilateral in the order "
-            "top-left, top-right, bottom-right, bottom-left"
-        )
+        raise CalibrationError.of(said.CORNERS_NOT_CONVEX, corners=out)
     return out
 
 
@@ -71,19 +67,17 @@ def check_in_frame(corners: Corners, width: int, height: int, slack: float = 0.0
         CalibrationError: a corner is off the picture, naming it.
     """
     margin = slack * board_side_px(corners)
-    names = ("top-left", "top-right", "bottom-right", "bottom-left")
-    for name, (x, y) in zip(names, corners, strict=True):
+    for name, (x, y) in zip(said.CORNER_NAMES, corners, strict=True):
         if not (-margin <= x <= width - 1 + margin and -margin <= y <= height - 1 + margin):
-            raise CalibrationError(
-                f"the {name} corner ({x:g}, {y:g}) is off the picture ({width}x{height}): "
-                "give the corners of this picture"
+            raise CalibrationError.of(
+                said.CORNER_OFF_PICTURE, name=name, x=x, y=y, width=width, height=height
             )
 
 
 def canonical_corners(corners: Corners, white_at: str) -> Corners:
     """The image corners reordered as a8, h8, h1, a1 (canonical TL, TR, BR, BL)."""
     if white_at not in _A8_INDEX:
-        raise CalibrationError(f"white_at must be one of {', '.join(SIDES)}, not {white_at!r}")
+        raise CalibrationError.of(said.WHITE_AT_UNKNOWN, sides=", ".join(SIDES), white_at=white_at)
     k = _A8_INDEX[white_at]
     return list(corners[k:]) + list(corners[:k])
 

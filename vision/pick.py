@@ -22,6 +22,7 @@ from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from vision import messages as said
 from vision.errors import CalibrationError
 from vision.geometry import Corners, check_corners
 
@@ -226,7 +227,7 @@ def encode_jpeg(frame: Any) -> bytes:
 
     ok, buf = cv2().imencode(".jpg", frame, [cv2().IMWRITE_JPEG_QUALITY, 92])
     if not ok:
-        raise CalibrationError("the frame could not be encoded as JPEG for the corner picker")
+        raise CalibrationError.of(said.PICKER_NO_JPEG)
     return bytes(buf)
 
 
@@ -354,9 +355,8 @@ def pick_corners(
     try:
         server = ThreadingHTTPServer((host, port), _handler(state))
     except OSError as exc:
-        raise CalibrationError(
-            f"cannot serve the corner picker on {host}:{port} ({exc.strerror or exc}): "
-            "choose another --port, or give --corners"
+        raise CalibrationError.of(
+            said.PICKER_PORT, host=host, port=port, reason=exc.strerror or exc
         ) from None
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.1})
@@ -368,18 +368,12 @@ def pick_corners(
         deadline = None if timeout is None else time.monotonic() + timeout
         while not state.done.wait(0.2):
             if deadline is not None and time.monotonic() > deadline:
-                raise CalibrationError(
-                    f"no corners were clicked within {timeout:g} s: run again with --pick, "
-                    'or give them with --corners "x,y x,y x,y x,y"'
-                )
+                raise CalibrationError.of(said.PICKER_TIMEOUT, seconds=timeout)
     except KeyboardInterrupt:
-        raise CalibrationError(
-            "corner picking stopped (Ctrl-C) before four corners were sent: run again with "
-            '--pick, or give them with --corners "x,y x,y x,y x,y"'
-        ) from None
+        raise CalibrationError.of(said.PICKER_STOPPED) from None
     finally:
         server.shutdown()
         server.server_close()
     if state.corners is None:  # the event is set only after the corners are stored
-        raise CalibrationError("the corner picker stopped without corners")
+        raise CalibrationError.of(said.PICKER_NO_CORNERS)
     return state.corners

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from vision import geometry
+from vision import messages as said
 from vision.calibration import Calibration
 from vision.classify import classify_board, reading
 from vision.errors import CalibrationError, HandOverBoard
@@ -64,11 +65,7 @@ def read_picture(
         from vision.selfcheck import colours_swapped
 
         if colours_swapped(geometry.warp(frame, here.homography())):
-            raise CalibrationError(
-                "with these corners the squares at the players' right are dark: they are a "
-                "quarter turn off; give the picture's top-left, top-right, bottom-right, "
-                "bottom-left corners of the playing area"
-            )
+            raise CalibrationError.of(said.CORNERS_QUARTER_TURN)
     else:
         here, how, moved = locate(frame, cal)
     _, _, post = classify_board(geometry.warp(frame, here.homography()), here)

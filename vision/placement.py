@@ -6,6 +6,7 @@ Vision states are '.' (empty), 'X' (white piece) and 'x' (black piece). Pure Pyt
 
 from __future__ import annotations
 
+from vision import messages as said
 from vision.errors import VisionError
 
 INITIAL = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
@@ -24,7 +25,7 @@ def to_grid(placement: str) -> Grid:
     """
     ranks = placement.strip().split(" ")[0].split("/")
     if len(ranks) != 8:
-        raise VisionError(f"placement {placement!r} must have 8 ranks separated by '/'")
+        raise VisionError.of(said.PLACEMENT_RANKS, placement=placement)
     grid: Grid = []
     for i, rank in enumerate(ranks):
         row: list[str] = []
@@ -38,9 +39,13 @@ def to_grid(placement: str) -> Grid:
             elif ch == UNKNOWN:
                 row.append(UNKNOWN)
             else:
-                raise VisionError(f"placement {placement!r}: bad letter {ch!r} on rank {8 - i}")
+                raise VisionError.of(
+                    said.PLACEMENT_LETTER, placement=placement, letter=ch, rank=8 - i
+                )
         if len(row) != 8:
-            raise VisionError(f"placement {placement!r}: rank {8 - i} has {len(row)} squares")
+            raise VisionError.of(
+                said.PLACEMENT_SQUARES, placement=placement, rank=8 - i, count=len(row)
+            )
         grid.append(row)
     return grid
 

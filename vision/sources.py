@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from vision import messages as said
 from vision.camera_sources import PICAM, picam_frames
 from vision.cvload import cv2
 from vision.errors import VisionError
@@ -52,7 +53,7 @@ def open_source(
     if camera == PICAM:
         return picam_frames(clock=clock)
     if isinstance(camera, str):
-        raise VisionError(f"camera must be a device number or {PICAM!r}, not {camera!r}")
+        raise VisionError.of(said.CAMERA_VALUE, picam=PICAM, value=camera)
     if camera is not None:
         return camera_frames(camera, clock=clock)
     if video is not None:
@@ -112,7 +113,7 @@ def video_frames(path: str, *, fps: float | None = None) -> Frames:
     rate = fps or cap.get(c.CAP_PROP_FPS) or 0.0
     if rate <= 0:
         cap.release()
-        raise VisionError(f"{path}: the video does not say its frame rate; give --fps")
+        raise VisionError.of(said.NO_FRAME_RATE, path=path)
     return _video_loop(cap, rate)
 
 
@@ -133,10 +134,10 @@ def image_frames(folder: str, *, fps: float = 1.0) -> Frames:
     """Frames of the images in a folder, in name order; t = index / fps."""
     root = Path(folder)
     if not root.is_dir():
-        raise VisionError(f"{folder}: no such folder")
+        raise VisionError.of(said.NO_FOLDER, path=folder)
     files = sorted(p for p in root.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
     if not files:
-        raise VisionError(f"{folder}: no images ({', '.join(IMAGE_SUFFIXES)})")
+        raise VisionError.of(said.NO_IMAGES, path=folder, suffixes=", ".join(IMAGE_SUFFIXES))
     return _image_loop(files, fps)
 
 
@@ -152,8 +153,8 @@ def read_image(path: str) -> Any:
         VisionError: the file is missing or not an image OpenCV can read.
     """
     if not Path(path).is_file():
-        raise VisionError(f"{path}: no such image file")
+        raise VisionError.of(said.NO_IMAGE, path=path)
     img = cv2().imread(str(path), cv2().IMREAD_COLOR)
     if img is None:
-        raise VisionError(f"{path}: not an image OpenCV can read")
+        raise VisionError.of(said.BAD_IMAGE, path=path)
     return img

@@ -15,18 +15,30 @@ import argparse
 import sys
 from typing import TextIO
 
+from arbiter.cli.localize import argv_error
+from arbiter.errors import ConfigError
+from arbiter.i18n import gettext, language_for
+from rules.i18n import N_
+
 HELP = "list the e-boards found on USB, serial ports and Bluetooth LE, with their --board value"
 
 _LINKS = {"serial": "serial", "hid": "USB HID", "ble": "Bluetooth LE"}
+#: the command's own words (the notes of discovery and the devices' names stay as found)
+NOT_SECONDS = N_("not a number of seconds: {text!r}")
+SECONDS_RANGE = N_("between 0 and 120 seconds, not {text}")
+UNKNOWN_DEVICE = N_("unknown: try {option}")
+NO_BOARD = N_("no board found")
+NOTE = N_("note: {note}")
 
 
 def _scan_seconds(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+        said = ConfigError.of(NOT_SECONDS, text=text)
+        raise argparse.ArgumentTypeError(argv_error(said)) from None
     if not 0 <= value <= 120:
-        raise argparse.ArgumentTypeError(f"between 0 and 120 seconds, not {text}")
+        raise argparse.ArgumentTypeError(argv_error(ConfigError.of(SECONDS_RANGE, text=text)))
     return value
 
 
@@ -52,12 +64,15 @@ def run(args: argparse.Namespace) -> int:
     from firmware_bridge.discovery import discover
 
     found = discover(ble_timeout=args.scan_s, probe=args.probe, bluetooth=not args.no_bluetooth)
-    return report(found, sys.stdout)
+    return report(found, sys.stdout, language_for())
 
 
-def report(found: object, out: TextIO) -> int:
-    """Write the devices found and the notes; 0 if a board was found, else 1."""
+def report(found: object, out: TextIO, language: str = "en") -> int:
+    """Write the devices found and the notes (the command's words in `language`); 0 if a
+    board was found, else 1."""
     from firmware_bridge.discovery import Discovery
+
+    unknown = gettext(UNKNOWN_DEVICE, language)
 
     assert isinstance(found, Discovery)
     rows = [
@@ -65,7 +80,7 @@ def report(found: object, out: TextIO) -> int:
             _LINKS.get(f.link, f.link),
             f.device,
             f.what + (f" ({f.detail})" if f.detail else ""),
-            f"--board {f.spec}" if f.spec else "unknown: try --board auto:" + f.device,
+            f"--board {f.spec}" if f.spec else unknown.format(option="--board auto:" + f.device),
         )
         for f in found.found
     ]
@@ -75,7 +90,7 @@ def report(found: object, out: TextIO) -> int:
             cells = [row[i].ljust(widths[i]) for i in range(3)]
             out.write("  ".join([*cells, row[3]]) + "\n")
     else:
-        out.write("no board found\n")
+        out.write(gettext(NO_BOARD, language) + "\n")
     for note in found.notes:
-        out.write(f"note: {note}\n")
+        out.write(gettext(NOTE, language).format(note=note) + "\n")
     return 0 if found.boards else 1

@@ -9,6 +9,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from arbiter.cli.localize import argv_error
+from arbiter.i18n import WARNING, error_text, gettext, language_for
+from rules.i18n import N_
+
 HELP = "calibrate the camera on a picture of a known position (default: the initial one)"
 
 #: the placement of an empty board (`--empty`)
@@ -24,7 +28,7 @@ def _camera_value(text: str) -> int | str:
     try:
         return camera_arg(text)
     except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
+        raise argparse.ArgumentTypeError(argv_error(exc)) from None
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -124,21 +128,26 @@ VIDEO_SUFFIXES = frozenset({".avi", ".mp4", ".mkv", ".mov", ".webm", ".h264", ".
 
 def _empty_board(path: str, size: tuple[int, ...]) -> Any:
     """The frame of `--empty`: a picture, or a video's first still frame, of `size`."""
+    from vision import messages as said
     from vision.errors import VisionError
-    from vision.sources import open_source, read_image
+    from vision.sources import NO_VIDEO, open_source, read_image
 
     if Path(path).suffix.lower() in VIDEO_SUFFIXES:
         if not Path(path).is_file():
-            raise VisionError(f"{path}: no such video file")
+            raise VisionError.of(NO_VIDEO, path=path)
         frame = _first_still(open_source(video=path))
         if frame is None:
-            raise VisionError(f"{path}: the video gave no frame")
+            raise VisionError.of(said.VIDEO_NO_FRAME, path=path)
     else:
         frame = read_image(path)
     if frame.shape[:2] != size[:2]:
-        raise VisionError(
-            f"--empty {path}: the picture is {frame.shape[1]}x{frame.shape[0]}, the calibration "
-            f"frame {size[1]}x{size[0]}: take both with the same camera at the same size"
+        raise VisionError.of(
+            said.EMPTY_OTHER_SIZE,
+            path=path,
+            width=frame.shape[1],
+            height=frame.shape[0],
+            cal_width=size[1],
+            cal_height=size[0],
         )
     return frame
 
@@ -148,27 +157,35 @@ def _pick(frame: Any, args: argparse.Namespace) -> Any:
     stdout carries the command's JSON result."""
     from vision.pick import pick_corners
 
+    language = language_for()
+
     def announce(urls: list[str]) -> None:
-        lines = [
-            "arbiter calibrate: click the playing area's corners (top-left, top-right, "
-            "bottom-right, bottom-left) on the page at:"
-        ]
+        lines = [f"arbiter calibrate: {gettext(PICK_AT, language)}"]
         lines += [f"  {u}" for u in urls]
         if args.host in ("127.0.0.1", "localhost", "::1"):
-            lines.append(
-                "  (only from this machine; to open it from another computer on the network, "
-                "add --host 0.0.0.0)"
-            )
-        lines.append("  waiting for the corners (Ctrl-C to give up)")
+            lines.append(f"  ({gettext(PICK_THIS_MACHINE, language)})")
+        lines.append(f"  {gettext(PICK_WAITING, language)}")
         print("\n".join(lines), file=sys.stderr, flush=True)
 
     corners = pick_corners(
         frame, host=args.host, port=args.port, timeout=args.pick_timeout, announce=announce
     )
     text = " ".join(f"{x:.1f},{y:.1f}" for x, y in corners)
-    print(f'arbiter calibrate: corners received: --corners "{text}"', file=sys.stderr, flush=True)
+    received = gettext(CORNERS_RECEIVED, language).format(corners=f'--corners "{text}"')
+    print(f"arbiter calibrate: {received}", file=sys.stderr, flush=True)
     return corners
 
+
+#: the lines of `--pick` while it waits for the corners' clicks
+PICK_AT = N_(
+    "click the playing area's corners (top-left, top-right, bottom-right, bottom-left) "
+    "on the page at:"
+)
+PICK_THIS_MACHINE = N_(
+    "only from this machine; to open it from another computer on the network, add --host 0.0.0.0"
+)
+PICK_WAITING = N_("waiting for the corners (Ctrl-C to give up)")
+CORNERS_RECEIVED = N_("corners received: {corners}")
 
 #: the smallest picture side a board can be found in (8 squares of 8 pixels)
 MIN_SIDE_PX = 64
@@ -178,6 +195,7 @@ def run(args: argparse.Namespace) -> int:
     from vision.cvload import cv2, np
 
     cv2(), np()  # without the camera extra, say how to install it before anything else
+    from vision import messages as said
     from vision.calibration import calibrate
     from vision.classify import classify, learn_position
     from vision.errors import CalibrationMisread, VisionError
@@ -194,13 +212,10 @@ def run(args: argparse.Namespace) -> int:
         skip = 20 if args.camera is not None else 0
         frame = _first_still(open_source(camera=args.camera, video=args.video), skip=skip)
         if frame is None:
-            raise VisionError("the source gave no frame")
+            raise VisionError.of(said.SOURCE_NO_FRAME)
     height, width = frame.shape[:2]
     if min(height, width) < MIN_SIDE_PX:
-        raise VisionError(
-            f"the picture is {width}x{height} pixels: too small to find a board in (at least"
-            f" {MIN_SIDE_PX} on each side; a camera's 640x480 or more is what calibration needs)"
-        )
+        raise VisionError.of(said.TOO_SMALL, width=width, height=height, least=MIN_SIDE_PX)
     if args.pick:
         corners = _pick(frame, args)
     else:
@@ -213,7 +228,10 @@ def run(args: argparse.Namespace) -> int:
     if misread and not args.accept_misread:
         raise CalibrationMisread(misread)
     if misread:
-        print(f"arbiter calibrate: warning: {CalibrationMisread(misread)}", file=sys.stderr)
+        warning = gettext(WARNING, language_for()).format(
+            message=error_text(CalibrationMisread(misread), language_for())
+        )
+        print(f"arbiter calibrate: {warning}", file=sys.stderr)
     cal.save(args.out)
     placement, confidence = classify(frame, cal)
     preview = Path(args.preview) if args.preview else Path(args.out).with_suffix(".png")

@@ -29,6 +29,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, BinaryIO
 
 from arbiter.errors import DecodeFileError
+from arbiter.i18n import DOMAIN, LOCALE_DIR, gettext, language_for
+from rules.i18n import N_, Nn_, translations
 
 if TYPE_CHECKING:
     from firmware_bridge.clock_timing import ClockTimeline
@@ -108,6 +110,25 @@ def _open(path: str) -> BinaryIO:
     return open_stream(path, what=A_CAPTURE, error=DecodeFileError)
 
 
+#: the summary line on stderr (the counts choose the plural forms)
+EVENTS = Nn_("{count} event", "{count} events", "count")
+CLOCK_TIMES = N_("times from the board's clock readings")
+NOTHING_DROPPED = N_("nothing dropped")
+DROPPED = Nn_("dropped {count} byte", "dropped {count} bytes", "count")
+IN_PLACES = Nn_("in {count} place", "in {count} places", "count")
+MORE_KINDS = Nn_("{count} more kind", "{count} more kinds", "count")
+#: a raw file's note, and the refusals of `arbiter decode`
+RAW_NOTE = N_(
+    "{path} is raw bytes: events are stamped at the wire rate ({baud} baud); for reading, "
+    "not for replay"
+)
+NO_WIRE_RATE = N_(
+    "{name}: a raw {protocol} file has no wire rate to stamp it with (the board is USB HID or "
+    "Bluetooth); decode a timestamped capture"
+)
+CLOCK_WHITE_NOT_DGT = N_("--clock-white is for a DGT board with a DGT 3000 clock")
+
+
 @dataclass
 class DecodeStats:
     """What a decode read and threw away, for the summary on stderr."""
@@ -131,17 +152,26 @@ class DecodeStats:
         else:
             self.events += 1
 
-    def summary(self, name: str) -> str:
-        """One line for stderr: events decoded, bytes dropped (in how many places, why)."""
-        text = f"arbiter decode: {name}: {self.events} events"
+    def summary(self, name: str, language: str = "en") -> str:
+        """One line for stderr: events decoded, bytes dropped (in how many places, why), in
+        `language` (the codecs' reasons for a drop stay as the codec says them)."""
+        _ = translations(language, DOMAIN, str(LOCALE_DIR))
+
+        def count(said: tuple[str, str, str], n: int) -> str:
+            return _.ngettext(said[0], said[1], n).format(count=n)
+
+        text = f"arbiter decode: {name}: {count(EVENTS, self.events)}"
         if self.raw and self.clocked:
-            text += " (times from the board's clock readings)"
+            text += f" ({_.gettext(CLOCK_TIMES)})"
         if not self.dropped_bytes:
-            return text + ", nothing dropped"
-        text += f"; dropped {self.dropped_bytes} bytes in {self.drop_reports} places"
+            return f"{text}, {_.gettext(NOTHING_DROPPED)}"
+        dropped = count(DROPPED, self.dropped_bytes)
+        text += f"; {dropped} {count(IN_PLACES, self.drop_reports)}"
         if self.details:
             text += " (" + "; ".join(self.details[:3])
-            text += f"; {len(self.details) - 3} more kinds)" if len(self.details) > 3 else ")"
+            text += (
+                f"; {count(MORE_KINDS, len(self.details) - 3)})" if len(self.details) > 3 else ")"
+            )
         return text
 
 
@@ -193,10 +223,7 @@ def decode_stream(
                 yield from sort(codec.feed(chunk.data, chunk.t))
     else:
         if not codec.baudrate:
-            raise DecodeFileError(
-                f"{name}: a raw {codec.name} file has no wire rate to stamp it with"
-                " (the board is USB HID or Bluetooth); decode a timestamped capture"
-            )
+            raise DecodeFileError.of(NO_WIRE_RATE, name=name, protocol=codec.name)
         stats.raw = True
         per_byte = codec.bits_per_byte / codec.baudrate
         if codec.has_clock:
@@ -232,7 +259,7 @@ def run(args: argparse.Namespace) -> int:
         options = {"rotated": True} if dgt else {"orientation": "rotated"}
     if args.clock_white is not None:
         if not dgt:
-            raise DecodeFileError("--clock-white is for a DGT board with a DGT 3000 clock")
+            raise DecodeFileError.of(CLOCK_WHITE_NOT_DGT)
         options["clock_white"] = args.clock_white
     codec = codec_for(args.protocol, calibration=args.calibration, **options)
     out = sys.stdout
@@ -261,9 +288,8 @@ def run(args: argparse.Namespace) -> int:
         finally:
             out.flush()
             if raw and not stats.clocked:
-                sys.stderr.write(
-                    f"arbiter decode: {args.file} is raw bytes: events are stamped at the wire"
-                    f" rate ({codec.baudrate} baud); for reading, not for replay\n"
-                )
-            sys.stderr.write(stats.summary(args.file) + "\n")
+                note = gettext(RAW_NOTE, language_for())
+                note = note.format(path=args.file, baud=codec.baudrate)
+                sys.stderr.write(f"arbiter decode: {note}\n")
+            sys.stderr.write(stats.summary(args.file, language_for()) + "\n")
     return 0

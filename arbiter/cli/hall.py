@@ -87,9 +87,11 @@ def run(args: argparse.Namespace) -> int:
 
     prefix = args.prefix or DEFAULT_PREFIX
     if args.demo is not None and not 1 <= args.demo <= MAX_DEMO:
-        raise HallError(f"--demo {args.demo}: give 1 to {MAX_DEMO} boards")
+        raise HallError.of(
+            N_("--demo {demo}: give 1 to {most} boards"), demo=args.demo, most=MAX_DEMO
+        )
     if not args.speed > 0:
-        raise HallError(f"--speed {args.speed}: must be above 0")
+        raise HallError.of(N_("--speed {speed}: must be above 0"), speed=args.speed)
     rnd = None
     if args.pairings:
         from arbiter.hall.pairings import read_pairings
@@ -168,7 +170,9 @@ def _station(args: argparse.Namespace, address: Any, rnd: Any) -> int:
             if failed:
                 from arbiter.hall.errors import HallError
 
-                raise HallError(f"board {failed[0].name}: {failed[0].error}")
+                raise HallError.of(
+                    N_("board {board}: {error}"), board=failed[0].name, error=failed[0].error
+                )
             shown = _draw(station, names, tty, shown)
             _export(args, station, rnd)
             stop.wait(REFRESH_S)
@@ -299,10 +303,11 @@ def _check_results(args: argparse.Namespace, rnd: Any) -> None:
     if not args.results:
         return
     if rnd is None and args.demo is None:
-        raise HallError("--results needs the round's pairings (--pairings FILE)")
+        raise HallError.of(N_("--results needs the round's pairings (--pairings FILE)"))
     if not args.results.lower().endswith(".csv") and (rnd is None or rnd.trf_lines is None):
-        raise HallError(
-            f"--results {args.results}: TRF results need TRF pairings; name a .csv file instead"
+        raise HallError.of(
+            N_("--results {path}: TRF results need TRF pairings; name a .csv file instead"),
+            path=args.results,
         )
 
 
@@ -313,7 +318,7 @@ def _results(args: argparse.Namespace, station: Any, rnd: Any) -> None:
     from arbiter.hall.pairings import results_csv, results_trf
 
     if rnd is None:
-        raise HallError("--results needs the round's pairings (--pairings, or --demo)")
+        raise HallError.of(N_("--results needs the round's pairings (--pairings, or --demo)"))
     with station.lock:
         results = {name: link.replay.result() for name, link in station.boards.items()}
     path = Path(args.results)

@@ -32,6 +32,7 @@ __all__ = [
     "ARGPARSE_PLURALS",
     "ARGPARSE_WORDS",
     "DOMAIN",
+    "argv_error",
     "help_texts",
     "language_of_argv",
     "translate_parser",
@@ -82,11 +83,25 @@ def language_of_argv(argv: Sequence[str], environ: Mapping[str, str] | None = No
     return choose_language(requested, os.environ if environ is None else environ)
 
 
+#: the language argparse speaks in this process (`use_language`)
+_argv_language = "en"
+
+
 def use_language(language: str) -> None:
     """Make argparse speak `language` in this process (English: its own words)."""
+    global _argv_language
+    _argv_language = language
     catalogue = translations(language, DOMAIN, str(LOCALE_DIR))
     argparse._ = catalogue.gettext  # type: ignore[attr-defined]
     argparse.ngettext = catalogue.ngettext  # type: ignore[attr-defined]
+
+
+def argv_error(exc: BaseException) -> str:
+    """An error of an option's value (argparse's `type=`), in the language argparse speaks:
+    `--lang` is not read yet when the values are (`arbiter.i18n.error_text`)."""
+    from arbiter.i18n import error_text
+
+    return error_text(exc, _argv_language)
 
 
 def translate_parser(parser: argparse.ArgumentParser, language: str) -> None:

@@ -19,6 +19,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from arbiter.cli.localize import argv_error
+
 if TYPE_CHECKING:
     from arbiter.live.config import Settings
     from rules.events import Start
@@ -34,7 +36,7 @@ def _camera_value(text: str) -> int | str:
     try:
         return camera_arg(text)
     except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
+        raise argparse.ArgumentTypeError(argv_error(exc)) from None
 
 
 HELP = "play a live game: clock, GPIO buttons and LEDs, keyboard, scripted stream, journal"

@@ -13,8 +13,15 @@ import argparse
 import json
 import sys
 
+from arbiter.i18n import error_text, gettext, language_for
+from rules.i18n import N_
+
 HELP = "classify one picture's squares (empty / white / black) with a calibration"
 HAND_EXIT = 3  #: exit status when a hand or arm over the board hides the position
+#: the plain line's notes after the placement (`--json` keeps the contract's field names)
+CONFIDENCE = N_("confidence {confidence:.2f}")
+HIDDEN = N_("a hand or arm hides {squares}")
+UNSURE = N_("not read for sure: {squares}")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -45,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         got = read_picture(frame, cal, parse_corners(args.corners) if args.corners else None)
     except HandOverBoard as exc:
-        sys.stderr.write(f"arbiter snapshot: {exc}\n")
+        sys.stderr.write(f"arbiter snapshot: {error_text(exc, language_for())}\n")
         return HAND_EXIT
     out: dict[str, object] = {}
     if got.located is not None:
@@ -63,10 +70,13 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         sys.stdout.write(json.dumps(out) + "\n")
     else:
+        language = language_for()
         note = ""
         if got.hidden:
-            note += f"; a hand or arm hides {', '.join(got.hidden)}"
+            note += "; " + gettext(HIDDEN, language).format(squares=", ".join(got.hidden))
         if got.unreadable or got.unsure_colour:
-            note += f"; not read for sure: {', '.join(got.unreadable + got.unsure_colour)}"
-        sys.stdout.write(f"{got.board}  (confidence {got.confidence:.2f}{note})\n")
+            unsure = ", ".join(got.unreadable + got.unsure_colour)
+            note += "; " + gettext(UNSURE, language).format(squares=unsure)
+        confidence = gettext(CONFIDENCE, language).format(confidence=got.confidence)
+        sys.stdout.write(f"{got.board}  ({confidence}{note})\n")
     return 0

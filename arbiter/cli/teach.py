@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from arbiter.errors import SourceError
+from rules.i18n import N_
 
 HELP = (
     "touch-move drills for pupils, at the keyboard or on a board, with a score kept over the weeks"
@@ -72,7 +73,7 @@ def _camera_source(args: argparse.Namespace) -> Any:
     if camera is None and video is None:
         return None
     if args.board:
-        raise SourceError("--board and --camera/--video: give one of them, not both")
+        raise SourceError.of(N_("--board and --camera/--video: give one of them, not both"))
     from arbiter.live.setup import camera_source
 
     return camera_source(args.calibration, camera, video)

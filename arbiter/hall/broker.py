@@ -15,6 +15,7 @@ import threading
 from typing import Any
 
 from arbiter.hall.errors import HallError
+from rules.i18n import N_
 
 #: seconds to wait for the broker to listen
 START_TIMEOUT_S = 15.0
@@ -50,9 +51,11 @@ class EmbeddedBroker:
         try:
             from amqtt.broker import Broker  # type: ignore[import-untyped]  # noqa: F401
         except ImportError:
-            raise HallError(
-                "the embedded broker needs amqtt (pip install amqtt); or give a broker with"
-                " --broker mqtt://HOST[:PORT]"
+            raise HallError.of(
+                N_(
+                    "the embedded broker needs amqtt (pip install amqtt); or give a broker with"
+                    " --broker mqtt://HOST[:PORT]"
+                )
             ) from None
         # its logs are not the hall's: a client's dropped connection is the hall's business
         # (the board reconnects, the station fills the gap), not a traceback on the screen
@@ -61,8 +64,15 @@ class EmbeddedBroker:
         self._thread = threading.Thread(target=self._run, name="hall-broker", daemon=True)
         self._thread.start()
         if not self._ready.wait(START_TIMEOUT_S) or self._error is not None:
-            why = self._error or f"it did not listen within {START_TIMEOUT_S:.0f} s"
-            raise HallError(f"the embedded broker on {self.host}:{self.port}: {why}")
+            why: object = self._error or HallError.of(
+                N_("it did not listen within {seconds:.0f} s"), seconds=START_TIMEOUT_S
+            )
+            raise HallError.of(
+                N_("the embedded broker on {host}:{port}: {why}"),
+                host=self.host,
+                port=self.port,
+                why=why,
+            )
         return self
 
     def _config(self) -> dict[str, Any]:

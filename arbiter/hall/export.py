@@ -71,7 +71,7 @@ def _record(replay: BoardReplay, pairing: Pairing | None, rnd: Round | None) -> 
     pairing's tags and `[%emt]` beside each `[%clk]`."""
     start = replay.start
     if start is None:
-        raise HallError(f"board {replay.board}: no game yet")
+        raise HallError.of(N_("board {board}: no game yet"), board=replay.board)
     if pairing is not None:
         start = replace(start, white=pairing.white, black=pairing.black)
     if rnd is not None:
@@ -79,7 +79,7 @@ def _record(replay: BoardReplay, pairing: Pairing | None, rnd: Round | None) -> 
     text = pgn_from_rulings(start, list(replay.rulings))
     game = chess.pgn.read_game(io.StringIO(text))
     if game is None:
-        raise HallError(f"board {replay.board}: its record cannot be read back")
+        raise HallError.of(N_("board {board}: its record cannot be read back"), board=replay.board)
     if pairing is not None:
         game.headers["Board"] = str(pairing.board)
         if pairing.white_id:

@@ -13,6 +13,7 @@ from typing import Any
 
 from arbiter.hall.errors import HallError
 from arbiter.hall.topics import BrokerAddress
+from rules.i18n import N_
 
 #: seconds between pings; a broker that hears nothing for 1.5 times this drops the client
 #: and publishes its will ("offline")
@@ -41,9 +42,11 @@ def make_client(
         import paho.mqtt.client as mqtt
         from paho.mqtt.enums import CallbackAPIVersion
     except ImportError:
-        raise HallError(
-            "the hall needs paho-mqtt (pip install paho-mqtt); it is one of the project's"
-            " dependencies, so reinstalling the project brings it"
+        raise HallError.of(
+            N_(
+                "the hall needs paho-mqtt (pip install paho-mqtt); it is one of the project's"
+                " dependencies, so reinstalling the project brings it"
+            )
         ) from None
     client_id = f"{name}-{os.getpid()}-{next(_serial)}"
     client = mqtt.Client(
@@ -62,7 +65,9 @@ def make_client(
         try:
             client.tls_set(ca_certs=os.environ.get("ARBITER_MQTT_CA") or None)
         except (OSError, ValueError) as exc:
-            raise HallError(f"broker {address.host}: TLS cannot be set up ({exc})") from None
+            raise HallError.of(
+                N_("broker {host}: TLS cannot be set up ({reason})"), host=address.host, reason=exc
+            ) from None
     if will is not None:
         client.will_set(will[0], will[1], qos=1, retain=True)
     return client
@@ -73,7 +78,9 @@ def start(client: Any, address: BrokerAddress, keepalive: int = KEEPALIVE_S) -> 
     try:
         client.connect_async(address.host, address.port, keepalive=keepalive)
     except (OSError, ValueError) as exc:
-        raise HallError(f"broker {address.host}:{address.port}: {exc}") from None
+        raise HallError.of(
+            N_("broker {host}:{port}: {reason}"), host=address.host, port=address.port, reason=exc
+        ) from None
     client.loop_start()
 
 

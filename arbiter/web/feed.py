@@ -27,8 +27,9 @@ from typing import TYPE_CHECKING, Any
 
 import chess
 
+from arbiter.i18n import gettext, language_for
 from arbiter.web.hub import Hub, Message
-from rules.i18n import LANGUAGES
+from rules.i18n import LANGUAGES, N_
 from rules.messages import format_ruling, ruling_dict
 from rules.rulings import Ruling
 from rules.timecontrol import Period
@@ -37,6 +38,10 @@ from rules.verdicts import open_claim
 if TYPE_CHECKING:
     from arbiter.live.session import Session
     from rules.game import Game
+
+
+#: a fault of the page's own, said once on stderr (the game goes on)
+PAGE_FAULT = N_("web page: the page could not follow the game ({reason})")
 
 
 class GameFeed:
@@ -103,7 +108,8 @@ class GameFeed:
     def _fault(self, exc: Exception) -> None:
         if not self.faulted:
             self.faulted = True
-            sys.stderr.write(f"web page: the page could not follow the game ({exc!r})\n")
+            said = gettext(PAGE_FAULT, language_for()).format(reason=repr(exc))
+            sys.stderr.write(f"{said}\n")
 
     def _step(self, rulings: list[Ruling]) -> None:
         session = self.session

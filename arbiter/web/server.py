@@ -27,6 +27,7 @@ from typing import Any
 
 from arbiter.web.errors import WebError
 from arbiter.web.hub import Hub, Message, comment
+from rules.i18n import N_
 
 #: the host a page binds to unless told otherwise: this machine only
 DEFAULT_HOST = "127.0.0.1"
@@ -34,6 +35,18 @@ DEFAULT_HOST = "127.0.0.1"
 KEEPALIVE_S = 15.0
 #: seconds `start` waits for the server to accept connections
 START_TIMEOUT_S = 10.0
+
+
+#: what the web page's server says when it cannot start (`--web`), in the user's language
+NOT_A_PORT = N_("--web {text!r}: give a port (e.g. 8080) or HOST:PORT (e.g. 0.0.0.0:8080)")
+PORT_RANGE = N_("--web {text!r}: the port must be from 0 to 65535")
+UNKNOWN_ADDRESS = N_("web page: the address {host!r} is not known ({reason})")
+PORT_BUSY = N_(
+    "web page: port {port} on {host} is already in use (another program, or another game); "
+    "choose another port, e.g. --web 8081"
+)
+CANNOT_LISTEN = N_("web page: cannot listen on {host}:{port} ({reason})")
+DID_NOT_START = N_("web page: the server did not start ({reason})")
 
 
 def parse_address(text: str, default_host: str = DEFAULT_HOST) -> tuple[str, int]:
@@ -46,11 +59,9 @@ def parse_address(text: str, default_host: str = DEFAULT_HOST) -> tuple[str, int
     try:
         port = int(port_text)
     except ValueError:
-        raise WebError(
-            f"--web {text!r}: give a port (e.g. 8080) or HOST:PORT (e.g. 0.0.0.0:8080)"
-        ) from None
+        raise WebError.of(NOT_A_PORT, text=text) from None
     if not 0 <= port <= 65535:
-        raise WebError(f"--web {text!r}: the port must be from 0 to 65535")
+        raise WebError.of(PORT_RANGE, text=text)
     return host, port
 
 
@@ -59,7 +70,7 @@ def bind(host: str, port: int) -> socket.socket:
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except socket.gaierror as exc:
-        raise WebError(f"web page: the address {host!r} is not known ({exc.strerror})") from None
+        raise WebError.of(UNKNOWN_ADDRESS, host=host, reason=exc.strerror) from None
     family, kind, proto, _, addr = infos[0]
     sock = socket.socket(family, kind, proto)
     try:
@@ -69,11 +80,8 @@ def bind(host: str, port: int) -> socket.socket:
     except OSError as exc:
         sock.close()
         if exc.errno == errno.EADDRINUSE:
-            raise WebError(
-                f"web page: port {port} on {host} is already in use (another program, or "
-                "another game); choose another port, e.g. --web 8081"
-            ) from None
-        raise WebError(f"web page: cannot listen on {host}:{port} ({exc.strerror})") from None
+            raise WebError.of(PORT_BUSY, port=port, host=host) from None
+        raise WebError.of(CANNOT_LISTEN, host=host, port=port, reason=exc.strerror) from None
     sock.setblocking(False)
     return sock
 
@@ -163,7 +171,7 @@ class WebServer:
             self._thread.join(0.01)
         if not server.started:
             self.stop()
-            raise WebError(f"web page: the server did not start ({self._failed or 'timeout'})")
+            raise WebError.of(DID_NOT_START, reason=self._failed or "timeout")
         return self
 
     def stop(self) -> None:

@@ -23,6 +23,19 @@ from firmware_bridge.codecs.base import CodecError
 Ident = tuple[int, int, int, int, int]
 EMPTY: Ident = (0, 0, 0, 0, 0)
 FORMAT = "otb-arbiter/certabo-calibration"
+
+#: errors a user sees (`arbiter decode --calibration`, a Certabo board's `--board` option), as
+#: templates of `ArbiterError.of`: the `arbiter` command says them in the user's language (its
+#: catalogue marks the same English: arbiter/i18n.py DEVICE_ERRORS)
+NOT_JSON = "a calibration file must be JSON ({reason})"
+NOT_ONE = 'not a calibration file (no "format": "{format}")'
+UNKNOWN_VERSION = "unknown calibration version {version!r}"
+NO_PIECES = 'a calibration file needs a "pieces" object'
+LETTER_NOT_TEXT = "{key!r}: the letter must be a string"
+NO_FILE = "{path}: cannot read the calibration: no such file"
+CANNOT_READ = "{path}: cannot read the calibration ({reason})"
+IN_FILE = "{path}: {error}"
+
 MIN_RECORDS = 7
 #: reads that must agree on a square's tag in a calibration (`square_tag`)
 MIN_AGREEING = 3
@@ -198,18 +211,18 @@ class CertaboCalibration:
         try:
             doc = json.loads(text)
         except (json.JSONDecodeError, RecursionError) as exc:
-            raise CalibrationError(f"a calibration file must be JSON ({exc})") from None
+            raise CalibrationError.of(NOT_JSON, reason=exc) from None
         if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-            raise CalibrationError(f'not a calibration file (no "format": "{FORMAT}")')
+            raise CalibrationError.of(NOT_ONE, format=FORMAT)
         if doc.get("version") != 1:
-            raise CalibrationError(f"unknown calibration version {doc.get('version')!r}")
+            raise CalibrationError.of(UNKNOWN_VERSION, version=doc.get("version"))
         body = doc.get("pieces")
         if not isinstance(body, dict):
-            raise CalibrationError('a calibration file needs a "pieces" object')
+            raise CalibrationError.of(NO_PIECES)
         pieces: dict[Ident, str] = {}
         for key, letter in body.items():
             if not isinstance(letter, str):
-                raise CalibrationError(f"{key!r}: the letter must be a string")
+                raise CalibrationError.of(LETTER_NOT_TEXT, key=key)
             pieces[parse_ident_key(key)] = letter
         return cls(pieces=pieces)
 
@@ -229,12 +242,16 @@ class CertaboCalibration:
         """
         try:
             text = Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise CalibrationError(f"{path}: cannot read the calibration ({exc})") from None
+        except FileNotFoundError:
+            raise CalibrationError.of(NO_FILE, path=path) from None
+        except OSError as exc:
+            raise CalibrationError.of(CANNOT_READ, path=path, reason=exc.strerror or exc) from None
+        except UnicodeDecodeError as exc:
+            raise CalibrationError.of(CANNOT_READ, path=path, reason=exc.reason) from None
         try:
             return cls.from_json(text)
         except CalibrationError as exc:
-            raise CalibrationError(f"{path}: {exc}") from None
+            raise CalibrationError.of(IN_FILE, path=path, error=exc) from None
 
 
 def _name(index: int) -> str:

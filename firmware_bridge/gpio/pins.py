@@ -38,6 +38,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from firmware_bridge.gpio import messages as said
 from firmware_bridge.gpio.base import BCM_RANGE, PinConfigError, Pins
 from firmware_bridge.gpio.reed_matrix import (
     A1_CORNERS,
@@ -111,23 +112,27 @@ def check_pin_map(pins: PinMap, where: str = "the pin map") -> None:
 def _check(values: dict[str, Any], where: str) -> None:
     for key in MATRIX_KEYS:
         if len(values[key]) not in (0, 8):
-            raise PinConfigError(
-                f"{where}: {key!r} needs 8 GPIOs (or none), not {len(values[key])}"
+            raise PinConfigError.of(
+                said.MATRIX_LENGTH, where=where, key=key, count=len(values[key])
             )
     if len(values["matrix_rows"]) != len(values["matrix_cols"]):
-        raise PinConfigError(f"{where}: 'matrix_rows' and 'matrix_cols' must both be set or empty")
+        raise PinConfigError.of(said.MATRIX_BOTH, where=where)
     owners: dict[int, str] = {}
     for use, number in _uses(values).items():
         if isinstance(number, bool) or not isinstance(number, int):
-            raise PinConfigError(f"{where}: {use!r} must be a BCM number, not {number!r}")
+            raise PinConfigError.of(said.NOT_BCM, where=where, use=use, number=number)
         if number not in BCM_RANGE:
-            raise PinConfigError(
-                f"{where}: {use!r} = {number}: header GPIOs are BCM "
-                f"{BCM_RANGE.start}–{BCM_RANGE.stop - 1}"
+            raise PinConfigError.of(
+                said.NO_SUCH_GPIO,
+                where=where,
+                use=use,
+                number=number,
+                first=BCM_RANGE.start,
+                last=BCM_RANGE.stop - 1,
             )
         if number in owners:
-            raise PinConfigError(
-                f"{where}: GPIO {number} is given to both {owners[number]!r} and {use!r}"
+            raise PinConfigError.of(
+                said.GPIO_TWICE, where=where, number=number, first=owners[number], second=use
             )
         owners[number] = use
 
@@ -138,17 +143,17 @@ DEFAULT_PINS = PinMap()
 def pin_map_from_table(table: dict[str, Any], where: str = "[gpio.pins]") -> PinMap:
     """Build a `PinMap` from a `[gpio.pins]` table: defaults, overridden key by key."""
     if not isinstance(table, dict):
-        raise PinConfigError(f"{where} must be a table of pin names, not {type(table).__name__}")
+        raise PinConfigError.of(said.PINS_NOT_TABLE, where=where, kind=type(table).__name__)
     known = {f.name for f in fields(PinMap)}
     values: dict[str, Any] = {}
     for key, value in table.items():
         if key not in known:
-            raise PinConfigError(
-                f"{where}: unknown pin name {key!r}; known names: {', '.join(sorted(known))}"
+            raise PinConfigError.of(
+                said.UNKNOWN_PIN, where=where, key=key, known=", ".join(sorted(known))
             )
         if key in MATRIX_KEYS:
             if not isinstance(value, list):
-                raise PinConfigError(f"{where}: {key!r} must be a list of 8 BCM numbers")
+                raise PinConfigError.of(said.MATRIX_NOT_LIST, where=where, key=key)
             value = tuple(value)
         values[key] = value
     merged = {f.name: values.get(f.name, getattr(DEFAULT_PINS, f.name)) for f in fields(PinMap)}
@@ -163,7 +168,7 @@ def load_pin_map(path: str | Path) -> PinMap:
         with path.open("rb") as fh:
             data = tomllib.load(fh)
     except tomllib.TOMLDecodeError as exc:
-        raise PinConfigError(f"{path}: not valid TOML ({exc})") from exc
+        raise PinConfigError.of(said.NOT_TOML, path=path, reason=exc) from exc
     return pin_map_from_config(data, str(path))
 
 
@@ -171,7 +176,7 @@ def pin_map_from_config(data: dict[str, Any], source: str = "the config") -> Pin
     """The pin map of an already-parsed config (`data["gpio"]["pins"]`, if present)."""
     gpio = data.get("gpio", {})
     if not isinstance(gpio, dict):
-        raise PinConfigError(f"{source}: [gpio] must be a table")
+        raise PinConfigError.of(said.GPIO_NOT_TABLE, where=source)
     return pin_map_from_table(gpio.get("pins", {}), f"{source} [gpio.pins]")
 
 
@@ -200,26 +205,26 @@ def matrix_settings_from_config(data: dict[str, Any], source: str = "the config"
     gpio = data.get("gpio", {})
     table = gpio.get("matrix", {}) if isinstance(gpio, dict) else None
     if not isinstance(table, dict):
-        raise PinConfigError(f"{where} must be a table")
+        raise PinConfigError.of(said.NOT_TABLE, where=where)
     known = {f.name for f in fields(MatrixSettings)}
     for key in table:
         if key not in known:
-            raise PinConfigError(
-                f"{where}: unknown setting {key!r}; known settings: {', '.join(sorted(known))}"
+            raise PinConfigError.of(
+                said.UNKNOWN_SETTING, where=where, key=key, known=", ".join(sorted(known))
             )
     made = MatrixSettings(**table)
     if made.a1_corner not in A1_CORNERS:
-        raise PinConfigError(
-            f"{where}: 'a1_corner' = {made.a1_corner!r}; choose one of {', '.join(A1_CORNERS)}"
+        raise PinConfigError.of(
+            said.BAD_A1_CORNER, where=where, value=made.a1_corner, choices=", ".join(A1_CORNERS)
         )
     rate = made.scan_hz
     if isinstance(rate, bool) or not isinstance(rate, int | float) or rate < 1 / MAX_PERIOD_S:
-        raise PinConfigError(f"{where}: 'scan_hz' = {rate!r}; it must be a number, 50 or more")
+        raise PinConfigError.of(said.BAD_SCAN_HZ, where=where, value=rate)
     scans = made.stable_scans
     if isinstance(scans, bool) or not isinstance(scans, int) or not 1 <= scans <= 10:
-        raise PinConfigError(f"{where}: 'stable_scans' = {scans!r}; it must be 1 to 10")
+        raise PinConfigError.of(said.BAD_STABLE_SCANS, where=where, value=scans)
     if made.idle_rows not in ("float", "high"):
-        raise PinConfigError(f"{where}: 'idle_rows' = {made.idle_rows!r}; 'float' or 'high'")
+        raise PinConfigError.of(said.BAD_IDLE_ROWS, where=where, value=made.idle_rows)
     return made
 
 

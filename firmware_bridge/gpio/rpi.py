@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from firmware_bridge.gpio import messages as said
 from firmware_bridge.gpio.base import (
     Edge,
     EdgeCallback,
@@ -27,10 +28,7 @@ from firmware_bridge.gpio.base import (
     Pull,
 )
 
-INSTALL_HINT = (
-    "RPi.GPIO is not installed: pip install 'otb-arbiter[pi]'; "
-    "on a Raspberry Pi 5 install rpi-lgpio"
-)
+INSTALL_HINT = said.RPI_MISSING
 
 
 def import_rpi_gpio() -> Any:
@@ -38,9 +36,9 @@ def import_rpi_gpio() -> Any:
     try:
         return importlib.import_module("RPi.GPIO")
     except ImportError as exc:
-        raise GpioUnavailable(INSTALL_HINT) from exc
+        raise GpioUnavailable.of(INSTALL_HINT) from exc
     except RuntimeError as exc:  # "This module can only be run on a Raspberry Pi!"
-        raise GpioUnavailable(f"RPi.GPIO cannot run here: {exc}") from exc
+        raise GpioUnavailable.of(said.RPI_CANNOT_RUN, reason=exc) from exc
 
 
 class RpiPin(Pin):
@@ -55,20 +53,20 @@ class RpiPin(Pin):
         try:
             return fn(*args, **kwargs)
         except RuntimeError as exc:
-            raise GpioUnavailable(
-                f"RPi.GPIO could not {what} GPIO {self.number} ({self.name!r}): {exc}; "
-                "is the user in the 'gpio' group? On Raspberry Pi OS Bookworm or a Pi 5, "
-                "replace RPi.GPIO with rpi-lgpio"
+            raise GpioUnavailable.of(
+                said.RPI_FAILED, what=what, number=self.number, name=self.name, reason=exc
             ) from exc
 
     def _setup_input(self, pull: Pull) -> None:
         g = self._gpio
         pud = {"up": g.PUD_UP, "down": g.PUD_DOWN, None: g.PUD_OFF}[pull]
-        self._call("set up", g.setup, self.number, g.IN, pull_up_down=pud)
+        self._call(said.RPI_SET_UP, g.setup, self.number, g.IN, pull_up_down=pud)
 
     def _setup_output(self, initial: int) -> None:
         g = self._gpio
-        self._call("set up", g.setup, self.number, g.OUT, initial=g.HIGH if initial else g.LOW)
+        self._call(
+            said.RPI_SET_UP, g.setup, self.number, g.OUT, initial=g.HIGH if initial else g.LOW
+        )
 
     def _read(self) -> int:
         return 1 if self._gpio.input(self.number) else 0
@@ -92,7 +90,7 @@ class RpiPin(Pin):
         bouncetime = round(bounce_s * 1000)
         if bouncetime > 0:  # RPi.GPIO refuses bouncetime=0
             kwargs["bouncetime"] = bouncetime
-        self._call("watch edges on", g.add_event_detect, self.number, kind, **kwargs)
+        self._call(said.RPI_WATCH, g.add_event_detect, self.number, kind, **kwargs)
 
     def _unwatch(self) -> None:
         self._gpio.remove_event_detect(self.number)

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import chess
 
 from rules.errors import PositionError
-from rules.i18n import N_
+from rules.i18n import N_, Listed, Word
 from rules.winnability import ahead
 from rules.winnability.ahead import answer
 from rules.winnability.explain import searched_reason, static_reason
@@ -111,14 +111,12 @@ def board_from_fen(fen: str) -> chess.Board:
         raise PositionError.of(N_("bad FEN {fen!r}: {reason}"), fen=text, reason=exc) from None
     status = board.status()
     if status & ~chess.STATUS_VALID:
-        faults = [
-            flag.name.lower().replace("_", " ")
+        faults = Listed(
+            Word(flag.name.lower().replace("_", " "))
             for flag in chess.Status
             if flag and flag in status and flag.name is not None
-        ]
-        raise PositionError.of(
-            N_("impossible position {fen!r}: {faults}"), fen=text, faults=", ".join(faults)
         )
+        raise PositionError.of(N_("impossible position {fen!r}: {faults}"), fen=text, faults=faults)
     return board
 
 

@@ -137,15 +137,67 @@ def test_a_missing_board_device_in_serbian_and_polish(tmp_path: Path) -> None:
     assert "takav uređaj ne postoji" in sr and "nie ma takiego urządzenia" in pl
 
 
-def test_the_port_errors_of_firmware_bridge_are_in_the_catalogue() -> None:
-    templates = {transport.PORT_MISSING, transport.PORT_DENIED, transport.PORT_BUSY}
-    from firmware_bridge import source
+def _raised_templates(package: str) -> set[str]:
+    """Every template `package` raises with `ArbiterError.of(TEMPLATE, ...)` where TEMPLATE is
+    a literal or a name of its module (a template chosen at run time is left to the caller)."""
+    import ast
+    import importlib
 
+    root = Path(__file__).resolve().parents[2] / package
+    found: set[str] = set()
+    for path in sorted(root.rglob("*.py")):
+        module_name = ".".join(path.relative_to(root.parent).with_suffix("").parts)
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        calls = [
+            node
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "of"
+            and node.args
+        ]
+        if not calls:
+            continue
+        namespace = vars(importlib.import_module(module_name))
+        for call in calls:
+            try:
+                value = eval(ast.unparse(call.args[0]), dict(namespace))
+            except NameError:
+                continue  # a local variable (transport's port templates: listed below)
+            if isinstance(value, str):
+                found.add(value)
+    return found
+
+
+def _constants(module: object, *, words: bool) -> set[str]:
+    """The templates (or, with `words`, the `Word`s) a messages module defines."""
+    from rules.i18n import Word
+
+    values: list[object] = []
+    for name, value in vars(module).items():
+        if name.isupper():
+            values += list(value.values()) if isinstance(value, dict) else [value]
+            values += list(value) if isinstance(value, tuple) else []
+    return {v for v in values if isinstance(v, str) and isinstance(v, Word) == words}
+
+
+def test_the_errors_of_firmware_bridge_are_in_the_catalogue() -> None:
+    """Every template `firmware_bridge` raises is marked again in `arbiter.i18n` (the port
+    errors, the board read, a capture, a Certabo calibration, the GPIO pin map), and
+    translated; the words inside them too."""
+    from firmware_bridge import source
+    from firmware_bridge.gpio import messages
+
+    templates = {transport.PORT_MISSING, transport.PORT_DENIED, transport.PORT_BUSY}
     templates |= {transport.PORT_FAILED, source.READ_FAILED}
+    templates |= {transport.PORT_NOT_SERIAL, transport.PORT_FOLDER}
+    templates |= _raised_templates("firmware_bridge") | _constants(messages, words=False)
     assert templates == set(i18n.DEVICE_ERRORS)
+    assert _constants(messages, words=True) == set(i18n.DEVICE_WORDS)
     for language in TRANSLATED:
-        for template in i18n.DEVICE_ERRORS:
-            assert i18n.gettext(template, language) != template, (language, template)
+        for template in (*i18n.DEVICE_ERRORS, *i18n.DEVICE_WORDS):
+            if re.search(r"[^\W\d_]", re.sub(r"\{[^}]*\}", "", template)):  # words to say
+                assert i18n.gettext(template, language) != template, (language, template)
 
 
 @pytest.mark.parametrize("language", TRANSLATED)
@@ -159,16 +211,16 @@ def test_camera_errors_are_said_in_the_language(language: str, tmp_path: Path) -
 
 
 def test_the_vision_errors_are_in_the_catalogue() -> None:
-    from vision import calibration, sources
+    """Every template `vision` raises, and every one of `vision.messages` (some raised by
+    `arbiter calibrate`, some kept by an error type), is marked again in `arbiter.i18n` and
+    translated; the words inside them too."""
+    from vision import messages
 
-    templates = {
-        sources.CAMERA_CANNOT_OPEN, sources.CAMERA_NO_FRAME, sources.NO_VIDEO, sources.BAD_VIDEO,
-        calibration.NOT_A_CALIBRATION, calibration.OLD_CALIBRATION,
-        calibration.CALIBRATION_LACKS, calibration.CALIBRATION_NOT_JSON,
-    }  # fmt: skip
+    templates = _raised_templates("vision") | _constants(messages, words=False)
     assert templates == set(i18n.VISION_ERRORS)
+    assert _constants(messages, words=True) == set(i18n.VISION_WORDS)
     for language in TRANSLATED:
-        for template in i18n.VISION_ERRORS:
+        for template in (*i18n.VISION_ERRORS, *i18n.VISION_WORDS):
             assert i18n.gettext(template, language) != template, (language, template)
 
 
