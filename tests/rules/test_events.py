@@ -25,6 +25,11 @@ def test_round_trip_of_a_lift() -> None:
         ('{"t": 0, "type": "snapshot", "board": "8/8/8"}', "8 ranks"),
         ('{"t": 0, "type": "press", "side": "red"}', "white"),
         ("{not json", "not valid JSON"),
+        # issue 17 D13: a field of the wrong JSON type is named, not "lacks a field"
+        ('{"t": 1, "type": "lift", "square": ["e2"]}', "'square' must be a square name"),
+        ('{"t": 1, "type": "place", "square": {"e": 2}}', "'square' must be a square name"),
+        ('{"t": 1, "type": "place", "square": "e4", "piece": ["P"]}', "'piece' must be one of"),
+        ('{"t": 1, "type": "press", "side": ["white"]}', "'side' must be"),
     ],
 )
 def test_bad_lines_name_line_and_fault(line: str, fault: str) -> None:
