@@ -687,8 +687,8 @@ def parse_line(text: str, *, line: int | None = None) -> Event:
             reason = exc.msg
         elif isinstance(exc, RecursionError):
             reason = NESTED_TOO_DEEPLY
-        else:
-            reason = str(exc)
+        else:  # Python's advice after ';' (sys.set_int_max_str_digits) is not the user's
+            reason = str(exc).split(";")[0]
         err = EventError.of(N_("not valid JSON ({reason})"), reason=reason)
         raise (err if line is None else err.at_line(line)) from None
     return parse_event(obj, line=line)

@@ -59,3 +59,13 @@ def test_start_defaults_follow_the_contract() -> None:
 def test_a_clock_beyond_100_hours_is_refused_with_the_field_named(line: str) -> None:
     with pytest.raises(EventError, match="at most 100 hours"):
         parse_line(line)
+
+
+def test_a_number_of_5000_digits_is_named_without_pythons_advice() -> None:
+    """Issue 17 D3: the message says what is wrong with the line, not how to reconfigure
+    Python (`sys.set_int_max_str_digits`)."""
+    with pytest.raises(EventError) as info:
+        parse_line('{"t": ' + "9" * 5000 + ', "type": "tick"}', line=3)
+    message = str(info.value)
+    assert message.startswith("line 3: not valid JSON") and "5000 digits" in message
+    assert "sys." not in message
