@@ -37,8 +37,7 @@ def lift(
     game: GameState, ev: Lift, out: list[Ruling], *, t: float | None = None, update: bool = True
 ) -> None:
     """A piece left a square: a touch by the hand it is in (4.3), unless it only slid over."""
-    if game.restoring:
-        restoring.lift(game, ev, out)
+    if game.restoring and restoring.lift(game, ev, out):
         return
     t = ev.t if t is None else t
     sq = SQUARE_OF[ev.square]
@@ -65,8 +64,7 @@ def lift(
 
 def place(game: GameState, ev: Place, out: list[Ruling], *, t: float | None = None) -> None:
     """A piece put down: pending until released (slide_s, 4.7), unless the square blinked."""
-    if game.restoring:
-        restoring.place(game, ev, out)
+    if game.restoring and restoring.place(game, ev, out):
         return
     t = ev.t if t is None else t
     sq = SQUARE_OF[ev.square]
@@ -140,8 +138,7 @@ def snapshot(game: GameState, ev: Snapshot, out: list[Ruling]) -> None:
         return
     if game.restoring:
         restoring.presses_before(game, place_t, out)  # a camera's presses before this scene
-        if game.restoring:
-            restoring.report(game, seen, place_t, out)
+        if game.restoring and restoring.report(game, seen, place_t, ev.t, out):
             return
         if game.over:
             return

@@ -35,14 +35,15 @@ ACTION_CHOICES = N_("'action' must be one of {choices}, not {value!r}")
 
 
 def _check_side(value: object, name: str = "side") -> None:
-    if value not in SIDES:
+    # a JSON list or object is no side, and cannot be looked up in a set (unhashable)
+    if not isinstance(value, str) or value not in SIDES:
         raise EventError.of(
             N_('\'{name}\' must be "white" or "black", not {value!r}'), name=name, value=value
         )
 
 
 def _check_square(value: object, name: str = "square") -> None:
-    if value not in SQUARE_NAMES:
+    if not isinstance(value, str) or value not in SQUARE_NAMES:
         raise EventError.of(
             N_("'{name}' must be a square name such as \"e4\", not {value!r}"),
             name=name,
@@ -51,7 +52,7 @@ def _check_square(value: object, name: str = "square") -> None:
 
 
 def _check_piece(value: object, allowed: frozenset[str] = SENSED_LETTERS) -> None:
-    if value is not None and value not in allowed:
+    if value is not None and (not isinstance(value, str) or value not in allowed):
         raise EventError.of(
             N_("'piece' must be one of {letters}, not {value!r}"),
             letters="".join(sorted(allowed)),
@@ -686,8 +687,8 @@ def parse_line(text: str, *, line: int | None = None) -> Event:
             reason = exc.msg
         elif isinstance(exc, RecursionError):
             reason = NESTED_TOO_DEEPLY
-        else:
-            reason = str(exc)
+        else:  # Python's advice after ';' (sys.set_int_max_str_digits) is not the user's
+            reason = str(exc).split(";")[0]
         err = EventError.of(N_("not valid JSON ({reason})"), reason=reason)
         raise (err if line is None else err.at_line(line)) from None
     return parse_event(obj, line=line)

@@ -20,6 +20,15 @@ hands at the board are restoring a position, not playing:
   one if that scene began before the press, else the one before it; a press still waiting
   when the board shows the game again was made while it was put back: no move.
 
+With `auto_press` no press ever comes (the release of a move completes it, events.md), so
+no press can say that the hands have stopped. There the release stands for the press: a piece
+put down that stood `slide_s` untouched, on a square the last of the legal plies the board
+then shows (up to `max_plies`) arrived at, ends the restoring, and those plies are made. A
+piece put back goes to the square it came from, which the last ply of the board it leaves
+never arrives at, so the positions the board passes through while it is put back are still
+not moves; a move made on a board put back only part way (to legal plies from the game) is no
+longer lost, and play goes on.
+
 docs/events.md ("Putting the board back") is this module's reading of the contract.
 """
 
@@ -31,28 +40,89 @@ from rules import moves
 from rules.clocking import complete
 from rules.events import Lift, Place, Press
 from rules.rulings import Ruling
-from rules.sensed import Match, Sensed
+from rules.sensed import Match, Sensed, changed_squares
 from rules.state import GameState
 from rules.types import Side
 
 
-def lift(game: GameState, ev: Lift, out: list[Ruling]) -> None:
-    """A piece taken off while the board is restored: no touch (4.3), only the sensed board."""
-    game.sense(chess.parse_square(ev.square), None)
+def lift(game: GameState, ev: Lift, out: list[Ruling]) -> bool:
+    """A piece taken off while the board is restored: no touch (4.3), only the sensed board.
+
+    Returns False when play went on before it (`released`): the lift is then ruled in play.
+    """
+    sq = chess.parse_square(ev.square)
+    if released(game, ev.t, out):
+        return False
+    if game.restore_put_down is not None and sq in game.restore_put_down[0]:
+        game.restore_put_down = None  # slid over the square, never released there (4.7)
+    game.sense(sq, None)
     _changed(game, ev.t, out)
+    return True
 
 
-def place(game: GameState, ev: Place, out: list[Ruling]) -> None:
-    """A piece put down while the board is restored; a blind sensor's piece is unknown."""
-    game.sense(chess.parse_square(ev.square), ev.piece or "?")
+def place(game: GameState, ev: Place, out: list[Ruling]) -> bool:
+    """A piece put down while the board is restored; a blind sensor's piece is unknown.
+
+    Returns False when play went on before it (`released`): the place is then ruled in play.
+    """
+    if released(game, ev.t, out):
+        return False
+    sq = chess.parse_square(ev.square)
+    game.sense(sq, ev.piece or "?")
+    if game.start.auto_press:
+        game.restore_put_down = (frozenset((sq,)), ev.t)
     _changed(game, ev.t, out)
+    return True
 
 
-def report(game: GameState, seen: Sensed, seen_at: float, out: list[Ruling]) -> None:
+def report(game: GameState, seen: Sensed, seen_at: float, t: float, out: list[Ruling]) -> bool:
     """A whole-board report while the board is restored: the sensed board, kinds kept where
-    a colour-only or blind sensor shows a piece the sensed board already names."""
+    a colour-only or blind sensor shows a piece the sensed board already names.
+
+    Returns False when play went on before it (`released`): the report is then ruled in play.
+    """
+    if released(game, t, out):
+        return False
+    if game.start.auto_press:
+        arrived = frozenset(
+            sq for sq in range(64) if seen[sq] is not None and game.sensed[sq] is None
+        )
+        if arrived:
+            game.restore_put_down = (arrived, seen_at)
     game.report(seen)
     _changed(game, seen_at, out)
+    return True
+
+
+def released(game: GameState, t: float, out: list[Ruling]) -> bool:
+    """`auto_press`: the piece put down last has stood `slide_s` by `t` (the time of the next
+    change of the board). If it went where the last of the legal plies the board shows (up to
+    `max_plies`) arrived, the hands have played, not put back: those plies are made, as a
+    press would make them (see the module's docstring), and play goes on. True if so."""
+    put_down = game.restore_put_down
+    if put_down is None or not game.start.auto_press:
+        return False
+    squares, put_t = put_down
+    if t - put_t <= game.start.slide_s:
+        return False
+    game.restore_put_down = None
+    match = game.match()
+    if isinstance(match, Match) and match.moves:
+        board = game.board.copy(stack=False)
+        for move in match.moves[:-1]:
+            board.push(move)
+        if not squares & set(changed_squares(board, match.moves[-1])):
+            match = None  # a piece put back where it stands in the game: no move
+    if not isinstance(match, Match):
+        if squares & game.diff():
+            # put down where the game has no such piece: as at a press, what is still to be
+            # put back is said again (once per difference), so the game never goes silent
+            game.mismatch(t, out)
+        return False
+    game.restored()
+    game.waiting_presses.clear()
+    moves.made_all(game, match, t, put_t, out)
+    return True
 
 
 def presses_before(game: GameState, seen_at: float, out: list[Ruling]) -> None:
@@ -99,6 +169,7 @@ def _changed(game: GameState, t: float, out: list[Ruling]) -> None:
     that waited for this report are ruled on it."""
     game.restore_seen_at = t
     if not game.diff():
+        game.restore_put_down = None
         game.restored()
         game.waiting_presses.clear()  # made while the board was put back: no move, no 7.5.3
         return

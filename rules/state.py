@@ -155,6 +155,9 @@ class GameState:
         self.held = False
         #: while the board is being restored (`restoring`): when its last change was reported
         self.restore_seen_at = start.t
+        #: while the board is restored, with `auto_press`: the squares a piece was put down
+        #: on last and when (`restoring.released`); None when none waits
+        self.restore_put_down: tuple[frozenset[int], float] | None = None
         #: the last claim and the game as it stood before it, for the arbiter's verdict
         #: (`rules.verdicts`, `claim_verdict`); None when there is none to rule on
         self.claim_on_record: ClaimOnRecord | None = None

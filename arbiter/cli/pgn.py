@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterable, Iterator
 
 from rules.i18n import N_
 
@@ -26,10 +27,11 @@ def run(args: argparse.Namespace) -> int:
     from arbiter.errors import StreamFileError
     from arbiter.i18n import gettext, language_for
     from arbiter.records.pgn import pgn_from_rulings
-    from arbiter.records.stream import open_stream, read_events
-    from rules.errors import EventError, EventOrderError
+    from arbiter.records.stream import ReadPlace, open_stream, read_events
+    from rules.errors import ArbiterError, EventError, EventOrderError
     from rules.events import Event, Start
-    from rules.replay import replay
+    from rules.replay import iter_rulings, replay
+    from rules.rulings import Ruling
 
     """Write the PGN; a stream broken part-way still gives the record of what came before.
 
@@ -38,14 +40,31 @@ def run(args: argparse.Namespace) -> int:
     """
     name = "stdin" if args.file == "-" else args.file
     events: list[Event] = []
+    rulings: list[Ruling] = []
     broken: EventError | None = None
+    place = ReadPlace()
+
+    def kept(stream: Iterable[Event]) -> Iterator[Event]:
+        for event in stream:
+            events.append(event)
+            yield event
+
+    handle = open_stream(args.file)
     try:
-        events.extend(read_events(open_stream(args.file), name, torn="tail", warn=_warn))
-    except EventError as exc:
-        broken = exc
-    if broken is not None and not (events and isinstance(events[0], Start)):
-        raise broken
-    rulings = replay(events)
+        read = read_events(handle, name, torn="tail", warn=_warn, place=place)
+        rulings.extend(iter_rulings(kept(read)))
+    except ArbiterError as exc:
+        if place.failed and not isinstance(exc, EventError):
+            raise  # the file cannot be read at all
+        if place.failed:  # the reader's own error names file and line
+            broken = exc
+        else:  # the rules could not take the event read last: the record stops before it
+            broken = place.locate(exc, name)
+            if events:
+                events.pop()
+        if not (events and isinstance(events[0], Start)):
+            raise broken from None
+        rulings = replay(events)  # the events before the fault, ruled to their end
     start = events[0]
     if not isinstance(start, Start):  # replay has refused such a stream already
         raise EventOrderError.of(

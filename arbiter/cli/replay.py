@@ -5,10 +5,11 @@ from __future__ import annotations
 import argparse
 import itertools
 import sys
-from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
+    from rules.events import Event
     from rules.rulings import Ruling
 
 HELP = "rule on an event stream (JSON Lines) and print the rulings"
@@ -26,18 +27,32 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from arbiter.i18n import language_for
-    from arbiter.outputs.render import ruling_line
-    from arbiter.records.stream import open_stream, read_events
-    from arbiter.teach.lessons import lessons
-    from rules.events import Event, Start
-    from rules.messages import ruling_json
-    from rules.replay import iter_rulings
+    from arbiter.records.stream import ReadPlace, open_stream, read_events
+    from rules.errors import ArbiterError
 
     handle = open_stream(args.file)
     name = "stdin" if args.file == "-" else args.file
     out = sys.stdout
-    events = read_events(handle, name, torn="tail", warn=_warn)
+    place = ReadPlace()
+    events = read_events(handle, name, torn="tail", warn=_warn, place=place)
+    try:
+        return _rule(args, events, out)
+    except ArbiterError as exc:
+        if place.failed:  # the reader's own error names file and line
+            raise
+        raise place.locate(exc, name) from None  # the rules': the line of the event read last
+
+
+def _rule(args: argparse.Namespace, events: Iterator[Event], out: TextIO) -> int:
+    """Rule on `events` and print the rulings as they come: each as it comes, so that an
+    error later keeps those before it."""
+    from arbiter.i18n import language_for
+    from arbiter.outputs.render import ruling_line
+    from arbiter.teach.lessons import lessons
+    from rules.events import Start
+    from rules.messages import ruling_json
+    from rules.replay import iter_rulings
+
     first = next(events, None)  # the `start` names the rule profile, whose language is default
     language = language_for(first.rules if isinstance(first, Start) else None)
     stream: Iterable[Event] = events if first is None else itertools.chain([first], events)

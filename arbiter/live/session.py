@@ -27,6 +27,7 @@ nothing made meanwhile is ruled a touch, an illegal move or a press without a mo
 from __future__ import annotations
 
 import contextlib
+import copy
 import dataclasses
 import queue
 import time
@@ -64,7 +65,7 @@ from arbiter.live.start_check import setup_difference, waiting_note
 from arbiter.records.journal import JournalWriter, restart_event
 from firmware_bridge.gpio.devices import DrawHold
 from rules import ending, verdicts
-from rules.errors import ArbiterError
+from rules.errors import ArbiterError, EventError
 from rules.events import (
     Decline,
     Event,
@@ -72,6 +73,7 @@ from rules.events import (
     Press,
     Resume,
     Sensor,
+    SetPosition,
     Start,
     Tick,
 )
@@ -383,9 +385,16 @@ class Session:
         return Resume(t=t) if self.game.clock.paused else None
 
     def submit(self, event: Event) -> list[Ruling]:
-        """Journal `event` (never before the last one in time), then rule on it."""
+        """Journal `event` (never before the last one in time), then rule on it.
+
+        An event the rules refuse whatever the game's state (a second `start`, a
+        `set_position` whose FEN cannot be read or is no legal position) is refused before it
+        is journaled: journaled, it would stop every `resume` of the journal (issue 17).
+        """
         if event.t < self.last_t:
             event = dataclasses.replace(event, t=self.last_t)  # type: ignore[type-var]
+        if isinstance(event, Start | SetPosition):
+            refused_before_journal(self.game, event)
         if self.journal is not None:
             self.journal.append(event)
         self.events.append(event)
@@ -704,6 +713,15 @@ def reports_whole_board(source: Source) -> bool:
     if isinstance(source, BoardAdapter | CameraSource):
         return True
     return isinstance(source, GpioSource) and source.reed is not None
+
+
+def refused_before_journal(game: Game, event: Start | SetPosition) -> None:
+    """Raise the rules' own error for `event` if they would refuse it, leaving `game` as it
+    was: a `start` within a game, or a `set_position` tried on a copy of the game (such events
+    are rare, so the copy costs nothing in play)."""
+    if isinstance(event, Start):
+        raise EventError.of(N_("a second 'start' event in the same stream"))
+    copy.deepcopy(game).handle(event)
 
 
 def rebuild(history: Sequence[Event]) -> tuple[Game, list[Ruling]]:

@@ -18,6 +18,7 @@ import os
 import stat
 import sys
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Literal, cast
 
@@ -107,18 +108,51 @@ def torn_error(raw: bytes) -> EventError | None:
     return None
 
 
+@dataclass
+class ReadPlace:
+    """Where `read_events` stands: the line of the event it yielded last, and whether it
+    stopped at a fault of its own (its error names file and line already)."""
+
+    line: int = 0
+    failed: bool = False
+
+    def locate(self, exc: ArbiterError, name: str) -> EventError:
+        """An error the rules found in the event read last (a `start` whose FEN is no legal
+        position, a second `start`, an unreadable `set_position`), naming the file and that
+        event's line as the reader's own errors do (issue 17 D13)."""
+        if self.line == 0:
+            return EventError.of(N_("{file}: {error}"), file=name, error=exc)
+        return EventError.of(LINE_FAULT, file=name, line=self.line, fault=exc)
+
+
 def read_events(
     handle: BinaryIO,
     name: str = "stream",
     *,
     torn: TornPolicy = "error",
     warn: Warn | None = None,
+    place: ReadPlace | None = None,
 ) -> Iterator[Event]:
     """Events of a JSON Lines stream; blank lines are skipped.
 
     Raises EventError naming `name`, the line number and the fault; events before it have
     already been yielded. `torn` and `warn` say what becomes of a line torn by a crash.
+    `place`, if given, is kept at the line of the event yielded last (`ReadPlace`).
     """
+    try:
+        for number, event in _read(handle, name, torn, warn):
+            if place is not None:
+                place.line = number
+            yield event
+    except ArbiterError:
+        if place is not None:
+            place.failed = True
+        raise
+
+
+def _read(
+    handle: BinaryIO, name: str, torn: TornPolicy, warn: Warn | None
+) -> Iterator[tuple[int, Event]]:
     last_t: float | None = None
     lines = _numbered_lines(handle, name)
     for number, raw in lines:
@@ -144,7 +178,7 @@ def read_events(
                 before=last_t,
             )
         last_t = event.t
-        yield event
+        yield number, event
 
 
 def _parse(raw: bytes, number: int, name: str) -> Event:

@@ -255,6 +255,11 @@ class ChessnutCodec(Codec):
         while True:
             match = _POSITION_HEADER.search(buf, start, end)
             if match is None:
+                if len(buf) == pos + size and buf[-1] == POSITION:
+                    # the message's last byte is a position's type byte and the next byte
+                    # (its length byte, perhaps) has not come: wait, as a whole feed would
+                    # see it (issue 17 D11: otherwise the cut decides which message wins)
+                    return None
                 return pos
             j = match.start()
             wanted = BODIES[bytes(buf[j : j + 2])]

@@ -21,7 +21,8 @@ from arbiter.records.journal import JournalWriter, read_journal
 from firmware_bridge.gpio.devices import PauseToggle
 from firmware_bridge.gpio.fake import FakePins
 from firmware_bridge.gpio.pins import DEFAULT_PINS
-from rules.events import Lift, Place, Press, Restart, Start, Tick
+from rules.errors import ArbiterError
+from rules.events import Lift, Place, Press, Restart, SetPosition, Start, Tick
 from rules.replay import replay
 from rules.supervision import PanelMode
 
@@ -441,3 +442,34 @@ def test_without_a_clock_the_space_key_presses_for_the_mover() -> None:
     press = session.resolve(KeyCommand(2.5, " "))
     assert isinstance(press, Press) and press.side == "black"  # e4 completed: Black to move
     assert not [r for r in session.submit(press) if r.type in ("illegal", "penalty")]
+
+
+@pytest.mark.parametrize(
+    ("bad", "fault"),
+    [
+        (SetPosition(t=2.0, fen="garbage"), "cannot be read"),
+        (Start(t=2.0), "a second 'start'"),
+    ],
+)
+def test_an_event_the_rules_refuse_is_never_journaled(
+    tmp_path: Path, bad: SetPosition | Start, fault: str
+) -> None:
+    """Issue 17 (journals never made unreadable): a `set_position` the rules cannot take, or
+    a second `start`, read from a scripted stream was journaled before the rules refused it,
+    and every `resume` of the journal then stopped at it. It is refused before the journal."""
+    path = tmp_path / "j.jsonl"
+    session = Session.new(Start(t=0.0, time_control="60"), JournalWriter(path), FakeClock())
+    for event in e4_events():
+        session.submit(event)
+    with pytest.raises(ArbiterError, match=fault):
+        session.submit(bad)
+    session.journal.close()  # type: ignore[union-attr]
+    history, _ = read_journal(path)
+    assert history[-1] == e4_events()[-1]  # the refused event is not in the journal
+    game, _ = rebuild(history)  # so the journal resumes
+    assert game.ply == 1 and session.game.ply == 1
+    # a readable position is journaled and ruled as before
+    again = Session.resume(history, JournalWriter(path), lambda t: FakeClock(t))
+    again.submit(SetPosition(t=3.0, fen="4k3/8/8/8/8/8/8/4K2R w K - 0 1"))
+    assert again.game.board.fen() == "4k3/8/8/8/8/8/8/4K2R w K - 0 1"
+    assert read_journal(path)[0][-1].type == "arbiter"

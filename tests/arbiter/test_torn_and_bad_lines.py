@@ -186,3 +186,48 @@ def test_set_and_decode_answer_huge_and_deep_values_with_our_error(tmp_path: Pat
         result = arbiter("decode", "--protocol", "dgt", str(path))
         assert result.returncode == 2 and "line 1" in result.stderr
         assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("lines", "where", "fault"),
+    [
+        (['{"t": 1, "type": "lift", "square": "e2"}'], "line 1", "must begin with a 'start'"),
+        (
+            ['{"t": 0, "type": "start", "fen": "8/8/8/8/8/8/8/8 w - - 0 1"}'],
+            "line 1",
+            "not a legal chess position",
+        ),
+        ([TEXT, '{"t": 5, "type": "start"}'], "line 6", "a second 'start'"),
+        (
+            [TEXT, '{"t": 5, "type": "arbiter", "action": "set_position", "fen": "garbage"}'],
+            "line 6",
+            "cannot be read",
+        ),
+    ],
+)
+def test_faults_the_rules_find_name_the_file_and_line(
+    tmp_path: Path, lines: list[str], where: str, fault: str
+) -> None:
+    """Issue 17 D13: errors found by the rules rather than the reader (no `start`, a start
+    FEN that is no position, a second `start`, an unreadable `set_position`) name the file
+    and the line as the reader's own do; `pgn` keeps the record of the lines before it."""
+    path = tmp_path / "bad.jsonl"
+    path.write_text("".join(line if line.endswith("\n") else line + "\n" for line in lines))
+    for command in ("replay", "pgn"):
+        result = arbiter(command, str(path))
+        assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
+        assert f"{path}: {where}: " in result.stderr and fault in result.stderr, result.stderr
+    if lines[0] == TEXT:  # the record before the fault: 1. e4 e5, then where it stops
+        pgn = arbiter("pgn", str(path)).stdout
+        assert "1. e4" in pgn and "e5" in pgn and "the record stops here" in pgn
+        replay = arbiter("replay", "--json", str(path)).stdout
+        # e4 stood; e5 would be released by a later event's time (slide_s), not by the fault
+        assert replay.count('"type": "move"') >= 1
+
+
+def test_an_empty_stream_names_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "blank.jsonl"
+    path.write_text("\n\n")
+    for command in ("replay", "pgn"):
+        result = arbiter(command, str(path))
+        assert result.returncode == 2 and f"{path}: the stream is empty" in result.stderr

@@ -111,3 +111,51 @@ def test_events_are_the_same_however_the_reads_are_cut() -> None:
             events += codec.feed(bytes(stream[pos : pos + step]), 1.0)
             pos += step
         assert events + codec.flush(1.0) == expected
+
+
+def _byte_at_a_time(data: bytes) -> tuple[list[Event], ChessnutCodec]:
+    codec = ChessnutCodec(orientation="normal")
+    events: list[Event] = []
+    for i in range(len(data)):
+        events += codec.feed(data[i : i + 1], 1.0)
+    return events + codec.flush(1.0), codec
+
+
+def test_a_reply_cut_short_by_a_position_is_dropped_however_the_reads_are_cut() -> None:
+    """Issue 17 (D11), the report's 40 bytes: a stored-games reply cut short (`32 01`), then a
+    whole position. Its type byte `01` ends the short reply: fed at once, the position wins;
+    a byte at a time, the reply was taken whole before the position's `24` came, and the
+    position was lost (37 bytes reported dropped, no snapshot)."""
+    data = b"\x32\x01" + ChessnutBoard().position_message()
+    whole = ChessnutCodec(orientation="normal")
+    expected = whole.feed(data, 1.0) + whole.flush(1.0)
+    assert snapshots(expected) == ["rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"]
+    assert dropped(expected) == 2 and whole.stored_games is None
+    events, codec = _byte_at_a_time(data)
+    assert events == expected
+    assert codec.stored_games is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    parts=st.lists(
+        st.sampled_from(
+            [GOOD, GOOD[:20], b"\x32\x01", b"\x32\x01\x05", b"\x2a\x02", b"\x01", b"\x01\x24"]
+        )
+        | st.binary(max_size=12),
+        max_size=10,
+    )
+)
+def test_byte_at_a_time_gives_the_events_of_one_feed(parts: list[bytes]) -> None:
+    """Whole messages, their beginnings and header bytes in any order: the events (drop
+    reports included, with a final flush) do not depend on the reads being one byte each."""
+    data = b"".join(parts)
+    whole = ChessnutCodec(orientation="normal")
+    expected = whole.feed(data, 1.0) + whole.flush(1.0)
+    events, codec = _byte_at_a_time(data)
+    assert events == expected
+    assert (codec.stored_games, codec.battery, codec.pending) == (
+        whole.stored_games,
+        whole.battery,
+        whole.pending,
+    )

@@ -25,6 +25,11 @@ def test_round_trip_of_a_lift() -> None:
         ('{"t": 0, "type": "snapshot", "board": "8/8/8"}', "8 ranks"),
         ('{"t": 0, "type": "press", "side": "red"}', "white"),
         ("{not json", "not valid JSON"),
+        # issue 17 D13: a field of the wrong JSON type is named, not "lacks a field"
+        ('{"t": 1, "type": "lift", "square": ["e2"]}', "'square' must be a square name"),
+        ('{"t": 1, "type": "place", "square": {"e": 2}}', "'square' must be a square name"),
+        ('{"t": 1, "type": "place", "square": "e4", "piece": ["P"]}', "'piece' must be one of"),
+        ('{"t": 1, "type": "press", "side": ["white"]}', "'side' must be"),
     ],
 )
 def test_bad_lines_name_line_and_fault(line: str, fault: str) -> None:
@@ -54,3 +59,13 @@ def test_start_defaults_follow_the_contract() -> None:
 def test_a_clock_beyond_100_hours_is_refused_with_the_field_named(line: str) -> None:
     with pytest.raises(EventError, match="at most 100 hours"):
         parse_line(line)
+
+
+def test_a_number_of_5000_digits_is_named_without_pythons_advice() -> None:
+    """Issue 17 D3: the message says what is wrong with the line, not how to reconfigure
+    Python (`sys.set_int_max_str_digits`)."""
+    with pytest.raises(EventError) as info:
+        parse_line('{"t": ' + "9" * 5000 + ', "type": "tick"}', line=3)
+    message = str(info.value)
+    assert message.startswith("line 3: not valid JSON") and "5000 digits" in message
+    assert "sys." not in message

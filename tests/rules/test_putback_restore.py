@@ -132,3 +132,57 @@ def test_a_cameras_press_half_way_takes_the_plies_of_the_scene_after_it() -> Non
     out = table.rulings()
     assert moves(out) == ["e2e4", "e7e5", "g1f3", "b8c6"]
     assert not table.game.restoring
+
+
+#: kinds whose board reports every change (a camera never runs with auto_press: it has no
+#: release, events.md)
+BOARDS = ("identity", "occupancy", "pegasus", "snapshot")
+
+
+def away_auto(kind: str) -> Table:
+    """As `away`, on a board without a clock: the release of a move completes it."""
+    table = Table(kind, auto_press=True).play("e2e4", "e7e5")
+    table.sensor("disconnected")
+    table.play(*DOWN)
+    table.sensor("reconnected").report()
+    return table
+
+
+@pytest.mark.parametrize("kind", BOARDS)
+def test_auto_press_a_move_on_a_board_put_back_part_way_is_not_lost(kind: str) -> None:
+    """With auto_press no press ends the restoring: the board put back to 1. e4 e5 2. Nf3 (a
+    legal ply from the game), Black plays Nc6 and White Bc4. Before, the game stayed
+    `restoring` and nothing more was ever ruled; now Black's Nc6, released, takes the plies
+    the board shows, and play goes on."""
+    table = put_back(away_auto(kind), BACK[:4])
+    table.move("b8c6").move("f1c4").tick(5.0)
+    out = table.rulings()
+    assert moves(out) == ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4"]
+    assert of(out, "illegal") == [] and of(out, "penalty") == [] and of(out, "violation") == []
+    assert not table.game.restoring
+
+
+@pytest.mark.parametrize("kind", BOARDS)
+def test_auto_press_pieces_put_back_in_reverse_order_are_still_not_moves(kind: str) -> None:
+    """Every position the board passes through on its way back is a legal one; a piece put
+    back goes where it came from, so none of them is taken for the hands' play."""
+    table = put_back(away_auto(kind))
+    table.move("d2d4").move("d7d5").tick(5.0)
+    out = table.rulings()
+    assert moves(out) == ["e2e4", "e7e5", "d2d4", "d7d5"]
+    assert of(out, "illegal") == [] and of(out, "penalty") == [] and of(out, "violation") == []
+
+
+@pytest.mark.parametrize("kind", BOARDS)
+def test_auto_press_a_move_beyond_max_plies_says_again_what_to_put_back(kind: str) -> None:
+    """Put back only to 2. Nf3 Nc6, then White plays Bc4: three plies from the game, beyond
+    `max_plies`. No press will come; the release says again what is still to be put back
+    instead of leaving the game silent."""
+    table = put_back(away_auto(kind), BACK[:3])
+    table.move("f1c4").move("g8f6").tick(5.0)
+    out = table.rulings()
+    assert moves(out) == ["e2e4", "e7e5"]
+    mismatches = of(out, "mismatch")
+    assert len(mismatches) >= 2 and mismatches[-1].t > mismatches[0].t
+    assert of(out, "illegal") == [] and of(out, "penalty") == []
+    assert table.game.restoring
