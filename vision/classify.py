@@ -77,12 +77,33 @@ def posteriors(board: Any, cal: Calibration) -> Any:
     first, mapped, outline = _light_mapped(board, cal)
     if mapped is None:
         return first
-    mapped = unshaded(mapped, cal.levels)
-    feats = square_features(mapped, origins, REF)
+    brightened = unshaded(mapped, cal.levels)
+    feats = square_features(brightened, origins, REF)
     post = _posterior(cal.model.log_likelihood(feats))
     if outline is not None:
         post = unlike_known(post, feats, outline, cal)
+    if brightened is not mapped:
+        post = shade_judged(post, mapped, brightened, cal)
     return behind_judged(post, feats, cal)
+
+
+def shade_judged(post: Any, mapped: Any, brightened: Any, cal: Calibration) -> Any:
+    """The posteriors, with a square brightened out of shade (`vision.shade`) made
+    unreadable (`?`) where it reads as empty once brightened but as a white piece as it
+    was seen: a white piece in shade on a light square, whose own shading the light field
+    took for the shadow's, is flattened into its square by the brightening."""
+    cells = (brightened != mapped).any(axis=2)
+    changed = cells.reshape(8, geometry.SQ, 8, geometry.SQ).any(axis=(1, 3)).ravel()
+    empty = post.argmax(axis=1) == 0
+    if not (changed & empty).any():
+        return post
+    plain = _posterior(cal.model.log_likelihood(square_features(mapped, cal.origins(), REF)))
+    doubt = changed & empty & (plain.argmax(axis=1) == 1)
+    if not doubt.any():
+        return post
+    post = post.copy()
+    post[doubt] = 1.0 / 3.0
+    return post
 
 
 def behind_judged(post: Any, feats: Any, cal: Calibration) -> Any:
