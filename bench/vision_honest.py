@@ -5,8 +5,9 @@ confidence): a square read as a definite wrong state is a silent misread; `?` is
 Per calibration: silent misreads by kind (`behind`: an empty square read as a piece while
 the square in front of it, toward the camera, holds one; `missed`: a piece read empty;
 `colour`; `phantom`: any other empty square read as a piece) and the `?` squares, split by
-whether a piece or nothing stood there. The camera's pose decides which square is in front
-(`geometry.toward_camera`).
+whether a piece or nothing stood there; `right` squares, and per calibration the share of
+squares read right and the share silently misread. The camera's pose decides which square
+is in front (`geometry.toward_camera`).
 
     python bench/vision_honest.py [--calibrations 4755,4768]
 """
@@ -71,6 +72,8 @@ def score(cal: Any, photos: list[tuple[Any, Any, str]], least: float) -> dict[st
                     front = _front(here, r, c)
                     add("behind" if front and truth[front[0]][front[1]] != "." else "phantom")
     out["silent"] = sum(v for k, v in out.items() if not k.startswith("?"))
+    unsure = out.get("? on a piece", 0) + out.get("? on empty", 0)
+    out["right"] = 64 * len(photos) - out["silent"] - unsure
     return dict(sorted(out.items()))
 
 
@@ -97,6 +100,11 @@ def main() -> int:
         for k, v in counts.items():
             total[k] = total.get(k, 0) + v
     print("all", json.dumps(dict(sorted(total.items()))))
+    for key, counts in out.items():
+        squares = counts["right"] + counts["silent"] + counts.get("? on a piece", 0)
+        squares += counts.get("? on empty", 0)
+        right, wrong = counts["right"] / squares, counts["silent"] / squares
+        print(f"{key}: right {100 * right:.2f} %, silent misreads {100 * wrong:.2f} %")
     return 0
 
 

@@ -31,6 +31,7 @@ from vision.placement import STATES, from_grid, square_name, to_grid
 from vision.shade import unshaded
 
 SURE_EMPTY = 0.8  #: first-pass probability above which a square measures the empty look
+MARGIN = 2  #: pixels around a window measured again (`shade_judged`): its gradients exact
 
 
 def _posterior(ll: Any) -> Any:
@@ -77,12 +78,59 @@ def posteriors(board: Any, cal: Calibration) -> Any:
     first, mapped, outline = _light_mapped(board, cal)
     if mapped is None:
         return first
-    mapped = unshaded(mapped, cal.levels)
-    feats = square_features(mapped, origins, REF)
+    brightened = unshaded(mapped, cal.levels)
+    feats = square_features(brightened, origins, REF)
     post = _posterior(cal.model.log_likelihood(feats))
     if outline is not None:
         post = unlike_known(post, feats, outline, cal)
+    if brightened is not mapped:
+        post = shade_judged(post, feats, mapped, brightened, cal)
     return behind_judged(post, feats, cal)
+
+
+def shade_judged(post: Any, feats: Any, mapped: Any, brightened: Any, cal: Calibration) -> Any:
+    """The posteriors, with a light square brightened out of shade (`vision.shade`) made
+    unreadable (`?`) where it reads as empty once brightened but as a white piece as it
+    was seen: a white piece in shade on a light square, whose own shading the light field
+    took for the shadow's, is flattened into its square by the brightening (on the
+    `uschess` photos, the white pawn on g2 in the photographer's shadow).
+
+    `feats` are the brightened board's features; only the candidate squares' windows are
+    measured again on the board as seen (each with a `MARGIN` for the gradients), so
+    that a frame with a shadow costs a few windows, not a second board.
+    """
+    n = np()
+    origins = cal.origins()
+    idx = n.arange(64)
+    light = (idx // 8 + idx % 8) % 2 == 0
+    candidates = []
+    for i in n.flatnonzero((post.argmax(axis=1) == 0) & light):
+        x, y = (int(v) for v in origins[i])
+        window = (slice(y, y + WINDOW), slice(x, x + WINDOW))
+        if (brightened[window] != mapped[window]).any():
+            candidates.append(i)
+    if not candidates:
+        return post
+    # the candidates' windows, each with a margin, side by side in one strip
+    side = WINDOW + 2 * MARGIN
+    strip = n.zeros((side, side * len(candidates), 3), dtype=mapped.dtype)
+    at = n.zeros((64, 2), dtype="int64")
+    for j, i in enumerate(candidates):
+        x, y = (int(v) for v in origins[i])
+        x0 = min(max(x - MARGIN, 0), geometry.SIZE - side)
+        y0 = min(max(y - MARGIN, 0), geometry.SIZE - side)
+        strip[:, j * side : (j + 1) * side] = mapped[y0 : y0 + side, x0 : x0 + side]
+        at[j] = (j * side + x - x0, y - y0)
+    at[len(candidates) :] = at[0]
+    seen = feats.copy()
+    seen[candidates] = square_features(strip, at, REF)[: len(candidates)]
+    as_seen = _posterior(cal.model.log_likelihood(seen))
+    doubt = [i for i in candidates if as_seen[i].argmax() == 1]
+    if not doubt:
+        return post
+    post = post.copy()
+    post[doubt] = 1.0 / 3.0
+    return post
 
 
 def behind_judged(post: Any, feats: Any, cal: Calibration) -> Any:
