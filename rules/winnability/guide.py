@@ -132,23 +132,41 @@ class Guide:
             h += foe[sq]
         return h
 
-    def children(self, board: chess.Board) -> list[tuple[float, chess.Move]]:
-        """(score after the move, move) for every *pseudo-legal* move of `board` (the search
-        drops those that leave the mover's king in check when it plays them), without a push:
-        each score is the parent's corrected for the moved unit and the captured one."""
-        winner = self.winner
-        kl = board.king(not winner)
-        kw = board.king(winner)
-        moves = _candidate_moves(board)
+    def children(self, board: chess.Board, check: bool) -> list[tuple[float, int]]:
+        """(score after the move, move code) for every *pseudo-legal* move of `board` (the
+        search drops those that leave the mover's king in check when it plays them), without
+        a push: each score is the parent's corrected for the moved unit and the captured one.
+        `check` says whether the side to move is in check (the search knows it already).
+
+        A move code is `from | to << 6 | promotion << 12 | IRREVERSIBLE` (`decode` gives the
+        move back): the search plays only a few of a position's moves, so most never become
+        `chess.Move` objects. Out of check the moves are generated here from the bitboards,
+        in python-chess's order (`generate_pseudo_legal_moves`: pieces from h8 down, castling,
+        pawn captures, pushes, double pushes, en passant), because ties in score are broken
+        by that order and the search must expand the same positions as before."""
+        kl = board.king(not self.winner)
+        kw = board.king(self.winner)
         if kl is None or kw is None:
-            return [(0.0, m) for m in moves]
+            return [(0.0, encode(board, m)) for m in _candidate_moves(board)]
+        if check:
+            return self._scored(board, list(board.generate_legal_moves()), kl, kw)
+        if board.turn == self.winner:
+            return self._winner_children(board, kl, kw)
+        return self._loser_children(board, kl, kw)
+
+    def _scored(
+        self, board: chess.Board, moves: list[chess.Move], kl: int, kw: int
+    ) -> list[tuple[float, int]]:
+        """(score, code) of each of `moves`, one at a time (in check, where moves are few,
+        and the reference the generated scores are tested against)."""
+        winner = self.winner
         h = self.total(board, kl, kw)
         turn = board.turn
         occupied = board.occupied
         kings = board.kings
         enemy = board.occupied_co[not turn]
         piece_type_at = board.piece_type_at
-        out: list[tuple[float, chess.Move]] = []
+        out: list[tuple[float, int]] = []
         append = out.append
         if turn == winner:
             near = _PIECE_TERM[kl]
@@ -156,21 +174,7 @@ class Guide:
             pawn_term = self.pawn_term
             w_king = self.w_king
             king_now = w_king * max(0, _DIST[kw][kl] - 2)
-            # squares from which each kind of piece would give check (attacks are symmetric)
-            diag = chess.BB_DIAG_ATTACKS[kl][chess.BB_DIAG_MASKS[kl] & occupied]
-            orth = (
-                chess.BB_RANK_ATTACKS[kl][chess.BB_RANK_MASKS[kl] & occupied]
-                | chess.BB_FILE_ATTACKS[kl][chess.BB_FILE_MASKS[kl] & occupied]
-            )
-            checking = (
-                0,
-                chess.BB_PAWN_ATTACKS[not turn][kl],
-                chess.BB_KNIGHT_ATTACKS[kl],
-                diag,
-                orth,
-                diag | orth,
-                0,
-            )
+            checking = _checking(kl, occupied, turn)
             for move in moves:
                 frm, to = move.from_square, move.to_square
                 bb_to = 1 << to
@@ -188,29 +192,18 @@ class Guide:
                         f -= foe[to + (-8 if turn == chess.WHITE else 8)]  # en passant
                 if enemy & bb_to:
                     f -= foe[to]
-                append((f, move))
+                append((f, encode(board, move)))
             return out
         # the loser moves
         near = _PIECE_TERM[kl]
         foe = _FOE_TERM[kl]
         pawn_term = self.pawn_term
-        own = board.occupied_co[winner]
-        pieces = own & ~board.pawns & ~kings
-        base = sum(pawn_term[sq] for sq in chess.scan_forward(own & board.pawns))
-        mine = [(sq, _STRENGTH[piece_type_at(sq) or 0]) for sq in chess.scan_forward(pieces)]
-        foes = list(chess.scan_forward(board.occupied_co[turn] & ~kings))
-        corner = self.corner
-        w_king = self.w_king
+        terms = self._loser_king_terms(board)
         for move in moves:
             frm, to = move.from_square, move.to_square
             bb_to = 1 << to
             if kings >> frm & 1:  # the loser's king: every term moves with it
-                near_to, foe_to = _PIECE_TERM[to], _FOE_TERM[to]
-                f = W_CORNER * corner[to] + w_king * max(0, _DIST[kw][to] - 2) + base
-                f += sum(near_to[sq] - strength for sq, strength in mine if sq != to)
-                f += sum(foe_to[sq] for sq in foes)
-                if enemy & bb_to and pawn_term and board.pawns & bb_to:
-                    f -= pawn_term[to]
+                f = self._loser_king_score(board, to, kw, terms)
             else:
                 f = h - foe[frm] + foe[to]
                 if enemy & bb_to:
@@ -218,5 +211,356 @@ class Guide:
                     f -= pawn_term[to] if victim == chess.PAWN else near[to] - _STRENGTH[victim]
                 elif (to - frm) % 8 and piece_type_at(frm) == chess.PAWN:  # en passant
                     f -= pawn_term[to + (-8 if turn == chess.WHITE else 8)]
-            append((f, move))
+            append((f, encode(board, move)))
         return out
+
+    def _loser_king_terms(self, board: chess.Board) -> KingTerms:
+        """What the score after any step of the loser's king is made of, once per position:
+        the winner's pawns' share, the winner's pieces (square, strength), the loser's units."""
+        own = board.occupied_co[self.winner]
+        pawn_term = self.pawn_term
+        base = sum(pawn_term[sq] for sq in chess.scan_forward(own & board.pawns))
+        pieces = own & ~board.pawns & ~board.kings
+        mine = [(sq, _STRENGTH[board.piece_type_at(sq) or 0]) for sq in chess.scan_forward(pieces)]
+        foes = list(chess.scan_forward(board.occupied_co[not self.winner] & ~board.kings))
+        return base, mine, foes
+
+    def _loser_king_score(
+        self, board: chess.Board, to: int, kw: int, terms: KingTerms
+    ) -> float:
+        """The score after the loser's king steps to `to` (every term moves with it)."""
+        base, mine, foes = terms
+        near_to, foe_to = _PIECE_TERM[to], _FOE_TERM[to]
+        f = W_CORNER * self.corner[to] + self.w_king * max(0, _DIST[kw][to] - 2) + base
+        f += sum(near_to[sq] - strength for sq, strength in mine if sq != to)
+        f += sum(foe_to[sq] for sq in foes)
+        if board.occupied_co[self.winner] & board.pawns & (1 << to):
+            f -= self.pawn_term[to]
+        return float(f)
+
+    def _winner_children(self, board: chess.Board, kl: int, kw: int) -> list[tuple[float, int]]:
+        """`children` for the winner to move, not in check (see `children`)."""
+        h = self.total(board, kl, kw)
+        turn = board.turn
+        occupied = board.occupied
+        us = board.occupied_co[turn]
+        enemy = board.occupied_co[not turn]
+        pawns, knights, kings = board.pawns, board.knights, board.kings
+        diagonal = board.bishops | board.queens
+        straight = board.rooks | board.queens
+        near = _PIECE_TERM[kl]
+        foe = _FOE_TERM[kl]
+        pawn_term = self.pawn_term
+        w_king = self.w_king
+        king_now = w_king * max(0, _DIST[kw][kl] - 2)
+        checking = _checking(kl, occupied, turn)
+        dist_kl = _DIST[kl]
+        out: list[tuple[float, int]] = []
+        append = out.append
+
+        non_pawns = us & ~pawns
+        while non_pawns:
+            frm = non_pawns.bit_length() - 1
+            bit = 1 << frm
+            non_pawns ^= bit
+            if bit & kings:
+                targets = chess.BB_KING_ATTACKS[frm] & ~us
+                attacked = board.is_attacked_by
+                while targets:
+                    to = targets.bit_length() - 1
+                    bb_to = 1 << to
+                    targets ^= bb_to
+                    if attacked(not turn, to):
+                        continue
+                    f = h + w_king * max(0, dist_kl[to] - 2) - king_now
+                    if enemy & bb_to:
+                        append((f - foe[to], frm | to << 6 | IRREVERSIBLE))
+                    else:
+                        append((f, frm | to << 6))
+                continue
+            if bit & knights:
+                piece = chess.KNIGHT
+                targets = chess.BB_KNIGHT_ATTACKS[frm]
+            else:
+                targets = 0
+                if bit & diagonal:
+                    targets = chess.BB_DIAG_ATTACKS[frm][chess.BB_DIAG_MASKS[frm] & occupied]
+                if bit & straight:
+                    targets |= (
+                        chess.BB_RANK_ATTACKS[frm][chess.BB_RANK_MASKS[frm] & occupied]
+                        | chess.BB_FILE_ATTACKS[frm][chess.BB_FILE_MASKS[frm] & occupied]
+                    )
+                piece = (
+                    chess.QUEEN if bit & diagonal and bit & straight
+                    else chess.BISHOP if bit & diagonal else chess.ROOK
+                )
+            targets &= ~us
+            strength = _STRENGTH[piece]
+            base = h - (near[frm] - strength)
+            checks = checking[piece]
+            while targets:
+                to = targets.bit_length() - 1
+                bb_to = 1 << to
+                targets ^= bb_to
+                f = base + (near[to] - strength)
+                if checks & bb_to:
+                    f -= W_CHECK
+                if enemy & bb_to:
+                    append((f - foe[to], frm | to << 6 | IRREVERSIBLE))
+                else:
+                    append((f, frm | to << 6))
+
+        if board.castling_rights & us:
+            for move in board.generate_castling_moves():
+                to = move.to_square
+                f = h + w_king * max(0, dist_kl[to] - 2) - king_now
+                append((f, move.from_square | to << 6))
+
+        own_pawns = pawns & us
+        if not own_pawns:
+            return out
+        promotes = chess.BB_RANK_8 if turn == chess.WHITE else chess.BB_RANK_1
+        bb = own_pawns
+        while bb:
+            frm = bb.bit_length() - 1
+            bit = 1 << frm
+            bb ^= bit
+            targets = chess.BB_PAWN_ATTACKS[turn][frm] & enemy
+            if not targets:
+                continue
+            base = h - pawn_term[frm]
+            while targets:
+                to = targets.bit_length() - 1
+                bb_to = 1 << to
+                targets ^= bb_to
+                if bb_to & promotes:
+                    for placed in _PROMOTIONS:
+                        f = base + (near[to] - _STRENGTH[placed])
+                        if checking[placed] & bb_to:
+                            f -= W_CHECK
+                        append((f - foe[to], frm | to << 6 | placed << 12 | IRREVERSIBLE))
+                else:
+                    f = base + pawn_term[to]
+                    if checking[chess.PAWN] & bb_to:
+                        f -= W_CHECK
+                    append((f - foe[to], frm | to << 6 | IRREVERSIBLE))
+        self._pushes(board, own_pawns, h, checking, near, out)
+        if board.ep_square is not None:
+            for move in board.generate_pseudo_legal_ep():
+                frm, to = move.from_square, move.to_square
+                f = h - pawn_term[frm] + pawn_term[to]
+                if checking[chess.PAWN] & (1 << to):
+                    f -= W_CHECK
+                f -= foe[to + (-8 if turn == chess.WHITE else 8)]
+                append((f, frm | to << 6 | IRREVERSIBLE))
+        return out
+
+    def _pushes(
+        self,
+        board: chess.Board,
+        own_pawns: int,
+        h: float,
+        checking: tuple[int, ...] | None,
+        near: list[float],
+        out: list[tuple[float, int]],
+    ) -> None:
+        """Append the pawn pushes of the side to move (single, then double), for the winner
+        (`checking` given) or for the loser (`checking` None: a loser's pawn moves only its
+        distance term, and `near` is then the loser's king's distance table)."""
+        turn = board.turn
+        empty = ~board.occupied
+        if turn == chess.WHITE:
+            single = own_pawns << 8 & empty & chess.BB_ALL
+            double = single << 8 & empty & (chess.BB_RANK_3 | chess.BB_RANK_4)
+            back = -8
+        else:
+            single = own_pawns >> 8 & empty
+            double = single >> 8 & empty & (chess.BB_RANK_6 | chess.BB_RANK_5)
+            back = 8
+        append = out.append
+        pawn_term = self.pawn_term
+        promotes = chess.BB_RANK_8 | chess.BB_RANK_1
+        while single:
+            to = single.bit_length() - 1
+            bb_to = 1 << to
+            single ^= bb_to
+            frm = to + back
+            if checking is None:
+                f = h - near[frm] + near[to]
+                if bb_to & promotes:
+                    for placed in _PROMOTIONS:
+                        append((f, frm | to << 6 | placed << 12 | IRREVERSIBLE))
+                else:
+                    append((f, frm | to << 6 | IRREVERSIBLE))
+                continue
+            base = h - pawn_term[frm]
+            if bb_to & promotes:
+                for placed in _PROMOTIONS:
+                    f = base + (near[to] - _STRENGTH[placed])
+                    if checking[placed] & bb_to:
+                        f -= W_CHECK
+                    append((f, frm | to << 6 | placed << 12 | IRREVERSIBLE))
+            else:
+                f = base + pawn_term[to]
+                if checking[chess.PAWN] & bb_to:
+                    f -= W_CHECK
+                append((f, frm | to << 6 | IRREVERSIBLE))
+        while double:
+            to = double.bit_length() - 1
+            double ^= 1 << to
+            frm = to + 2 * back
+            if checking is None:
+                f = h - near[frm] + near[to]
+            else:
+                f = h - pawn_term[frm] + pawn_term[to]
+                if checking[chess.PAWN] & (1 << to):
+                    f -= W_CHECK
+            append((f, frm | to << 6 | IRREVERSIBLE))
+
+    def _loser_children(self, board: chess.Board, kl: int, kw: int) -> list[tuple[float, int]]:
+        """`children` for the loser to move, not in check (see `children`)."""
+        h = self.total(board, kl, kw)
+        turn = board.turn
+        occupied = board.occupied
+        us = board.occupied_co[turn]
+        enemy = board.occupied_co[not turn]
+        pawns, knights, kings = board.pawns, board.knights, board.kings
+        diagonal = board.bishops | board.queens
+        straight = board.rooks | board.queens
+        near = _PIECE_TERM[kl]
+        foe = _FOE_TERM[kl]
+        pawn_term = self.pawn_term
+        out: list[tuple[float, int]] = []
+        append = out.append
+
+        def taken(to: int) -> float:
+            """What the winner's unit on `to` adds to the score (the loser takes it)."""
+            bb_to = 1 << to
+            if pawns & bb_to:
+                return pawn_term[to]
+            victim = board.piece_type_at(to) or chess.PAWN
+            return near[to] - _STRENGTH[victim]
+
+        non_pawns = us & ~pawns
+        while non_pawns:
+            frm = non_pawns.bit_length() - 1
+            bit = 1 << frm
+            non_pawns ^= bit
+            if bit & kings:
+                targets = chess.BB_KING_ATTACKS[frm] & ~us
+                attacked = board.is_attacked_by
+                terms = self._loser_king_terms(board)
+                while targets:
+                    to = targets.bit_length() - 1
+                    bb_to = 1 << to
+                    targets ^= bb_to
+                    if attacked(not turn, to):
+                        continue
+                    f = self._loser_king_score(board, to, kw, terms)
+                    append((f, frm | to << 6 | (IRREVERSIBLE if enemy & bb_to else 0)))
+                continue
+            if bit & knights:
+                targets = chess.BB_KNIGHT_ATTACKS[frm]
+            else:
+                targets = 0
+                if bit & diagonal:
+                    targets = chess.BB_DIAG_ATTACKS[frm][chess.BB_DIAG_MASKS[frm] & occupied]
+                if bit & straight:
+                    targets |= (
+                        chess.BB_RANK_ATTACKS[frm][chess.BB_RANK_MASKS[frm] & occupied]
+                        | chess.BB_FILE_ATTACKS[frm][chess.BB_FILE_MASKS[frm] & occupied]
+                    )
+            targets &= ~us
+            base = h - foe[frm]
+            while targets:
+                to = targets.bit_length() - 1
+                bb_to = 1 << to
+                targets ^= bb_to
+                f = base + foe[to]
+                if enemy & bb_to:
+                    append((f - taken(to), frm | to << 6 | IRREVERSIBLE))
+                else:
+                    append((f, frm | to << 6))
+
+        if board.castling_rights & us:
+            terms = self._loser_king_terms(board)
+            for move in board.generate_castling_moves():
+                f = self._loser_king_score(board, move.to_square, kw, terms)
+                append((f, move.from_square | move.to_square << 6))
+
+        own_pawns = pawns & us
+        if not own_pawns:
+            return out
+        promotes = chess.BB_RANK_8 | chess.BB_RANK_1
+        bb = own_pawns
+        while bb:
+            frm = bb.bit_length() - 1
+            bit = 1 << frm
+            bb ^= bit
+            targets = chess.BB_PAWN_ATTACKS[turn][frm] & enemy
+            if not targets:
+                continue
+            base = h - foe[frm]
+            while targets:
+                to = targets.bit_length() - 1
+                bb_to = 1 << to
+                targets ^= bb_to
+                f = base + foe[to] - taken(to)
+                if bb_to & promotes:
+                    for placed in _PROMOTIONS:
+                        append((f, frm | to << 6 | placed << 12 | IRREVERSIBLE))
+                else:
+                    append((f, frm | to << 6 | IRREVERSIBLE))
+        self._pushes(board, own_pawns, h, None, foe, out)
+        if board.ep_square is not None:
+            for move in board.generate_pseudo_legal_ep():
+                frm, to = move.from_square, move.to_square
+                f = h - foe[frm] + foe[to]
+                f -= pawn_term[to + (-8 if turn == chess.WHITE else 8)]
+                append((f, frm | to << 6 | IRREVERSIBLE))
+        return out
+
+
+#: what the score after a loser's king step is made of (`Guide._loser_king_terms`)
+KingTerms = tuple[float, list[tuple[int, float]], list[int]]
+
+#: the promotions in python-chess's order of generation
+_PROMOTIONS = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)
+
+#: the bit of a move code that marks a capture or a pawn move (a move that cannot be undone)
+IRREVERSIBLE = 1 << 15
+
+
+def _checking(kl: int, occupied: int, turn: chess.Color) -> tuple[int, ...]:
+    """Squares from which each kind of the mover's units would give check to a king on `kl`
+    (attacks are symmetric), indexed by piece type."""
+    diag = chess.BB_DIAG_ATTACKS[kl][chess.BB_DIAG_MASKS[kl] & occupied]
+    orth = (
+        chess.BB_RANK_ATTACKS[kl][chess.BB_RANK_MASKS[kl] & occupied]
+        | chess.BB_FILE_ATTACKS[kl][chess.BB_FILE_MASKS[kl] & occupied]
+    )
+    return (
+        0,
+        chess.BB_PAWN_ATTACKS[not turn][kl],
+        chess.BB_KNIGHT_ATTACKS[kl],
+        diag,
+        orth,
+        diag | orth,
+        0,
+    )
+
+
+def encode(board: chess.Board, move: chess.Move) -> int:
+    """The code of `move` in `board` (see `Guide.children`)."""
+    irreversible = board.is_capture(move) or board.piece_type_at(move.from_square) == chess.PAWN
+    return (
+        move.from_square
+        | move.to_square << 6
+        | (move.promotion or 0) << 12
+        | (IRREVERSIBLE if irreversible else 0)
+    )
+
+
+def decode(code: int) -> chess.Move:
+    """The move of a code made by `encode` or `Guide.children`."""
+    return chess.Move(code & 63, code >> 6 & 63, (code >> 12 & 7) or None)

@@ -20,7 +20,7 @@ from collections.abc import Hashable
 import chess
 
 from rules.errors import GameStateError
-from rules.winnability.guide import Guide
+from rules.winnability.guide import IRREVERSIBLE, Guide, decode
 from rules.winnability.static import cannot_mate, rammed
 
 #: below this many rammed pawn pairs the static proof is not tried inside the search (it is
@@ -56,11 +56,8 @@ def _checkmates(board: chess.Board, winner: chess.Color) -> bool:
     return board.turn != winner and board.is_checkmate()
 
 
-def _irreversible(board: chess.Board, move: chess.Move) -> bool:
-    return board.is_capture(move) or board.piece_type_at(move.from_square) == chess.PAWN
-
-
-Entry = tuple[float, int, chess.Board, chess.Move, Hashable]
+#: (score, tie-break, parent position, move code (`guide.decode`), parent's key)
+Entry = tuple[float, int, chess.Board, int, Hashable]
 
 
 class HelpmateSearch:
@@ -97,7 +94,9 @@ class HelpmateSearch:
         self.parents[root_key] = None
         #: the position to expand first when the search goes on (the root, or the one popped
         #: when the last slice ran out)
-        self.pending: tuple[chess.Board, Hashable] | None = (self.root, root_key)
+        self.pending: tuple[chess.Board, Hashable, bool] | None = (
+            self.root, root_key, self.root.is_check()
+        )
         if _checkmates(self.root, winner):
             self._finish([])
 
@@ -111,13 +110,14 @@ class HelpmateSearch:
         line.reverse()
         return line
 
-    def _expand(self, node: chess.Board, key: Hashable) -> None:
+    def _expand(self, node: chess.Board, key: Hashable, check: bool) -> None:
         self.expanded += 1
         heap = self.heap
         counter = self.counter
-        for f, move in self.guide.children(node):
+        push = heapq.heappush
+        for f, code in self.guide.children(node, check):
             counter -= 1  # ties: newest first, so plateaus are walked in depth
-            heapq.heappush(heap, (f, counter, node, move, key))
+            push(heap, (f, counter, node, code, key))
         self.counter = counter
 
     def run(self, nodes: int) -> bool:
@@ -135,9 +135,11 @@ class HelpmateSearch:
                 return False
             self._expand(*self.pending)
             self.pending = None
+        root = self.root
+        pop = heapq.heappop
         while heap:
-            _, _, parent, move, parent_key = heapq.heappop(heap)
-            irreversible = _irreversible(parent, move)
+            _, _, parent, code, parent_key = pop(heap)
+            move = decode(code)
             node = parent.copy(stack=False)
             node.push(move)
             if node.was_into_check():
@@ -146,19 +148,23 @@ class HelpmateSearch:
             if key in parents:
                 continue
             parents[key] = (parent_key, move)
-            if node.is_check() and node.is_checkmate():
+            check = node.is_check()
+            if check and node.is_checkmate():
                 if node.turn != winner:
                     self._finish(self._line_to(key))
                     return True
                 continue
-            if node.has_insufficient_material(winner):
+            irreversible = code & IRREVERSIBLE
+            # a capture or a pawn move changes the material; any other move keeps the
+            # parent's, which was not insufficient (or the parent is the root)
+            if (irreversible or parent is root) and node.has_insufficient_material(winner):
                 continue
             if irreversible and rammed(node) >= MIN_RAMS and cannot_mate(node, winner):
                 continue
             if self.expanded >= limit:
-                self.pending = (node, key)
+                self.pending = (node, key, check)
                 return False
-            self._expand(node, key)
+            self._expand(node, key, check)
         self._finish(None)
         return True
 
