@@ -329,16 +329,15 @@ def test_a_resignation_from_a_live_stream_beside_the_board_ends_the_game(
 @pytest.mark.slow
 @pytest.mark.parametrize("protocol", PROTOCOLS)
 def test_a_crash_mid_game_then_resume_gives_the_same_pgn(
-    protocol: str, mate_game: chess.pgn.Game, at_once: AtOnce, request: pytest.FixtureRequest
+    protocol: str, mate_game: chess.pgn.Game, tmp_path: Path
 ) -> None:
     """The program is killed mid-game (the Pi lost power, the board did not), a castling is
     made meanwhile; `arbiter resume JOURNAL` with no options reopens the journal's board
-    (a Certabo with its calibration) and goes on: the same PGN."""
-    history = at_once.result(
-        request,
-        "protocol",
-        lambda p, folder: crash_then_resume(p, mate_game, folder, unplugged=False)[0],
-    )
+    (a Certabo with its calibration) and goes on: the same PGN. Not run with the other
+    protocols' (`at_once`): the resumed program must be up within the 2 s before the board
+    plays on, which a loaded machine already stretches (two of three failed together at
+    load 16, one alone at load 13)."""
+    history, _ = crash_then_resume(protocol, mate_game, tmp_path, unplugged=False)
     restart = next(i for i, e in enumerate(history) if e.type == "restart")
     # the restart is journaled as an outage of the board, whose first report is reconciled
     around = [e.status for e in history[restart - 1 : restart + 2] if isinstance(e, Sensor)]
