@@ -17,12 +17,13 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import chess
 import chess.pgn
 import pytest
+from at_once import AtOnce
 
 from firmware_bridge.source import BoardSource
 from firmware_bridge.virtual import (
@@ -36,8 +37,24 @@ from rules.replay import replay
 
 SPEED = 10.0
 GAP_S = 2.0
+#: the stream's first move (stream seconds): 1 s of real time for the reader to open the
+#: port and have the board's start-up report (a first move at the default 0.5, 50 ms of
+#: real time, came before it on a loaded machine: the start-up report showed 1. c4 made)
+FIRST_T = 10.0
 ROOT = Path(__file__).resolve().parents[2]
 PROTOCOLS = ("dgt", "millennium", "certabo")
+
+
+@pytest.fixture(scope="module")
+def at_once(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[AtOnce]:
+    """The protocols' real games over a pty played at the same time (`tests/at_once.py`):
+    each board and its reader are threads of this process that mostly wait; at `SPEED` a
+    ply is 0.2 s of real time apart, which the readers' few ms of extra delay do not touch."""
+    runs = AtOnce(request, tmp_path_factory)
+    yield runs
+    runs.close()
 
 
 def real_games(shared: Path, count: int) -> list[chess.pgn.Game]:
@@ -113,11 +130,16 @@ def sensor_settings(protocol: str) -> dict[str, float]:
 @pytest.mark.realtime
 @pytest.mark.parametrize("protocol", PROTOCOLS)
 def test_real_game_over_the_pty_gives_the_game_moves(
-    protocol: str, shared: Path, tmp_path: Path
+    protocol: str, shared: Path, at_once: AtOnce, request: pytest.FixtureRequest
 ) -> None:
+    at_once.result(request, "protocol", lambda p, folder: real_game_over_pty(p, shared, folder))
+
+
+def real_game_over_pty(protocol: str, shared: Path, tmp_path: Path) -> None:
+    """The first real game on a `protocol` board over a pty: its moves, in order, no more."""
     game = real_games(shared, 1)[0]
     want = [m.uci() for m in game.mainline_moves()]
-    board = VirtualBoard(protocol, moves_to_events(game, gap_s=GAP_S), speed=SPEED)
+    board = VirtualBoard(protocol, moves_to_events(game, first_t=FIRST_T, gap_s=GAP_S), speed=SPEED)
     events = play_session(board, tmp_path)
     assert board.skipped == []
     assert isinstance(events[0], Snapshot)  # the start-up's full report
@@ -135,7 +157,7 @@ def _events_with_outage(
     """Events of `moves` with room around ply `ply` (0-based): the cable is pulled after the
     ply before it, that ply is made while the board is away, and the board comes back
     before the next one."""
-    before = moves_to_events(moves[:ply], gap_s=GAP_S)
+    before = moves_to_events(moves[:ply], first_t=FIRST_T, gap_s=GAP_S)
     board = chess.Board()
     for move in moves[:ply]:
         board.push(move)
