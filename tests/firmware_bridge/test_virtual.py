@@ -17,13 +17,12 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import chess
 import chess.pgn
 import pytest
-from at_once import AtOnce
 
 from firmware_bridge.source import BoardSource
 from firmware_bridge.virtual import (
@@ -43,18 +42,6 @@ GAP_S = 2.0
 FIRST_T = 10.0
 ROOT = Path(__file__).resolve().parents[2]
 PROTOCOLS = ("dgt", "millennium", "certabo")
-
-
-@pytest.fixture(scope="module")
-def at_once(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[AtOnce]:
-    """The protocols' real games over a pty played at the same time (`tests/at_once.py`):
-    each board and its reader are threads of this process that mostly wait; at `SPEED` a
-    ply is 0.2 s of real time apart, which the readers' few ms of extra delay do not touch."""
-    runs = AtOnce(request, tmp_path_factory)
-    yield runs
-    runs.close()
 
 
 def real_games(shared: Path, count: int) -> list[chess.pgn.Game]:
@@ -130,13 +117,8 @@ def sensor_settings(protocol: str) -> dict[str, float]:
 @pytest.mark.realtime
 @pytest.mark.parametrize("protocol", PROTOCOLS)
 def test_real_game_over_the_pty_gives_the_game_moves(
-    protocol: str, shared: Path, at_once: AtOnce, request: pytest.FixtureRequest
+    protocol: str, shared: Path, tmp_path: Path
 ) -> None:
-    at_once.result(request, "protocol", lambda p, folder: real_game_over_pty(p, shared, folder))
-
-
-def real_game_over_pty(protocol: str, shared: Path, tmp_path: Path) -> None:
-    """The first real game on a `protocol` board over a pty: its moves, in order, no more."""
     game = real_games(shared, 1)[0]
     want = [m.uci() for m in game.mainline_moves()]
     board = VirtualBoard(protocol, moves_to_events(game, first_t=FIRST_T, gap_s=GAP_S), speed=SPEED)
