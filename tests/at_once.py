@@ -16,6 +16,13 @@ add about a fifth of one core. The runs begin `STAGGER_S` apart, so that their C
 moments (a program's start, the imports of `arbiter resume` right after a kill, which must
 be done within the 2 s a scenario gives it) do not fall together. Selected alone (`-k`, one
 node id), a test runs only its own parameter.
+
+Not for every real-time test: run together at load 16-17 (this machine with other work),
+the crash-then-resume e-board runs (a program that must be up within 2 s of real time) and
+test_virtual's readers in this process at SPEED 10 (0.2 s of real silence is a lost board)
+failed where they pass alone, so they run one at a time. Used by the e-board real game and
+pulled cable (tests/arbiter/test_play_eboard.py) and the board demos
+(tests/arbiter/test_demo_board.py), whose programs pace themselves in real time.
 """
 
 from __future__ import annotations
