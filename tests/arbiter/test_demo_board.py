@@ -6,10 +6,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import chess.pgn
 import pytest
+from at_once import AtOnce
 
 from arbiter.demo.game import demo_game
 from arbiter.records.journal import read_journal
@@ -19,11 +21,29 @@ from rules.events import Lift, Place, Snapshot, Start
 SPEED = "20"
 
 
+@pytest.fixture(scope="module")
+def at_once(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[AtOnce]:
+    """The boards' demos made at the same time (`tests/at_once.py`): each runs in real time
+    in a program of its own; their waits overlap."""
+    runs = AtOnce(request, tmp_path_factory)
+    yield runs
+    runs.close()
+
+
 @pytest.mark.realtime
 @pytest.mark.parametrize(
     "sim", ["dgt-sim", "millennium-sim", "certabo-sim", "pegasus-sim", "chessnut-ble-sim"]
 )
-def test_the_demo_on_a_virtual_board_gives_the_games_pgn(tmp_path: Path, sim: str) -> None:
+def test_the_demo_on_a_virtual_board_gives_the_games_pgn(
+    sim: str, at_once: AtOnce, request: pytest.FixtureRequest
+) -> None:
+    at_once.result(request, "sim", demo_on)
+
+
+def demo_on(sim: str, tmp_path: Path) -> None:
+    """`arbiter demo --board SIM` in real time: the game's PGN, the board's own events."""
     done = subprocess.run(
         [sys.executable, "-m", "arbiter.cli", "demo", "--board", sim, "--speed", SPEED,
          "--out", str(tmp_path), "--plain"],

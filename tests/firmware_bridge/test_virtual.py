@@ -36,6 +36,10 @@ from rules.replay import replay
 
 SPEED = 10.0
 GAP_S = 2.0
+#: the stream's first move (stream seconds): 1 s of real time for the reader to open the
+#: port and have the board's start-up report (a first move at the default 0.5, 50 ms of
+#: real time, came before it on a loaded machine: the start-up report showed 1. c4 made)
+FIRST_T = 10.0
 ROOT = Path(__file__).resolve().parents[2]
 PROTOCOLS = ("dgt", "millennium", "certabo")
 
@@ -117,7 +121,7 @@ def test_real_game_over_the_pty_gives_the_game_moves(
 ) -> None:
     game = real_games(shared, 1)[0]
     want = [m.uci() for m in game.mainline_moves()]
-    board = VirtualBoard(protocol, moves_to_events(game, gap_s=GAP_S), speed=SPEED)
+    board = VirtualBoard(protocol, moves_to_events(game, first_t=FIRST_T, gap_s=GAP_S), speed=SPEED)
     events = play_session(board, tmp_path)
     assert board.skipped == []
     assert isinstance(events[0], Snapshot)  # the start-up's full report
@@ -135,7 +139,7 @@ def _events_with_outage(
     """Events of `moves` with room around ply `ply` (0-based): the cable is pulled after the
     ply before it, that ply is made while the board is away, and the board comes back
     before the next one."""
-    before = moves_to_events(moves[:ply], gap_s=GAP_S)
+    before = moves_to_events(moves[:ply], first_t=FIRST_T, gap_s=GAP_S)
     board = chess.Board()
     for move in moves[:ply]:
         board.push(move)
