@@ -32,6 +32,7 @@ import pytest
 from at_once import AtOnce
 
 from arbiter.records.journal import read_journal
+from firmware_bridge.transport import BACKOFF_S
 from firmware_bridge.virtual import VirtualBoard, moves_to_events
 from rules.events import Event, Lift, Place, Sensor, Snapshot, Start
 from rules.replay import replay
@@ -382,11 +383,17 @@ def crash_then_resume(
     )
     position.push(moves[ply])
     resumed_at = killed_at + 2.0
-    # the resumed program must be up before the board comes back (unplugged) and before the
-    # next move begins: a loaded machine takes seconds to start Python (CI: 2 cores)
+    # the resumed program must be up before the board comes back (unplugged) and must have
+    # read the board before the next move begins: a loaded machine takes seconds to start
+    # Python (CI: 2 cores), and a port that could not be opened is tried again after up to
+    # BACKOFF_S[-1] (5 s)
     back = resumed_at + (5.0 if unplugged else 0.0)
     after = moves_to_events(
-        moves[ply + 1 :], first_t=back + 3.0, hand_s=HAND_S, gap_s=GAP_S, board=position
+        moves[ply + 1 :],
+        first_t=back + (BACKOFF_S[-1] + 1.0 if unplugged else 3.0),
+        hand_s=HAND_S,
+        gap_s=GAP_S,
+        board=position,
     )
     outages = [(killed_at + 0.2, back)] if unplugged else []
     journal, pgn = tmp_path / "game.jsonl", tmp_path / "game.pgn"
