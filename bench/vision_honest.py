@@ -9,7 +9,13 @@ whether a piece or nothing stood there; `right` squares, and per calibration the
 squares read right and the share silently misread. The camera's pose decides which square
 is in front (`geometry.toward_camera`).
 
-    python bench/vision_honest.py [--calibrations 4755,4768]
+With `--known previous` each photo is read as the live tracker reads it once the rules
+hold a position: the previous photo of its sequence (by name; `game A`, `game B`) stands
+for the position the rules confirmed before it (`classify.posteriors(known=...)`: a square
+a tall piece in front hides is `?`). The first photo of a sequence and the set-ups are read
+without one.
+
+    python bench/vision_honest.py [--calibrations 4755,4768] [--known none|previous]
 """
 
 from __future__ import annotations
@@ -46,16 +52,18 @@ def _front(cal: Any, row: int, col: int) -> tuple[int, int] | None:
     return (fr, fc) if 0 <= fr < 8 and 0 <= fc < 8 and (fr, fc) != (row, col) else None
 
 
-def score(cal: Any, photos: list[tuple[Any, Any, str]], least: float) -> dict[str, int]:
-    """Counts of silent misreads by kind and of `?` squares over `photos`."""
+def score(cal: Any, photos: list[tuple[Any, Any, str, str | None]], least: float) -> dict[str, int]:
+    """Counts of silent misreads by kind and of `?` squares over `photos` (picture,
+    corners, FEN, the position known before it or None)."""
     out: dict[str, int] = {}
 
     def add(kind: str) -> None:
         out[kind] = out.get(kind, 0) + 1
 
-    for img, corners, fen in photos:
+    for img, corners, fen, known in photos:
         here = cal.with_corners(corners, (img.shape[1], img.shape[0]))
-        seen = reading(posteriors(geometry.warp(img, here.homography()), here), least)
+        board = geometry.warp(img, here.homography())
+        seen = reading(posteriors(board, here, known), least)
         truth, read = to_grid(fen), to_grid(seen.placement)
         for r in range(8):
             for c in range(8):
@@ -80,18 +88,33 @@ def score(cal: Any, photos: list[tuple[Any, Any, str]], least: float) -> dict[st
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calibrations", default=",".join(CALIBRATIONS))
+    parser.add_argument("--known", choices=("none", "previous"), default="none")
     args = parser.parse_args()
     labels = json.loads((DATA / "labels.json").read_text())
+    items = sorted(
+        (i for i in labels["images"] if i["file"].startswith("uschess/")), key=lambda i: i["file"]
+    )
+    before: dict[str, str | None] = {}
+    last: dict[str, str] = {}
+    for i in items:
+        seq = i.get("sequence") or "setup"
+        known = last.get(seq) if args.known == "previous" and seq != "setup" else None
+        before[i["file"]] = known
+        last[seq] = i["fen"]
     photos = {
-        i["file"]: (read_image(str(DATA / i["file"])), [tuple(p) for p in i["corners"]], i["fen"])
-        for i in labels["images"]
-        if i["file"].startswith("uschess/")
+        i["file"]: (
+            read_image(str(DATA / i["file"])),
+            [tuple(p) for p in i["corners"]],
+            i["fen"],
+            before[i["file"]],
+        )
+        for i in items
     }
     least = TrackerSettings().min_confidence
     out = {}
     for key in args.calibrations.split(","):
         ref = next(f for f in photos if key in f)
-        img, corners, fen = photos[ref]
+        img, corners, fen, _ = photos[ref]
         cal = calibrate(img, corners, None, fen)
         out[key] = score(cal, [p for f, p in sorted(photos.items()) if f != ref], least)
         print(key, json.dumps(out[key]), flush=True)

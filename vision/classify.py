@@ -7,7 +7,7 @@ from typing import Any
 
 from vision import geometry
 from vision.calibration import AUGMENT, Calibration
-from vision.columns import mixed_behind
+from vision.columns import hidden_behind, kinds, mixed_behind
 from vision.cvload import np
 from vision.errors import CalibrationError, VisionError
 from vision.features import (
@@ -64,8 +64,11 @@ def _light_mapped(board: Any, cal: Calibration) -> tuple[Any, Any, Any]:
     return first, levels_normalised(board, measured, n.asarray(cal.levels)), outline
 
 
-def posteriors(board: Any, cal: Calibration) -> Any:
+def posteriors(board: Any, cal: Calibration, known: str | None = None) -> Any:
     """(64, 3) probabilities of empty / white / black for a canonical board image.
+
+    `known`: the position the rules hold (a FEN placement with piece letters), when there
+    is one: a square a tall piece in front hides is then unreadable (`hidden_judged`).
 
     First pass: light scaled roughly (upper quartiles), rough model; it finds the squares
     that are surely empty. Second pass: the frame's light mapped so that those squares look
@@ -85,7 +88,29 @@ def posteriors(board: Any, cal: Calibration) -> Any:
         post = unlike_known(post, feats, outline, cal)
     if brightened is not mapped:
         post = shade_judged(post, feats, mapped, brightened, cal)
-    return behind_judged(post, feats, cal)
+    return hidden_judged(behind_judged(post, feats, cal), cal, known)
+
+
+def hidden_judged(post: Any, cal: Calibration, known: str | None) -> Any:
+    """The posteriors, with a square a tall piece in front hides made unreadable (`?`),
+    by the rules' position `known` (piece letters) and the reading itself
+    (`vision.columns.hidden_behind`): from one picture the top of a king in front and a
+    piece standing behind it look alike, but the position says which kind stands in front
+    and whether the square behind held a piece. Nothing changes without a position or for
+    a camera nearly above the board.
+
+    Raises:
+        VisionError: `known` is not a valid placement.
+    """
+    front = cal.fronts()
+    if known is None or front is None:
+        return post
+    hidden = hidden_behind(post, front, kinds(known))
+    if not hidden.any():
+        return post
+    post = post.copy()
+    post[hidden] = 1.0 / 3.0
+    return post
 
 
 def shade_judged(post: Any, feats: Any, mapped: Any, brightened: Any, cal: Calibration) -> Any:
@@ -286,9 +311,12 @@ def reading(post: Any, min_confidence: float) -> Reading:
     return Reading(from_grid(grid), float(best.min()), tuple(unsure_colour), tuple(unreadable))
 
 
-def classify_board(board: Any, cal: Calibration) -> tuple[str, float, Any]:
-    """Placement, confidence (the least sure square's probability) and the posteriors."""
-    post = posteriors(board, cal)
+def classify_board(
+    board: Any, cal: Calibration, known: str | None = None
+) -> tuple[str, float, Any]:
+    """Placement, confidence (the least sure square's probability) and the posteriors;
+    `known` as for `posteriors`."""
+    post = posteriors(board, cal, known)
     return placement_of(post), float(post.max(axis=1).min()), post
 
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 from typing import Any
 
 from vision.cvload import np
+from vision.placement import EMPTY, UNKNOWN, to_grid
 
 #: distance (sum of squared standard scores, `outline.distances`) to its class's look beyond
 #: which a square behind a piece is a mixed look, `?` (calibrated on IMG_4755, pieces behind
@@ -62,3 +63,75 @@ def mixed_behind(post: Any, dist: dict[str, Any], front: Any) -> Any:
     behind[has_front] = piece[has_front] & piece[front[has_front]]
     to_class = n.where(state == 1, dist["white"], dist["black"])
     return behind & (to_class > MIXED)
+
+
+#: pieces tall enough that, seen at the `uschess` angle (45-60 degrees from the vertical),
+#: their top covers the window of the square behind them: king and queen (a king stands
+#: about 1.7 squares high). On those photos 70 of the 72 empty squares read as pieces behind
+#: a piece were behind a king (e8 behind a king on e7, f7 behind f6), and the 14 empty
+#: squares behind a queen not read empty were `?` already; none behind a bishop (505 read
+#: empty), so a bishop is not taken for tall: with it, a piece arriving behind a bishop
+#: would be `?` (Bc4 behind Bc3 on IMG_4818, Nf6 behind a bishop on f5 on IMG_4819).
+TALL = frozenset("KQkq")
+
+
+def kinds(placement: str) -> list[str]:
+    """The 64 squares of a FEN placement with piece letters, grid order (a8 first), '.'
+    where empty; X/x stay X/x (a piece of unknown kind is not known to be tall).
+
+    Raises:
+        VisionError: the placement is not 8 ranks of 8 squares (`placement.to_grid`).
+    """
+    to_grid(placement)  # checks it, with the messages of a bad placement
+    out: list[str] = []
+    for ch in placement.strip().split(" ")[0].replace("/", ""):
+        out.extend(EMPTY * int(ch) if ch.isdigit() else ch)
+    return out
+
+
+def _colour(letter: str) -> int:
+    """1 for a white piece, 2 for a black one, 0 for none (the classifier's state index)."""
+    if letter in (EMPTY, UNKNOWN):
+        return 0
+    return 1 if letter.isupper() else 2
+
+
+def hidden_behind(post: Any, front: Any, known: list[str]) -> Any:
+    """(64,) bool: squares that a tall piece in front hides, by the position the rules hold
+    (`known`: `kinds` of it) and this reading's own evidence, where the reading could not
+    tell a piece standing there from the tall piece's top.
+
+    A square is hidden when the reading shows more squares newly holding a piece of its
+    colour than squares that held one and now read empty (every move leaves its from-square
+    empty, castling two; a piece that arrived behind a tall one left a square that now
+    reads empty, a top seen as a piece left none), it is read as a piece of that colour,
+    the square in front of it (toward the camera) is read as a piece of that colour too,
+    the position does not hold a piece of that colour on it (a reading that agrees with the
+    position is kept), and in the position either
+    - a tall piece (`TALL`) of that colour stands in front (the king on e7, e8 empty), or
+    - neither square held a piece of that colour: two pieces of one colour cannot arrive
+      one behind the other in one move (castling along the camera's line aside), so one
+      is a piece that arrived in front and the other its top (the king from d7 to e7).
+
+    Only occupancy is given up (the square becomes `?`); no piece is ever put where the
+    reading does not show one, and a square read as empty is never touched.
+    """
+    n = np()
+    state = post.argmax(axis=1)
+    out = n.zeros(64, dtype=bool)
+    was = n.asarray([_colour(k) for k in known])
+    new = [int(((state == c) & (was != c)).sum()) for c in (0, 1, 2)]
+    left = [int(((state == 0) & (was == c)).sum()) for c in (0, 1, 2)]
+    extra = [c > 0 and new[c] > left[c] for c in (0, 1, 2)]
+    for s in range(64):
+        f = int(front[s])
+        colour = int(state[s])
+        if f < 0 or not extra[colour] or int(state[f]) != colour:
+            continue
+        here, ahead = known[s], known[f]
+        if _colour(here) == colour:
+            continue  # the position has a piece of that colour there: nothing is in doubt
+        stays = ahead in TALL and _colour(ahead) == colour
+        arrived = _colour(ahead) != colour
+        out[s] = stays or arrived
+    return out

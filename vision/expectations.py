@@ -21,11 +21,14 @@ from vision.placement import to_sensed
 @dataclass(frozen=True)
 class Expectation:
     """The position the rules hold (`placement`, colours only) and the squares that a legal
-    continuation of up to `plies` plies can touch (`can_change`, names like "e4")."""
+    continuation of up to `plies` plies can touch (`can_change`, names like "e4");
+    `pieces`, the same position with piece letters where known (which pieces are tall
+    enough to hide the square behind them: `vision.columns.hidden_behind`)."""
 
     placement: str
     can_change: frozenset[str]
     plies: int = 2
+    pieces: str | None = None
 
     @classmethod
     def after(cls, fen: str, plies: int = 2) -> Expectation:
@@ -56,6 +59,7 @@ class Expectation:
             placement=to_sensed(board.board_fen()),
             can_change=frozenset(chess.square_name(s) for s in touched),
             plies=plies,
+            pieces=board.board_fen(),
         )
 
 

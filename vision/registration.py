@@ -55,18 +55,26 @@ class Registrar:
         self.window = c.createHanningWindow((self.shape[1], self.shape[0]), c.CV_32F)
         self.ref = _high_pass(reference)
 
+    def _prepared(self, frame: Any) -> Any:
+        """The frame as the reference was prepared: grey, downscaled, edges only."""
+        c = cv2()
+        cur = reference_image(frame)
+        if cur.shape != self.shape:
+            cur = c.resize(cur, (self.shape[1], self.shape[0]))
+        return _high_pass(cur)
+
+    def _shift(self, frame: Any, prepared: Any) -> tuple[float, float, float]:
+        n, c = np(), cv2()
+        (dx, dy), response = c.phaseCorrelate(self.ref, prepared, self.window)
+        scale = frame.shape[1] / REF_WIDTH
+        return float(dx * scale), float(dy * scale), float(n.clip(response, 0.0, 1.0))
+
     def shift(self, frame: Any) -> tuple[float, float, float]:
         """(dx, dy, response): how far `frame` is shifted from the reference, in frame pixels.
 
         `response` in [0, 1] says how sure the correlation is (a clean shift gives > 0.2).
         """
-        n, c = np(), cv2()
-        cur = reference_image(frame)
-        if cur.shape != self.shape:
-            cur = c.resize(cur, (self.shape[1], self.shape[0]))
-        (dx, dy), response = c.phaseCorrelate(self.ref, _high_pass(cur), self.window)
-        scale = frame.shape[1] / REF_WIDTH
-        return float(dx * scale), float(dy * scale), float(n.clip(response, 0.0, 1.0))
+        return self._shift(frame, self._prepared(frame))
 
     def align(self, frame: Any, mask: Any = None) -> tuple[Any, float] | None:
         """(2x3 matrix, correlation): the rotation and shift taking reference pixels to this
@@ -75,19 +83,18 @@ class Registrar:
         Why both: phase correlation sees only a shift, quickly and from far; ECC then adds
         the small rotation a bump gives, which would put the outer squares off the grid.
         `mask` (reference size, uint8) limits the fit to the board and its surroundings.
+        The frame is prepared (grey, downscaled, edges) once for both.
         Returns None when ECC does not converge.
         """
         n, c = np(), cv2()
-        dx, dy, _ = self.shift(frame)
+        prepared = self._prepared(frame)
+        dx, dy, _ = self._shift(frame, prepared)
         scale = frame.shape[1] / REF_WIDTH
-        cur = reference_image(frame)
-        if cur.shape != self.shape:
-            cur = c.resize(cur, (self.shape[1], self.shape[0]))
         warp = n.array([[1, 0, dx / scale], [0, 1, dy / scale]], dtype="float32")
         criteria = (c.TERM_CRITERIA_EPS | c.TERM_CRITERIA_COUNT, 30, 1e-3)
         try:
             cc, warp = c.findTransformECC(
-                self.ref, _high_pass(cur), warp, c.MOTION_EUCLIDEAN, criteria, mask, 1
+                self.ref, prepared, warp, c.MOTION_EUCLIDEAN, criteria, mask, 1
             )
         except c.error:
             return None

@@ -76,8 +76,13 @@ def light_field(board: Any, levels: Any) -> Any:
     n, c = np(), cv2()
     half = c.resize(board, (SIZE // 2, SIZE // 2), interpolation=c.INTER_AREA)
     shares = (half.astype("float32") + 1.0) * _expected(levels)
-    mean = shares.mean(axis=2)
-    spread = (shares.max(axis=2) - shares.min(axis=2)) / n.maximum(mean, 1e-3)
+    # channel by channel: numpy's reductions over a last axis of 3 cost 10 times as much
+    # (the same sums in the same order, so the same values)
+    s0, s1, s2 = shares[:, :, 0], shares[:, :, 1], shares[:, :, 2]
+    mean = (s0 + s1 + s2) / 3
+    high = n.maximum(n.maximum(s0, s1), s2)
+    low = n.minimum(n.minimum(s0, s1), s2)
+    spread = (high - low) / n.maximum(mean, 1e-3)
     telling = ((spread <= CONSISTENT) & (mean >= MIN_GAIN)).astype("float32")
     cells = (SIZE // BLOCK, SIZE // BLOCK)
     num = c.resize(n.minimum(mean, 1.0) * telling, cells, interpolation=c.INTER_AREA)

@@ -375,7 +375,10 @@ class SnapshotTracker:
         ):
             return events  # a hand or an arm lies over the board: nothing to report
         board = geometry.warp(frame, self.cal.homography())
-        _, _, post = classify_board(board, self.cal)
+        # with the rules' position, a square a tall piece in front hides is `?` (unreadable:
+        # the scene is held back), not the tall piece's top read as a piece
+        known = self._expected.pieces if self._expected is not None else None
+        _, _, post = classify_board(board, self.cal, known)
         seen = reading(post, self.s.min_confidence)
         if not seen.complete:
             return events  # a square that may or may not hold a piece: wait

@@ -3,9 +3,14 @@ piece behind a piece is `?` only where its look is unlike its class's."""
 
 from __future__ import annotations
 
-import numpy as np
+from pathlib import Path
+from typing import Any
 
-from vision.columns import MIXED, front_squares, mixed_behind
+import numpy as np
+import pytest
+
+from vision.columns import MIXED, front_squares, hidden_behind, kinds, mixed_behind
+from vision.errors import VisionError
 
 
 def _toward(dx: float, dy: float) -> np.ndarray:
@@ -44,3 +49,113 @@ def test_only_a_piece_behind_a_piece_with_a_mixed_look_is_marked() -> None:
 
 def test_a_camera_nearly_above_marks_nothing(video_cal: object) -> None:
     assert video_cal.fronts() is None  # type: ignore[attr-defined]
+
+
+def _sq(name: str) -> int:
+    return (8 - int(name[1])) * 8 + "abcdefgh".index(name[0])
+
+
+def _read(placement: str) -> np.ndarray:
+    """Posteriors that read `placement` (letters or X/x) surely."""
+    post = np.tile([0.98, 0.01, 0.01], (64, 1))
+    for i, k in enumerate(kinds(placement)):
+        if k != ".":
+            post[i] = [0.01, 0.98, 0.01] if k.isupper() else [0.01, 0.01, 0.98]
+    return post
+
+
+def _hidden(read: str, known: str) -> list[str]:
+    front = front_squares(_toward(0.0, 1.0))  # camera at White's side
+    out = hidden_behind(_read(read), front, kinds(known))
+    return ["abcdefgh"[i % 8] + str(8 - i // 8) for i in np.flatnonzero(out)]
+
+
+def test_the_top_of_a_king_in_front_is_hidden_not_a_piece() -> None:
+    known = "8/4k3/8/8/8/8/8/4K3"  # the black king on e7, e8 empty
+    assert _hidden("4x3/4x3/8/8/8/8/8/4X3", known) == ["e8"]
+    # the king just came from d7 to e7: both squares newly black, one square left empty
+    assert _hidden("4x3/4x3/8/8/8/8/8/4X3", "8/3k4/8/8/8/8/8/4K3") == ["e8"]
+
+
+def test_what_agrees_with_the_position_or_reads_empty_is_kept() -> None:
+    assert _hidden("3xx3/4x3/8/8/8/8/8/4X3", "3rr3/4k3/8/8/8/8/8/4K3") == []  # a rook on e8
+    assert _hidden("8/4x3/8/8/8/8/8/4X3", "8/4k3/8/8/8/8/8/4K3") == []  # e8 read empty
+    # a bishop is not tall enough (none hid a square on the uschess photos)
+    assert _hidden("4x3/4x3/8/8/8/8/8/4X3", "8/4b3/8/8/8/8/8/4K3") == []
+
+
+def test_a_piece_that_arrived_behind_a_queen_from_a_square_now_empty_is_kept() -> None:
+    """Nbd2 with the queen on d1: the knight left b1, which reads empty."""
+    known = "4k3/8/8/8/8/8/8/1N1QK3"
+    assert _hidden("4x3/8/8/8/8/8/3X4/3XX3", known) == []
+    # the same reading without b1 emptied: one more white piece than a move gives
+    assert _hidden("4x3/8/8/8/8/8/3X4/1X1XX3", known) == ["d2"]
+
+
+def test_kinds_reads_piece_letters_and_refuses_a_bad_placement() -> None:
+    assert kinds("8/4k3/8/8/8/8/8/4K3")[_sq("e7")] == "k"
+    assert kinds("8/4k3/8/8/8/8/8/4K3")[_sq("e8")] == "."
+    with pytest.raises(VisionError):
+        kinds("8/8/8")
+
+
+def test_on_a_photo_the_square_behind_the_king_is_unreadable_with_the_position(
+    vision_data: Path, images: dict[str, Any]
+) -> None:
+    """IMG_4788: the black king on e7, e8 empty; read with the IMG_4755 calibration, e8 is a
+    black piece (the king's top) without the position, `?` with the one before (IMG_4786)."""
+    pytest.importorskip("cv2", reason="the camera extra (opencv-python-headless) is missing")
+    from vision import geometry
+    from vision.calibration import calibrate
+    from vision.classify import posteriors, reading
+    from vision.placement import to_grid
+    from vision.sources import read_image
+    from vision.tracker import TrackerSettings
+
+    def pic(name: str) -> tuple[Any, list[tuple[float, float]], str]:
+        label = images[f"uschess/{name}.jpg"]
+        img = read_image(str(vision_data / label["file"]))
+        return img, [(float(x), float(y)) for x, y in label["corners"]], str(label["fen"])
+
+    img, corners, fen = pic("IMG_4755")
+    cal = calibrate(img, corners, None, fen)
+    shot, shot_corners, truth = pic("IMG_4788")
+    here = cal.with_corners(shot_corners, (shot.shape[1], shot.shape[0]))
+    board = geometry.warp(shot, here.homography())
+    least = TrackerSettings().min_confidence
+    blind = reading(posteriors(board, here), least)
+    seen = reading(posteriors(board, here, pic("IMG_4786")[2]), least)
+    assert to_grid(truth)[0][4] == "." and to_grid(blind.placement)[0][4] == "x"
+    assert "e8" in seen.unreadable
+    # nothing else changes: only e8 went from a piece to `?`
+    before, after = to_grid(blind.placement), to_grid(seen.placement)
+    changed = [(r, c) for r in range(8) for c in range(8) if before[r][c] != after[r][c]]
+    assert changed == [(0, 4)]
+
+
+def test_the_tracker_reads_with_the_rules_position(
+    frames: list[Any], video_cal: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The tracker hands the expectation's piece letters to the classifier (which kinds
+    stand in front), and nothing without an expectation."""
+    import vision.tracker as tracker_module
+    from vision.expectations import Expectation
+    from vision.placement import INITIAL
+
+    seen: list[str | None] = []
+    real = tracker_module.classify_board
+
+    def spy(board: Any, cal: Any, known: str | None = None) -> Any:
+        seen.append(known)
+        return real(board, cal, known)
+
+    monkeypatch.setattr(tracker_module, "classify_board", spy)
+    tracker = tracker_module.SnapshotTracker(video_cal)
+    for k in range(8):
+        tracker.feed(frames[3], k / 20.0)
+    tracker.expect(Expectation.after(INITIAL + " w KQkq - 0 1"))
+    scene = [frames[12]] * 3 + [frames[3]] * 20  # a hand passes, then the next still scene
+    for k, frame in enumerate(scene, start=8):
+        tracker.feed(frame, k / 20.0)
+    assert seen and seen[0] is None
+    assert INITIAL in seen
