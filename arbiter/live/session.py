@@ -261,10 +261,20 @@ class Session:
         if event is None:
             return []
         rulings = self.submit(event)
-        if not rulings and isinstance(item, Typed | KeyCommand) and self.display is not None:
+        if (
+            not rulings
+            and isinstance(item, Typed | KeyCommand)
+            and self.display is not None
+            and not self._held(event)
+        ):
             # what was typed is seen to be taken
             self.display.note(quiet_note(event, self.language))
         return rulings
+
+    def _held(self, event: Event) -> bool:
+        """Is `event` a press the rules hold for the board's late report (`latency_s`)? Its
+        ruling comes a moment later: the screen must not say it had nothing to rule."""
+        return isinstance(event, Press) and any(t == event.t for _, t in self.game.waiting_presses)
 
     def resolve(self, item: Any) -> Event | None:
         """The contract event an input stands for at this moment of the game, or None."""
