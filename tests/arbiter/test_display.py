@@ -130,3 +130,30 @@ def test_a_narrow_or_ascii_terminal_gets_a_readable_screen() -> None:
     screen = display.render(1.0)
     assert max(len(line) for line in screen.split("\n")) <= 40
     assert "White to move" in screen or "Black to move" in screen
+
+
+def test_a_short_terminal_keeps_the_title_and_the_board_and_drops_the_oldest_incidents() -> None:
+    """Trial row 26 re-run: a 50x24 terminal, four incidents (a touch-move breach, pause,
+    restart, +60 s). The screen was 28 lines: each redraw scrolled the title and ranks 8 to 5
+    away. Now it fits in 23 lines (the last line's newline must not scroll), the oldest
+    incidents going first."""
+    out = io.StringIO()
+    display = Display(out, tty=True, title="Alice Anders v Bob Brown   5400+30   fide-2023")
+    display.attach(played_game())
+    display._width = lambda: 50  # type: ignore[method-assign]
+    display._height = lambda: 24  # type: ignore[method-assign]
+    display.footer = "keys: space press  p pause  c claim  t touch-move"
+    for i in range(6):
+        penalty = Penalty(t=2.0 + i, side="white", article="7.5.5", kind="time_added",
+                          seconds=60 + i)  # fmt: skip
+        display.show([penalty], 2.0 + i)
+    lines = display.render(8.0).split("\n")
+    assert len(lines) <= 23
+    assert lines[0].startswith("Alice Anders v Bob Brown")
+    assert any(line.startswith(" 8 ") for line in lines) and "White   " in "\n".join(lines)
+    screen = "\n".join(lines)
+    assert "65 seconds" in screen  # the newest incident stays
+    assert "60 seconds" not in screen  # the oldest went
+    assert lines[-1] == display.footer
+    display._height = lambda: None  # type: ignore[method-assign]
+    assert "60 seconds" in display.render(8.0)  # a height not known: nothing is cut
