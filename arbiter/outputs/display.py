@@ -276,8 +276,8 @@ class Display:
                 )
             blocks.append(block)
         tail = [f"  {n}" for n in self.notes]
-        if self.footer:
-            tail += ["", self.footer]
+        if self.footer:  # wrapped: the keys line's end (w/b, :command, q stop) stays seen
+            tail += ["", *textwrap.wrap(self.footer, width, break_on_hyphens=False)]
         lines = _fit(lines, blocks, tail, self._height())
         text = "\n".join(line[:width] for line in lines)
         return _ascii(text) if self.ascii_only else text

@@ -7,6 +7,7 @@ import io
 import chess
 import pytest
 
+from arbiter.i18n import keys_line
 from arbiter.outputs.display import Display, board_lines, format_clock, moves_text, ruling_text
 from rules.events import Lift, Place, Press, Start
 from rules.game import Game
@@ -157,3 +158,17 @@ def test_a_short_terminal_keeps_the_title_and_the_board_and_drops_the_oldest_inc
     assert lines[-1] == display.footer
     display._height = lambda: None  # type: ignore[method-assign]
     assert "60 seconds" in display.render(8.0)  # a height not known: nothing is cut
+
+
+def test_the_keys_line_is_wrapped_not_cut() -> None:
+    """Trial row 26 re-run: at 80 columns the keys line ended 'o/a/d offer/accept/de': the
+    keys for +60 s, a typed command and stop were never seen."""
+    out = io.StringIO()
+    display = Display(out, tty=True, title="Ann v Bob", footer=keys_line("en"))
+    display.attach(played_game())
+    display._width = lambda: 78  # type: ignore[method-assign]
+    display._height = lambda: 40  # type: ignore[method-assign]
+    screen = display.render(2.0)
+    assert max(len(line) for line in screen.split("\n")) <= 78
+    for key in ("space press", "offer/accept/decline", "w/b +60 s", ":command", "q stop"):
+        assert key in screen
