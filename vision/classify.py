@@ -27,7 +27,7 @@ from vision.outline import (
     outline_threshold,
     piece_colour,
 )
-from vision.placement import STATES, from_grid, square_name, to_grid
+from vision.placement import EMPTY, STATES, from_grid, square_name, to_grid
 from vision.shade import unshaded
 
 SURE_EMPTY = 0.8  #: first-pass probability above which a square measures the empty look
@@ -64,11 +64,14 @@ def _light_mapped(board: Any, cal: Calibration) -> tuple[Any, Any, Any]:
     return first, levels_normalised(board, measured, n.asarray(cal.levels)), outline
 
 
-def posteriors(board: Any, cal: Calibration, known: str | None = None) -> Any:
+def posteriors(
+    board: Any, cal: Calibration, known: str | None = None, *, fill_hidden: bool = False
+) -> Any:
     """(64, 3) probabilities of empty / white / black for a canonical board image.
 
     `known`: the position the rules hold (a FEN placement with piece letters), when there
-    is one: a square a tall piece in front hides is then unreadable (`hidden_judged`).
+    is one: a square a tall piece in front hides is then unreadable (`hidden_judged`), or,
+    with `fill_hidden`, taken as the position has it where that is empty.
 
     First pass: light scaled roughly (upper quartiles), rough model; it finds the squares
     that are surely empty. Second pass: the frame's light mapped so that those squares look
@@ -88,10 +91,10 @@ def posteriors(board: Any, cal: Calibration, known: str | None = None) -> Any:
         post = unlike_known(post, feats, outline, cal)
     if brightened is not mapped:
         post = shade_judged(post, feats, mapped, brightened, cal)
-    return hidden_judged(behind_judged(post, feats, cal), cal, known)
+    return hidden_judged(behind_judged(post, feats, cal), cal, known, fill=fill_hidden)
 
 
-def hidden_judged(post: Any, cal: Calibration, known: str | None) -> Any:
+def hidden_judged(post: Any, cal: Calibration, known: str | None, *, fill: bool = False) -> Any:
     """The posteriors, with a square a tall piece in front hides made unreadable (`?`),
     by the rules' position `known` (piece letters) and the reading itself
     (`vision.columns.hidden_behind`): from one picture the top of a king in front and a
@@ -99,17 +102,29 @@ def hidden_judged(post: Any, cal: Calibration, known: str | None) -> Any:
     and whether the square behind held a piece. Nothing changes without a position or for
     a camera nearly above the board.
 
+    With `fill` (the tracker's reading for the rules), a hidden square that the position has
+    empty is read empty instead: the camera cannot see it, and its look is explained by the
+    piece in front while the count of pieces shows no arrival (`hidden_behind`), so it is
+    what a careful arbiter takes it for. Without that, every scene would be held back (a
+    `?` of unknown occupancy is never reported) for as long as a king stood in front of an
+    empty square, and the player's moves elsewhere would go unseen. A hidden square that the
+    position has holding a piece of the other colour stays `?`.
+
     Raises:
         VisionError: `known` is not a valid placement.
     """
     front = cal.fronts()
     if known is None or front is None:
         return post
-    hidden = hidden_behind(post, front, kinds(known))
+    letters = kinds(known)
+    hidden = hidden_behind(post, front, letters)
     if not hidden.any():
         return post
     post = post.copy()
     post[hidden] = 1.0 / 3.0
+    if fill:
+        empty = hidden & (np().asarray(letters) == EMPTY)
+        post[empty] = (1.0, 0.0, 0.0)
     return post
 
 
@@ -312,11 +327,11 @@ def reading(post: Any, min_confidence: float) -> Reading:
 
 
 def classify_board(
-    board: Any, cal: Calibration, known: str | None = None
+    board: Any, cal: Calibration, known: str | None = None, *, fill_hidden: bool = False
 ) -> tuple[str, float, Any]:
     """Placement, confidence (the least sure square's probability) and the posteriors;
-    `known` as for `posteriors`."""
-    post = posteriors(board, cal, known)
+    `known` and `fill_hidden` as for `posteriors`."""
+    post = posteriors(board, cal, known, fill_hidden=fill_hidden)
     return placement_of(post), float(post.max(axis=1).min()), post
 
 

@@ -375,10 +375,11 @@ class SnapshotTracker:
         ):
             return events  # a hand or an arm lies over the board: nothing to report
         board = geometry.warp(frame, self.cal.homography())
-        # with the rules' position, a square a tall piece in front hides is `?` (unreadable:
-        # the scene is held back), not the tall piece's top read as a piece
+        # with the rules' position, a square a tall piece in front hides is not the tall
+        # piece's top read as a piece: it is taken as the position has it where that is empty
+        # (`classify.hidden_judged`), or `?` (the scene is held back)
         known = self._expected.pieces if self._expected is not None else None
-        _, _, post = classify_board(board, self.cal, known)
+        _, _, post = classify_board(board, self.cal, known, fill_hidden=True)
         seen = reading(post, self.s.min_confidence)
         if not seen.complete:
             return events  # a square that may or may not hold a piece: wait

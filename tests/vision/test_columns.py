@@ -131,6 +131,13 @@ def test_on_a_photo_the_square_behind_the_king_is_unreadable_with_the_position(
     before, after = to_grid(blind.placement), to_grid(seen.placement)
     changed = [(r, c) for r in range(8) for c in range(8) if before[r][c] != after[r][c]]
     assert changed == [(0, 4)]
+    # the tracker's reading for the rules: the hidden square as the position has it (empty),
+    # so that the scene is not held back while the king stands in front
+    filled = reading(posteriors(board, here, pic("IMG_4786")[2], fill_hidden=True), least)
+    assert "e8" not in filled.unreadable and to_grid(filled.placement)[0][4] == "."
+    after = to_grid(filled.placement)
+    changed = [(r, c) for r in range(8) for c in range(8) if before[r][c] != after[r][c]]
+    assert changed == [(0, 4)]
 
 
 def test_the_tracker_reads_with_the_rules_position(
@@ -145,9 +152,9 @@ def test_the_tracker_reads_with_the_rules_position(
     seen: list[str | None] = []
     real = tracker_module.classify_board
 
-    def spy(board: Any, cal: Any, known: str | None = None) -> Any:
+    def spy(board: Any, cal: Any, known: str | None = None, **kw: Any) -> Any:
         seen.append(known)
-        return real(board, cal, known)
+        return real(board, cal, known, **kw)
 
     monkeypatch.setattr(tracker_module, "classify_board", spy)
     tracker = tracker_module.SnapshotTracker(video_cal)
