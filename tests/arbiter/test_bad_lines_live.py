@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import json
+import threading
 import time
 from pathlib import Path
 
@@ -206,3 +207,43 @@ def test_the_source_sends_a_bad_line_as_it_reads_it(tmp_path: Path) -> None:
 
 def _moves(pgn_text: str) -> str:
     return " ".join(line for line in pgn_text.splitlines() if line and not line.startswith("["))
+
+
+def test_after_a_bad_line_and_the_streams_end_the_other_inputs_go_on(tmp_path: Path) -> None:
+    """The stream breaks off after e4 with a bad line and ends; Black's moves and White's
+    resignation come from another input (here a second scripted source standing for the
+    board and the buttons): the session takes them, as it would a board's."""
+    from rules.events import Lift, Place, Press, Resign
+
+    stream = tmp_path / "s.jsonl"
+    lines = stream_bytes([]).split(b"\n")[:4]  # start, 1. e4 lifted, placed, pressed
+    stream.write_bytes(b"\n".join([*lines, BAD_LINES["deep nesting"][0]]) + b"\n")
+    board = StreamSource(
+        [
+            Lift(t=2.0, square="e7", piece="p"),
+            Place(t=2.2, square="e5", piece="p"),
+            Press(t=2.4, side="black"),
+            Resign(t=3.0, side="white"),
+        ],
+        name="events:board",
+    )
+    source = StreamSource.open(str(stream))
+    start = source.first_start()
+    assert start is not None
+    out = io.StringIO()
+    clock = FakeClock(1.5)  # the board's events wait until the stream has ended
+    session = Session.new(start, JournalWriter(tmp_path / "j.jsonl"), clock,
+                          sources=[source, board], display=Display(out, tty=False))  # fmt: skip
+    running = threading.Thread(target=session.run, daemon=True)
+    running.start()
+    deadline = time.monotonic() + 10
+    while source.name not in session.done and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert source.name in session.done, "the stream did not come to its end"
+    clock.set(100.0)
+    running.join(10)
+    assert not running.is_alive()
+    assert session.game.result == "0-1" and len(session.game.records) == 2
+    assert "line 5: not valid JSON (nested too deeply): the line is skipped" in out.getvalue()
+    events, _ = read_journal(tmp_path / "j.jsonl")
+    assert [e.type for e in events].count("sensor") == 1 and events[-1].type == "resign"
