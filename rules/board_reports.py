@@ -142,6 +142,9 @@ def snapshot(game: GameState, ev: Snapshot, out: list[Ruling]) -> None:
             return
         if game.over:
             return
+    presses.before_scene(game, seen, ev.seen_at, ev.t, out)  # a camera's press, put back after
+    if game.over:
+        return
     us = game.board.turn
     changed = [sq for sq in range(64) if seen[sq] != game.sensed[sq]]
     game.full_report()

@@ -26,6 +26,7 @@ CLAIM_KINDS = ("threefold", "fifty", "touch_move", "any")
 SENSOR_STATUSES = (
     "disconnected", "reconnected", "dropped", "camera_moved", "recalibrated",
     "display_lost",  # project extension (docs/events.md): the screen cannot be written
+    "bad_line",  # project extension (docs/events.md): a live source skipped an unreadable line
 )  # fmt: skip
 RESULTS: tuple[Result, ...] = ("1-0", "0-1", "1/2-1/2")
 MODES = ("standard", "rapid", "blitz")

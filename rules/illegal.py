@@ -96,6 +96,7 @@ def completed(
         return
     if defect not in ("no_move", "not_promoted"):
         game.reinstate(t, "illegal_move", "7.5.1", out, clock=False)
+        game.turn.reinstated_scene = game.arrangement(game.diff())
     elif defect == "not_promoted":
         game.mismatch(t, out)
     game.clock_ruling(out, t)

@@ -18,8 +18,8 @@ from rules import ending, illegal, moves, restoring
 from rules.clocking import complete
 from rules.events import Press
 from rules.moves import Settled
-from rules.rulings import Defect, Ruling
-from rules.sensed import Match, classify_attempt
+from rules.rulings import Defect, Mismatch, Ruling
+from rules.sensed import Match, Sensed, classify_attempt, compatible
 from rules.sides import COLOR, SIDE
 from rules.state import GameState
 from rules.types import Side
@@ -184,7 +184,9 @@ def resolve(
             complete(game, last, game.clock_time(press_t), out, ruling_t=t)
         return
     diff = game.diff()
-    if state is Settled.NONE and not diff:
+    if not diff or pressed_again(game, diff):
+        if diff:
+            game.mismatch(t, out, diff)
         if not game.timed:
             return  # 7.5.3 is a press of the clock: without one, a press with no move is nothing
         illegal.completed(game, side, "no_move", None, t, out, press_t=press_t)
@@ -205,3 +207,52 @@ def resolve(
         game.mismatch(t, out, diff)
         if game.timed:  # 7.5.3 only where there is a clock
             illegal.completed(game, side, "no_move", None, t, out, press_t=press_t)
+
+
+def pressed_again(game: GameState, diff: set[int]) -> bool:
+    """Does the board show just what it showed when this turn's illegal move was ruled and
+    its position reinstated (7.5.1)? Then the player has made no move since, and a press is
+    a press without a move (7.5.3: "considered and penalized as if an illegal move"), not the
+    illegal arrangement completed a second time. Anything moved since (scenario 28: the rook
+    taken on from b2 to b3) is a new attempt, ruled as such."""
+    scene = game.turn.reinstated_scene
+    return scene is not None and game.arrangement(diff) == scene
+
+
+def before_scene(
+    game: GameState, seen: Sensed, seen_at: float | None, t: float, out: list[Ruling]
+) -> None:
+    """A camera's still scene that began after a waiting press and shows the game's position
+    again, while the scene before it showed the mover's arrangement already ruled illegal
+    (4.7, released where no legal move takes it): the press is ruled on the scene before,
+    as the completion of that illegal move (7.5.1), not as a press without a move (7.5.3).
+
+    Why: the last still scene before the press showed the illegal arrangement released (no
+    hand at the board), and the board was not seen still again until after the press: the
+    hands were at the board at the press, and the scene that began after it shows what they
+    did after it (the queen put back). `rules.restoring` rules a camera's press on the same
+    reading (the scene that shows the board at the press: the next one if it began before
+    the press, else the one before). The camera cannot see the piece put back a moment
+    before a press made while the hand still hid the board (that would be 7.5.3); either
+    way the illegal move counts and is penalised the same (7.5.5), and the position after
+    it is the one the board shows, so only the article and the words depend on the reading.
+    Only 7.5.1: a pawn left on the last rank (7.5.2) is not ruled so, since there the
+    reading would decide whether a queen stands on the board (the pawn was put back).
+    """
+    if seen_at is None or not game.waiting_presses or not game.still_scene_source():
+        return
+    diff = game.diff()
+    if not diff or game.turn.reported_illegal != game.arrangement(diff):
+        return
+    board = game.board
+    if not all(compatible(seen[sq], board.piece_at(sq)) for sq in range(64)):
+        return  # the scene shows something else than the position: ruled on it, as ever
+    earlier = [p for p in game.waiting_presses if p[1] < seen_at]
+    if not earlier:
+        return
+    game.waiting_presses = [p for p in game.waiting_presses if p[1] >= seen_at]
+    ruled: list[Ruling] = []
+    for side, press_t in earlier:
+        resolve(game, side, press_t, t, ruled)
+    # the scene shows the reinstated position already: no `mismatch` to put it back
+    out.extend(r for r in ruled if not isinstance(r, Mismatch))

@@ -35,6 +35,7 @@ class Turn:
         "promo_first",
         "refused",
         "refused_scene",
+        "reinstated_scene",
         "reported_illegal",
         "side",
         "touch_times",
@@ -60,6 +61,10 @@ class Turn:
         #: strict: the squares the refused move changed or that differed, with what they
         #: showed (the board on its way back from it is no new attempt, `moves.putting_back`)
         self.refused_scene: Arrangement | None = None
+        #: the board as sensed when this turn's completed illegal move was ruled and its
+        #: position reinstated (7.5.1): a press while it still shows just that is a press
+        #: without a move (7.5.3), not a second illegal arrangement (`presses.resolve`)
+        self.reinstated_scene: Arrangement | None = None
         self.two_hands = False
 
     def __repr__(self) -> str:

@@ -6,7 +6,8 @@ a camera) reaches the session through one small interface: a `Source` is started
 few *intents* that only the session can turn into events, because they depend on the
 game's state (the keyboard's "the player whose clock runs presses", the pause button's
 toggle). A source that fails emits `SourceFailed`, so the session stops with a clear
-message and never a traceback from a thread.
+message and never a traceback from a thread; a line of a stream that cannot be read is a
+`BadLine`: said, journaled as a note, and skipped, and the game goes on.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 
 from arbiter.clock import Clock
 from rules.errors import ArbiterError
+from rules.events import Sensor
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +62,16 @@ class SourceFailed:
         return cls(
             f"{source}: {error}", ArbiterError.of("{source}: {error}", source=source, error=error)
         )
+
+
+@dataclass(frozen=True, slots=True)
+class BadLine:
+    """A line of a live source that could not be read (issue 17 item 2): the session
+    journals `event` (a `sensor` `bad_line` note, docs/events.md), says `error` (file, line
+    and fault) on the screen in the user's language, and the game goes on."""
+
+    event: Sensor
+    error: ArbiterError = field(compare=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,10 +10,16 @@ from typing import IO, Any
 
 from arbiter.clock import Clock
 from arbiter.errors import SourceError
-from arbiter.inputs.base import Emit, Source, SourceDone, SourceFailed
-from rules.errors import ArbiterError
-from rules.events import Event, Start, Tick
+from arbiter.inputs.base import BadLine, Emit, Source, SourceDone, SourceFailed
+from arbiter.records.stream import ReadPlace
+from rules.errors import ArbiterError, EventError
+from rules.events import Event, Sensor, Start, Tick
 from rules.i18n import N_
+
+#: the rules' own words for a second `start` (rules.game), said with the file and line
+SECOND_START = N_("a second 'start' event in the same stream")
+#: the longest `detail` of a `bad_line` note in the journal (a fault may quote the line)
+MAX_DETAIL = 400
 
 
 class StreamSource(Source):
@@ -28,6 +34,13 @@ class StreamSource(Source):
     happens, so while it waits for the next line nobody knows that line's time: the session's
     timers go on deciding meanwhile (a flag falls when the time runs out, a piece is released
     after `slide_s`), instead of waiting for the next line.
+
+    A line of a file opened here that cannot be read (not UTF-8, not JSON, nested too deeply,
+    too long, a number out of range, a field of the wrong type, a time running backwards, a
+    second `start`) does not end the game (issue 17 item 2): it is sent as a `BadLine`, whose
+    `sensor` `bad_line` note is dated at the `t` of the line read before it (so the journal
+    and a resume agree on it), and the game goes on with the lines after it and the other
+    inputs. Only the first line, read before the game (`first_start`), still stops there.
     """
 
     finite = True
@@ -46,18 +59,48 @@ class StreamSource(Source):
         self._first: Event | None = None
         self._skip_t: float | None = None
         self._skip_seen: set[str] = set()
+        #: how many `bad_line` notes the journal holds at `_skip_t` (a resume drops as many)
+        self._skip_notes = 0
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        #: where `emit` sends a bad line's note once started (before: the line is an error)
+        self._emit: Emit | None = None
+        #: the `t` of the last line read as an event (a bad line's note is dated there)
+        self._read_t = 0.0
+        #: the file's name in messages, and the line of the event read last (`open` only)
+        self._label = name
+        self._place: ReadPlace | None = None
 
     @classmethod
     def open(cls, path: str) -> StreamSource:
-        """The stream of the file at `path` ('-': standard input)."""
+        """The stream of the file at `path` ('-': standard input); its bad lines are skipped
+        once the game has begun (see the class docstring)."""
         from arbiter.records.stream import open_stream, read_events
 
         handle = open_stream(path)
         label = "stdin" if path == "-" else path
         name = "events:-" if path == "-" else f"events:{os.path.abspath(path)}"
-        return cls(read_events(handle, label), name, live=_is_live(handle))
+        source = cls([], name, live=_is_live(handle))
+        source._label, source._place = label, ReadPlace()
+        source._events = read_events(handle, label, place=source._place, skip=source._bad_line)
+        return source
+
+    def _bad_line(self, number: int, error: EventError) -> None:
+        """A line that cannot be read: an error before the game, else a `BadLine` sent."""
+        emit = self._emit
+        if emit is None:
+            raise error  # the first line, read before the game: the game cannot start
+        t = self._read_t
+        if self._skip_t is not None and (
+            t < self._skip_t or (t == self._skip_t and self._skip_notes > 0)
+        ):
+            if t == self._skip_t:
+                self._skip_notes -= 1
+            return  # a resume: the journal holds its note already
+        detail = str(error)
+        if len(detail) > MAX_DETAIL:
+            detail = detail[: MAX_DETAIL - 3] + "..."
+        emit(BadLine(Sensor(t=t, status="bad_line", detail=detail), error))
 
     def first_start(self) -> Start | None:
         """The stream's `start`, when it begins with one (taken out of the stream)."""
@@ -66,6 +109,7 @@ class StreamSource(Source):
         except ArbiterError as exc:
             raise SourceError.of("{error}", error=exc) from None  # said as `exc` is
         if isinstance(first, Start):
+            self._read_t = first.t
             return first
         self._first = first
         return None
@@ -73,7 +117,9 @@ class StreamSource(Source):
     def skip_through(self, t: float, seen: Iterable[Event]) -> None:
         """Drop events before `t`, and those at `t` that are among `seen` (the journal's)."""
         self._skip_t = t
-        self._skip_seen = {e.to_json() for e in seen if e.t == t}
+        at_t = [e for e in seen if e.t == t]
+        self._skip_seen = {e.to_json() for e in at_t}
+        self._skip_notes = sum(isinstance(e, Sensor) and e.status == "bad_line" for e in at_t)
 
     def _skipped(self, event: Event) -> bool:
         if self._skip_t is None:
@@ -83,6 +129,7 @@ class StreamSource(Source):
         return event.t == self._skip_t and event.to_json() in self._skip_seen
 
     def start(self, emit: Emit, clock: Clock) -> None:
+        self._emit = emit
         self._thread = threading.Thread(
             target=self._play, args=(emit, clock), name=self.name, daemon=True
         )
@@ -99,9 +146,17 @@ class StreamSource(Source):
                 if event is None:
                     break
                 if isinstance(event, Start):
-                    raise SourceError.of(
-                        N_("{name}: a second 'start' event at t={t}"), name=self.name, t=event.t
-                    )
+                    if self._place is None:  # a stream of our own (a demo's): a fault of ours
+                        raise SourceError.of(
+                            N_("{name}: a second 'start' event at t={t}"),
+                            name=self.name,
+                            t=event.t,
+                        )
+                    second = EventError.of(SECOND_START)
+                    line = self._place.line
+                    self._bad_line(line, self._place.locate(second, self._label))
+                    continue
+                self._read_t = event.t
                 if isinstance(event, Tick) or self._skipped(event):
                     continue
                 self.horizon = event.t

@@ -40,6 +40,7 @@ from arbiter.errors import SessionError, SourceError
 from arbiter.i18n import error_text, gettext
 from arbiter.inputs.base import (
     KEY_COMMANDS,
+    BadLine,
     KeyCommand,
     Notice,
     Source,
@@ -257,6 +258,8 @@ class Session:
         if isinstance(item, SourceDone):
             self.done.add(item.name)
             return []
+        if isinstance(item, BadLine):
+            return self._bad_line(item)
         event = self.resolve(item)
         if event is None:
             return []
@@ -275,6 +278,16 @@ class Session:
         """Is `event` a press the rules hold for the board's late report (`latency_s`)? Its
         ruling comes a moment later: the screen must not say it had nothing to rule."""
         return isinstance(event, Press) and any(t == event.t for _, t in self.game.waiting_presses)
+
+    def _bad_line(self, item: BadLine) -> list[Ruling]:
+        """A line a source could not read (issue 17 item 2): its note journaled (the rules
+        take it as a note: nothing is ruled), the fault said on the screen, and the game goes
+        on with the source's next lines and the other inputs."""
+        rulings = self.submit(item.event)
+        if self.display is not None:
+            error = error_text(item.error, self.language)
+            self.display.note(gettext(BAD_LINE_SKIPPED, self.language).format(error=error))
+        return rulings
 
     def resolve(self, item: Any) -> Event | None:
         """The contract event an input stands for at this moment of the game, or None."""
@@ -698,6 +711,8 @@ SENSOR_NOTES = {
     "recalibrated": N_("the camera found the board again: {detail}"),
 }
 NO_DETAIL = N_("no detail")
+#: the screen's line for a line of an `--events` stream that cannot be read (`BadLine`)
+BAD_LINE_SKIPPED = N_("{error}: the line is skipped; the game goes on")
 #: the screen's lines while the clocks wait for Black's press (`arbiter.live.start_check`)
 BLACK_STARTS = N_("Black presses to start the clocks")
 SET_UP_FIRST = N_("{wrong} The clocks start when that is done and Black presses.")

@@ -8,7 +8,9 @@ order mark on the first line (skipped). Lines are read as bytes one at a time, s
 before a bad line has been yielded: nothing already read is lost.
 
 A crash or a power cut can tear the last line of a journal (`torn`): such a line may be
-tolerated, with a warning, by the readers that ask for it.
+tolerated, with a warning, by the readers that ask for it. A live source (`arbiter play
+--events`) skips every bad line instead (`skip`): it is told what line and why, and the game
+goes on with the lines after it (issue 17 item 2; `arbiter.inputs.stream`).
 """
 
 from __future__ import annotations
@@ -37,6 +39,8 @@ BOM = b"\xef\xbb\xbf"
 #: line with a warning (the journal reader: journals resumed by older versions keep one).
 TornPolicy = Literal["error", "tail", "any"]
 Warn = Callable[[str], None]
+#: told of a bad line a live reader skips: its number, and the error naming file, line, fault
+Skip = Callable[[int, EventError], None]
 
 
 #: what a file to read is, for the error of a folder given instead
@@ -132,15 +136,19 @@ def read_events(
     torn: TornPolicy = "error",
     warn: Warn | None = None,
     place: ReadPlace | None = None,
+    skip: Skip | None = None,
 ) -> Iterator[Event]:
     """Events of a JSON Lines stream; blank lines are skipped.
 
     Raises EventError naming `name`, the line number and the fault; events before it have
     already been yielded. `torn` and `warn` say what becomes of a line torn by a crash.
     `place`, if given, is kept at the line of the event yielded last (`ReadPlace`).
+    `skip`, if given, is told of every bad line instead (torn or not, too long, not an event,
+    dated before the event before it), and reading goes on after it: a live game's source.
+    A failure to read the file at all is raised still.
     """
     try:
-        for number, event in _read(handle, name, torn, warn):
+        for number, event in _read(handle, name, torn, warn, skip):
             if place is not None:
                 place.line = number
             yield event
@@ -151,34 +159,61 @@ def read_events(
 
 
 def _read(
-    handle: BinaryIO, name: str, torn: TornPolicy, warn: Warn | None
+    handle: BinaryIO, name: str, torn: TornPolicy, warn: Warn | None, skip: Skip | None = None
 ) -> Iterator[tuple[int, Event]]:
     last_t: float | None = None
-    lines = _numbered_lines(handle, name)
+    lines = _numbered_lines(handle, name, skipping=skip is not None)
     for number, raw in lines:
-        if not raw.strip():
-            continue
-        fault = torn_error(raw)
-        if fault is not None:
-            if torn == "any" or (torn == "tail" and _only_blank_after(lines)):
-                if warn is not None:
-                    warn(Said(EventError.of(TORN_LINE, file=name, line=number, fault=fault)))
+        try:
+            if isinstance(raw, EventError):
+                raise raw  # a line too long to be an event
+            if not raw.strip():
                 continue
-            raise EventError.of(LINE_FAULT, file=name, line=number, fault=fault)
-        event = _parse(raw, number, name)
-        if last_t is not None and event.t < last_t:
-            raise EventError.of(
-                N_(
-                    "{file}: line {line}: t={t} comes before the previous event's"
-                    " t={before} (times must not run backwards)"
-                ),
-                file=name,
-                line=number,
-                t=event.t,
-                before=last_t,
-            )
+            event = _event_of(raw, number, name, torn, warn, lines)
+            if event is None:
+                continue  # a torn line tolerated, with its warning
+            _check_order(event, last_t, number, name)
+        except EventError as exc:
+            if skip is None:
+                raise
+            skip(number, exc)
+            continue
         last_t = event.t
         yield number, event
+
+
+def _event_of(
+    raw: bytes,
+    number: int,
+    name: str,
+    torn: TornPolicy,
+    warn: Warn | None,
+    lines: Iterator[tuple[int, bytes | EventError]],
+) -> Event | None:
+    """The event of line `number`, or None for a torn line `torn` tolerates (warned)."""
+    fault = torn_error(raw)
+    if fault is not None:
+        if torn == "any" or (torn == "tail" and _only_blank_after(lines)):
+            if warn is not None:
+                warn(Said(EventError.of(TORN_LINE, file=name, line=number, fault=fault)))
+            return None
+        raise EventError.of(LINE_FAULT, file=name, line=number, fault=fault)
+    return _parse(raw, number, name)
+
+
+def _check_order(event: Event, last_t: float | None, number: int, name: str) -> None:
+    """Times must not run backwards (events.md)."""
+    if last_t is not None and event.t < last_t:
+        raise EventError.of(
+            N_(
+                "{file}: line {line}: t={t} comes before the previous event's"
+                " t={before} (times must not run backwards)"
+            ),
+            file=name,
+            line=number,
+            t=event.t,
+            before=last_t,
+        )
 
 
 def _parse(raw: bytes, number: int, name: str) -> Event:
@@ -196,12 +231,17 @@ def _parse(raw: bytes, number: int, name: str) -> Event:
         ) from None
 
 
-def _only_blank_after(lines: Iterator[tuple[int, bytes]]) -> bool:
+def _only_blank_after(lines: Iterator[tuple[int, bytes | EventError]]) -> bool:
     """Is the rest of the input blank? (Consumes it; called only before stopping there.)"""
-    return all(not raw.strip() for _, raw in lines)
+    return all(isinstance(raw, bytes) and not raw.strip() for _, raw in lines)
 
 
-def _numbered_lines(handle: BinaryIO, name: str) -> Iterator[tuple[int, bytes]]:
+def _numbered_lines(
+    handle: BinaryIO, name: str, *, skipping: bool = False
+) -> Iterator[tuple[int, bytes | EventError]]:
+    """The lines of `handle` as bytes, numbered from 1. A line longer than `MAX_LINE_BYTES`
+    is an error: raised, or (`skipping`) read to its end a block at a time, never held
+    whole, and given in its place."""
     number = 0
     while True:
         try:
@@ -214,12 +254,30 @@ def _numbered_lines(handle: BinaryIO, name: str) -> Iterator[tuple[int, bytes]]:
             return
         number += 1
         if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
-            raise EventError.of(
+            too_long = EventError.of(
                 N_("{file}: line {line}: longer than {limit} bytes; not an event"),
                 file=name,
                 line=number,
                 limit=MAX_LINE_BYTES,
             )
+            if not skipping:
+                raise too_long
+            _read_past_line(handle, name)
+            yield number, too_long
+            continue
         if number == 1 and raw.startswith(BOM):
             raw = raw[len(BOM) :]
         yield number, raw
+
+
+def _read_past_line(handle: BinaryIO, name: str) -> None:
+    """Read on to the end of the line being read (a block at a time), or of the input."""
+    while True:
+        try:
+            rest = handle.readline(MAX_LINE_BYTES)
+        except OSError as exc:
+            raise StreamFileError.of(
+                N_("{path}: cannot be read ({reason})"), path=name, reason=exc.strerror or exc
+            ) from None
+        if not rest or rest.endswith(b"\n"):
+            return

@@ -17,6 +17,7 @@ from cli_inprocess import run_cli
 
 from arbiter.live.setup import load_unfinished
 from arbiter.records.journal import read_journal
+from rules.events import Sensor
 from rules.replay import replay
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -269,22 +270,28 @@ def test_gpio_rpi_without_rpi_gpio_says_how_to_install_it(tmp_path: Path) -> Non
     assert not (tmp_path / "j.jsonl").exists()
 
 
-def test_a_bad_line_in_the_stream_stops_with_its_line_and_keeps_what_was_read(
-    tmp_path: Path,
-) -> None:
+def test_a_bad_line_in_the_stream_is_said_journaled_and_skipped(tmp_path: Path) -> None:
+    """Issue 17 item 2: the game goes on after a line that cannot be read."""
     stream = tmp_path / "bad.jsonl"
     stream.write_text(
         '{"t": 0, "type": "start", "time_control": "60"}\n'
         '{"t": 0.1, "type": "lift", "square": "e2", "piece": "P"}\n'
-        '{"t": 0.2, "type": "place", "square": "e9"}\n',
+        '{"t": 0.2, "type": "place", "square": "e9"}\n'
+        '{"t": 0.3, "type": "place", "square": "e4", "piece": "P"}\n'
+        '{"t": 0.5, "type": "press", "side": "white"}\n'
+        '{"t": 0.6, "type": "resign", "side": "black"}\n',
         encoding="utf-8",
     )
     journal = tmp_path / "j.jsonl"
-    done = arbiter("play", "--events", str(stream), "--journal", str(journal))
-    assert done.returncode == 2
-    assert "line 3" in done.stderr and "e9" in done.stderr and "Traceback" not in done.stderr
+    done = arbiter("play", "--events", str(stream), "--journal", str(journal), "--display", "plain")
+    assert done.returncode == 0, done.stderr
+    assert "line 3" in done.stdout and "e9" in done.stdout and "skipped" in done.stdout
+    assert "game over: 1-0 (resignation)" in done.stdout and "Traceback" not in done.stderr
     events, _ = read_journal(journal)
-    assert [e.type for e in events] == ["start", "lift"]  # nothing already read is lost
+    assert [e.type for e in events] == ["start", "lift", "sensor", "place", "press", "resign"]
+    note = events[2]
+    assert isinstance(note, Sensor) and note.status == "bad_line" and note.t == 0.1
+    assert note.detail is not None and "line 3" in note.detail and "e9" in note.detail
 
 
 def test_a_live_stream_on_stdin_lets_the_flag_fall_while_it_waits(tmp_path: Path) -> None:
