@@ -22,6 +22,7 @@ from pathlib import Path
 from arbiter.hall.errors import PairingsError
 from arbiter.i18n import Localized, gettext
 from rules.i18n import N_
+from rules.library_reasons import reason_of
 
 #: what a header named when it named nothing
 NOTHING = N_("nothing")
@@ -87,7 +88,7 @@ def read_pairings(path: Path, round_number: int | None = None) -> Round:
         raw = path.read_bytes()
     except OSError as exc:
         raise PairingsError.of(
-            N_("pairings {path}: cannot be read ({reason})"), path=path, reason=exc.strerror
+            N_("pairings {path}: cannot be read ({reason})"), path=path, reason=reason_of(exc)
         ) from None
     try:
         text, encoding = raw.decode("utf-8-sig"), "utf-8"

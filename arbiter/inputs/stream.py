@@ -14,6 +14,7 @@ from arbiter.inputs.base import Emit, Source, SourceDone, SourceFailed
 from rules.errors import ArbiterError
 from rules.events import Event, Start, Tick
 from rules.i18n import N_
+from rules.library_reasons import reason_of
 
 
 class StreamSource(Source):
@@ -118,7 +119,10 @@ class StreamSource(Source):
         except ArbiterError as exc:
             emit(SourceFailed(str(exc), exc))
         except OSError as exc:
-            emit(SourceFailed(f"{self.name}: cannot be read ({exc.strerror or exc})"))
+            error = SourceError.of(
+                N_("{path}: cannot be read ({reason})"), path=self.name, reason=reason_of(exc)
+            )
+            emit(SourceFailed(str(error), error))
         except Exception as exc:  # the game must end with a message, never hang (D2)
             emit(SourceFailed(f"{self.name}: stopped ({type(exc).__name__}: {exc})"))
 

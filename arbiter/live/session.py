@@ -79,6 +79,7 @@ from rules.events import (
 )
 from rules.game import Game
 from rules.i18n import N_
+from rules.library_reasons import reason_of
 from rules.rulings import MoveStands, Ruling
 
 #: seconds added to a clock by the keyboard's `w` and `b` (an arbiter's add-time, 6.10-6.11)
@@ -614,7 +615,7 @@ class Session:
             write_atomic(p, text)
         except OSError as exc:
             raise SessionError.of(
-                N_("PGN {path}: cannot be written ({reason})"), path=p, reason=exc.strerror
+                N_("PGN {path}: cannot be written ({reason})"), path=p, reason=reason_of(exc)
             ) from None
         return p
 

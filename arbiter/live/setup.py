@@ -39,6 +39,7 @@ from arbiter.outputs.display import Display, say
 from arbiter.records.journal import JournalWriter, read_journal
 from rules.events import Event, Start
 from rules.i18n import N_
+from rules.library_reasons import reason_of
 
 #: seconds a finished game waits for the hall's station to confirm it holds the whole game
 PUBLISH_LINGER_S = 10.0
@@ -344,8 +345,11 @@ def archive(path: Path) -> Path:
     try:
         path.rename(target)
     except OSError as exc:
-        raise SessionError(
-            f"journal {path}: cannot be moved to {target} ({exc.strerror})"
+        raise SessionError.of(
+            N_("journal {path}: cannot be moved to {target} ({reason})"),
+            path=path,
+            target=target,
+            reason=reason_of(exc),
         ) from None
     return target
 

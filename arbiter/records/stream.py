@@ -27,6 +27,7 @@ from arbiter.i18n import Localized, Said, gettext
 from rules.errors import ArbiterError, EventError
 from rules.events import NESTED_TOO_DEEPLY, Event, parse_line
 from rules.i18n import N_
+from rules.library_reasons import reason_of
 
 #: The longest line read (a `start` with a FEN, names and settings is well under 2 KB).
 MAX_LINE_BYTES = 1 << 20
@@ -62,7 +63,7 @@ def open_stream(
         return p.open("rb")
     except OSError as exc:
         raise error.of(
-            N_("{path}: cannot be read ({reason})"), path=path, reason=exc.strerror
+            N_("{path}: cannot be read ({reason})"), path=path, reason=reason_of(exc)
         ) from None
 
 
@@ -96,13 +97,13 @@ def torn_error(raw: bytes) -> EventError | None:
     except UnicodeDecodeError as exc:
         return EventError.of(
             N_("not UTF-8 text ({reason} at byte {byte} of the line)"),
-            reason=exc.reason,
+            reason=reason_of(exc),
             byte=exc.start + 1,
         )
     try:
         json.loads(text)
     except json.JSONDecodeError as exc:
-        return EventError.of(N_("not valid JSON ({reason})"), reason=exc.msg)
+        return EventError.of(N_("not valid JSON ({reason})"), reason=reason_of(exc))
     except (ValueError, RecursionError):
         return None  # whole JSON, but a value out of range: a fault, not a tear
     return None
@@ -208,7 +209,7 @@ def _numbered_lines(handle: BinaryIO, name: str) -> Iterator[tuple[int, bytes]]:
             raw = handle.readline(MAX_LINE_BYTES + 1)
         except OSError as exc:
             raise StreamFileError.of(
-                N_("{path}: cannot be read ({reason})"), path=name, reason=exc.strerror or exc
+                N_("{path}: cannot be read ({reason})"), path=name, reason=reason_of(exc)
             ) from None
         if not raw:
             return

@@ -41,7 +41,8 @@ def test_a_full_disk_stops_the_game_keeps_its_pgn_and_resumes_exactly(
     )  # fmt: skip
     status, _, err = finish(first, timeout=60)
     assert status == 2, err
-    assert f"journal {journal}: cannot be written (File too large): the game stops here." in err
+    stops = f"journal {journal}: cannot be written (the file is too large): the game stops here."
+    assert stops in err
     assert f"The PGN so far is in {pgn}." in err
     assert f"`arbiter resume {journal}`" in err
     assert "Traceback" not in err
