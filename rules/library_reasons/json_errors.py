@@ -3,7 +3,7 @@
 The forms are those of CPython's `json.decoder` and of its C scanner `_json` (which says
 "Invalid control character at" and "Invalid \\escape" where the Python one adds the
 character), and the trailing commas of 3.13. The position numbers stay: the column, and the
-line too when the text has more than one.
+line too when the text has more than one (a line of JSON Lines with its newline has one).
 """
 
 from __future__ import annotations
@@ -47,7 +47,8 @@ def json_reason(exc: json.JSONDecodeError) -> Reason:
     for pattern, words in JSON_REASONS:
         if pattern.match(exc.msg):
             what = Reason(words)
-            if exc.lineno > 1:
-                return Reason(AT_LINE_COLUMN, reason=what, line=exc.lineno, column=exc.colno)
-            return Reason(AT_COLUMN, reason=what, column=exc.colno)
+            text = exc.doc.rstrip("\r\n")
+            if "\n" not in text:  # one line (of JSON Lines): its end is no second line
+                return Reason(AT_COLUMN, reason=what, column=min(exc.pos, len(text)) + 1)
+            return Reason(AT_LINE_COLUMN, reason=what, line=exc.lineno, column=exc.colno)
     return Reason.library(str(exc))
