@@ -106,7 +106,9 @@ def run(args: argparse.Namespace, clock: Clock | None = None) -> int:
     events = demo_events()
     speed = args.speed if args.speed is not None else default_speed(events)
     if not speed > 0 or speed > 10_000:
-        raise DemoError(f"--speed must be above 0 and at most 10000, not {args.speed}")
+        raise DemoError.of(
+            N_("--speed must be above 0 and at most 10000, not {speed}"), speed=args.speed
+        )
     start = events[0]
     assert isinstance(start, Start)
     out_dir = Path(args.out).resolve()

@@ -208,7 +208,9 @@ def reopen_sources(
             if settings.get("keyboard") is not False and KeyboardSource.usable():
                 sources.append(KeyboardSource())
         else:
-            raise SourceError(f"the journal names a source this build does not know: {name!r}")
+            raise SourceError.of(
+                N_("the journal names a source this build does not know: {name!r}"), name=name
+            )
     if not any(isinstance(s, KeyboardSource) for s in sources) and _keyboard_wanted(
         settings, None if "events:-" not in names else "-"
     ):
@@ -222,9 +224,13 @@ def _refuse_remote(spec: str) -> None:
     so that a journal from elsewhere cannot make `arbiter resume` reach the network."""
     _, _, device = spec.partition(":")
     if "://" in device:
-        raise SourceError(
-            f"the journal names the board {spec!r}, a network address, not a local device;"
-            " a journal is not trusted to open connections: name it with --board if you mean it"
+        raise SourceError.of(
+            N_(
+                "the journal names the board {spec!r}, a network address, not a local device;"
+                " a journal is not trusted to open connections: name it with --board if you"
+                " mean it"
+            ),
+            spec=spec,
         )
 
 
