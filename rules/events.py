@@ -685,11 +685,8 @@ def parse_line(text: str, *, line: int | None = None) -> Event:
         obj = json.loads(text)
     except (ValueError, RecursionError) as exc:  # ValueError: also a number of 4,300+ digits
         reason: str
-        if isinstance(exc, json.JSONDecodeError):
-            reason = reason_of(exc)
-        elif isinstance(exc, RecursionError):
-            reason = NESTED_TOO_DEEPLY
-        else:  # Python's advice after ';' (sys.set_int_max_str_digits) is not the user's
+        reason = reason_of(exc)  # a decoder's fault, nesting or too many digits, said
+        if reason.template is None:  # Python's advice after ';' is not the user's
             reason = str(exc).split(";")[0]
         err = EventError.of(N_("not valid JSON ({reason})"), reason=reason)
         raise (err if line is None else err.at_line(line)) from None

@@ -25,7 +25,7 @@ from typing import BinaryIO, Literal, cast
 from arbiter.errors import StreamFileError
 from arbiter.i18n import Localized, Said, gettext
 from rules.errors import ArbiterError, EventError
-from rules.events import NESTED_TOO_DEEPLY, Event, parse_line
+from rules.events import Event, parse_line
 from rules.i18n import N_
 from rules.library_reasons import reason_of
 
@@ -188,7 +188,7 @@ def _parse(raw: bytes, number: int, name: str) -> Event:
     except EventError as exc:
         raise EventError.of(N_("{file}: {error}"), file=name, error=exc) from None
     except (ValueError, OverflowError, RecursionError, MemoryError) as exc:
-        reason = NESTED_TOO_DEEPLY if isinstance(exc, RecursionError) else str(exc)
+        reason = reason_of(exc)  # nesting and too many digits in our words
         raise EventError.of(
             N_("{file}: line {line}: cannot be read ({reason})"),
             file=name,

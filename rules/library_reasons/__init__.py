@@ -65,8 +65,8 @@ def reason_of(exc: BaseException) -> Reason:
     """The reason `exc` gives, in our words where its family's table knows it.
 
     OSError (and socket's address errors) by number; `json.JSONDecodeError`,
-    `tomllib.TOMLDecodeError` and `UnicodeDecodeError` by their fixed messages; anything
-    else as its text.
+    `tomllib.TOMLDecodeError` and `UnicodeDecodeError` by their fixed messages, JSON's
+    `RecursionError` and too many digits; anything else as its text.
     """
     import json
     import tomllib
@@ -79,6 +79,10 @@ def reason_of(exc: BaseException) -> Reason:
         return toml_errors.toml_reason(exc)
     if isinstance(exc, UnicodeDecodeError):
         return codec_errors.decode_reason(exc)
+    if isinstance(exc, RecursionError):  # json.loads of a value nested too deeply
+        return Reason(json_errors.NESTED)
+    if isinstance(exc, ValueError) and (digits := json_errors.digits_reason(exc)) is not None:
+        return digits
     if isinstance(exc, OSError):
         return os_errors.os_reason(exc)
     return Reason.library(str(exc) or type(exc).__name__)

@@ -14,7 +14,7 @@ import re
 from rules.i18n import N_
 from rules.library_reasons import Reason
 
-__all__ = ["JSON_REASONS", "json_reason"]
+__all__ = ["JSON_REASONS", "NESTED", "TOO_MANY_DIGITS", "digits_reason", "json_reason"]
 
 #: (pattern of `msg`, our words)
 JSON_REASONS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
@@ -36,6 +36,15 @@ JSON_REASONS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"^Illegal trailing comma before end of array$", N_("a comma before the ']'")),
     )
 )
+#: the decoder's recursion limit (`RecursionError`), and Python's limit on the digits of an
+#: integer (`ValueError`: "Exceeds the limit (4300 digits) for integer string conversion...")
+NESTED = N_("nested too deeply")
+TOO_MANY_DIGITS = N_("a number of {count} digits (at most {limit} can be read)")
+_DIGITS = re.compile(
+    r"^Exceeds the limit \((?P<limit>\d+) digits\) for integer string conversion: "
+    r"value has (?P<count>\d+) digits"
+)
+
 #: where the decoder stopped
 AT_COLUMN = N_("{reason}, at column {column}")
 AT_LINE_COLUMN = N_("{reason}, at line {line}, column {column}")
@@ -52,3 +61,12 @@ def json_reason(exc: json.JSONDecodeError) -> Reason:
                 return Reason(AT_COLUMN, reason=what, column=min(exc.pos, len(text)) + 1)
             return Reason(AT_LINE_COLUMN, reason=what, line=exc.lineno, column=exc.colno)
     return Reason.library(str(exc))
+
+
+def digits_reason(exc: ValueError) -> Reason | None:
+    """Python's refusal of an integer too long to read (a JSON value of 4,300 digits or
+    more), in our words with its limit; None for any other `ValueError`."""
+    found = _DIGITS.match(str(exc))
+    if found is None:
+        return None
+    return Reason(TOO_MANY_DIGITS, count=int(found["count"]), limit=int(found["limit"]))

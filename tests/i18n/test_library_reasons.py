@@ -227,3 +227,19 @@ def test_a_utf8_reason_in_every_language(raw: bytes, english: str) -> None:
         reason = reason_of(exc)
     assert str(reason) == english
     _said_everywhere(reason)
+
+
+def test_json_nesting_and_too_many_digits_in_every_language() -> None:
+    try:
+        json.loads("[" * 100_000)
+    except RecursionError as exc:
+        nested = reason_of(exc)
+    assert nested == "nested too deeply"
+    _said_everywhere(nested)
+    try:
+        json.loads("1" * 5000)
+    except ValueError as exc:
+        digits = reason_of(exc)
+    assert digits == "a number of 5000 digits (at most 4300 can be read)"
+    for language, said in _said_everywhere(digits).items():
+        assert re.findall(r"\d+", said) == ["5000", "4300"], (language, said)
