@@ -44,6 +44,10 @@ class Reason(str):
         said.fields = fields
         return said
 
+    def __reduce__(self) -> tuple[object, tuple[str, str | None, dict[str, object]]]:
+        """Copied and pickled as it is (its English is not a template to fill again)."""
+        return _rebuilt, (str(self), self.template, dict(self.fields))
+
     @classmethod
     def library(cls, text: str) -> Reason:
         """A reason none of our tables knows: the library's text, in every language."""
@@ -59,6 +63,13 @@ class Reason(str):
             for name, value in self.fields.items()
         }
         return template.format(**fields)
+
+
+def _rebuilt(text: str, template: str | None, fields: dict[str, object]) -> Reason:
+    said = str.__new__(Reason, text)
+    said.template = template
+    said.fields = fields
+    return said
 
 
 def reason_of(exc: BaseException) -> Reason:

@@ -243,3 +243,13 @@ def test_json_nesting_and_too_many_digits_in_every_language() -> None:
     assert digits == "a number of 5000 digits (at most 4300 can be read)"
     for language, said in _said_everywhere(digits).items():
         assert re.findall(r"\d+", said) == ["5000", "4300"], (language, said)
+
+
+def test_a_reason_is_copied_and_pickled_as_it_is() -> None:
+    import copy
+    import pickle
+
+    reason = reason_of(json.JSONDecodeError("Illegal trailing comma before end of object", "{}", 1))
+    assert reason == "a comma before the '}', at column 2"
+    for again in (copy.deepcopy(reason), pickle.loads(pickle.dumps(reason))):
+        assert again == reason and again.say("pl") == reason.say("pl") != reason
