@@ -22,6 +22,7 @@ from pathlib import Path
 from rules.errors import ArbiterError, EventError, ProfileError
 from rules.i18n import DOMAIN as RULES_DOMAIN
 from rules.i18n import N_, Joined, Np_, Word, choose_language, translations
+from rules.library_reasons import Reason
 from rules.profiles import get_profile
 
 __all__ = [
@@ -158,7 +159,7 @@ class Localized:
 def _field_text(value: object, language: str) -> object:
     """A field of an error message in `language`: an error of ours inside an error (`--tc:
     {error}`) in its own words, a `Localized` value said in `language`; others as they are."""
-    if isinstance(value, Localized):
+    if isinstance(value, Localized | Reason):  # a library's reason, in our words
         return value.say(language)
     if isinstance(value, Word):  # a word of the rules' catalogue ("increment"), or of ours
         said = translations(language).gettext(value)
@@ -322,7 +323,7 @@ VISION_ERRORS = (
         " (arbiter calibrate)"
     ),
     N_("{where}: the calibration lacks {field}"),
-    N_("{path}: not valid JSON ({reason}, line {line})"),
+    N_("{path}: not valid JSON ({reason})"),
     # the camera's calibration, geometry and pictures (`vision.messages`)
     N_('corners {text!r} must be four "x,y" pairs separated by spaces'),
     N_('corners {text!r} must be exactly four "x,y" pairs'),
@@ -350,6 +351,24 @@ VISION_ERRORS = (
     ),
     N_("the corner picker stopped without corners"),
     N_("the frame could not be encoded as JPEG for the corner picker"),
+    N_('send JSON: {{"corners": [[x, y], [x, y], [x, y], [x, y]]}}'),
+    N_("click exactly four corners (top-left, top-right, bottom-right, bottom-left)"),
+    N_("a corner must be [x, y] in pixels, not {value}"),
+    N_("corner ({x:g}, {y:g}) is far outside the picture"),
+    N_("two corners are (almost) the same point: undo and click again"),
+    N_(
+        "the four corners do not make a convex quadrilateral: start again and click the "
+        "playing area's top-left, top-right, bottom-right and bottom-left corners"
+    ),
+    N_("send the corners as application/json, from the picker's own page"),
+    N_("the page must be opened by this machine's address, not {host!r}"),
+    N_("the page must be opened by this machine's address; the request names none"),
+    N_("a request from another site ({origin}) is refused"),
+    N_("no such page: {path}"),
+    N_("corners were already received"),
+    N_("the request has no Content-Length"),
+    N_("the request body must be 1 to {most} bytes"),
+    N_("corners received: calibration goes on in the terminal; you may close this page"),
     N_(
         "no chessboard found in the picture: give the four corners of the playing area "
         '(--corners "x,y x,y x,y x,y", image top-left, top-right, bottom-right, '

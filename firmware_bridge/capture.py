@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Literal, TextIO
 
 from rules.errors import ArbiterError
+from rules.library_reasons import reason_of
 
 __all__ = ["CaptureError", "CaptureWriter", "Chunk", "LinkChange", "is_capture", "read_capture"]
 
@@ -94,7 +95,7 @@ class CaptureWriter:
         try:
             self._handle: TextIO | None = self.path.open("a", encoding="utf-8")
         except OSError as exc:
-            raise CaptureError.of(CANNOT_WRITE, path=path, reason=exc.strerror) from None
+            raise CaptureError.of(CANNOT_WRITE, path=path, reason=reason_of(exc)) from None
         self._lock = threading.Lock()
 
     def write(self, t: float, direction: Direction, data: bytes) -> None:
@@ -117,7 +118,7 @@ class CaptureWriter:
                 self._handle.write(line + "\n")
                 self._handle.flush()
             except OSError as exc:
-                raise CaptureError.of(CANNOT_WRITE, path=self.path, reason=exc) from None
+                raise CaptureError.of(CANNOT_WRITE, path=self.path, reason=reason_of(exc)) from None
 
     def close(self) -> None:
         with self._lock:
@@ -150,11 +151,11 @@ def _parse_line(text: str, number: int, name: str) -> Chunk | LinkChange:
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise CaptureError.of(NOT_JSON, where=where, reason=exc.msg) from None
+        raise CaptureError.of(NOT_JSON, where=where, reason=reason_of(exc)) from None
     except RecursionError:
         raise CaptureError.of(NOT_JSON_DEEP, where=where) from None
     except ValueError as exc:  # a number of 4,300 digits or more
-        raise CaptureError.of(NOT_JSON, where=where, reason=exc) from None
+        raise CaptureError.of(NOT_JSON, where=where, reason=reason_of(exc)) from None
     if not isinstance(obj, dict):
         raise CaptureError.of(NOT_OBJECT, where=where)
     t = obj.get("t")
@@ -204,4 +205,4 @@ def read_capture(handle: TextIO, name: str = "capture") -> Iterator[Chunk | Link
             last_t = chunk.t
             yield chunk
     except UnicodeDecodeError as exc:
-        raise CaptureError.of(NOT_UTF8, name=name, line=number + 1, reason=exc.reason) from None
+        raise CaptureError.of(NOT_UTF8, name=name, line=number + 1, reason=reason_of(exc)) from None

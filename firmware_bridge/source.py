@@ -35,6 +35,7 @@ from firmware_bridge.transport import (
     detect_protocol,
 )
 from rules.events import Event
+from rules.library_reasons import reason_of
 
 __all__ = ["BoardSource", "Deliver", "choose_board"]
 
@@ -216,7 +217,8 @@ class BoardSource:
                 self._failed(self._failure_error())
 
     def _failure_error(self) -> TransportError:
-        error = TransportError.of(READ_FAILED, device=self.device, reason=self._failure)
+        reason = reason_of(self._failure or EOFError())  # set before this is called
+        error = TransportError.of(READ_FAILED, device=self.device, reason=reason)
         error.__cause__ = self._failure
         return error
 

@@ -43,6 +43,7 @@ from firmware_bridge.codecs.base import Codec
 from firmware_bridge.registry import PROBES, codec_for
 from rules.errors import ArbiterError
 from rules.events import Event, Sensor
+from rules.library_reasons import reason_of
 
 if TYPE_CHECKING:
     import serial
@@ -178,7 +179,7 @@ def open_port(url: str, settings: dict[str, Any], *, clear_dtr: bool = False) ->
         port.open()
     except (serial.SerialException, OSError, ValueError) as exc:
         template = _PORT_ERRNO.get(_errno_of(exc), PORT_FAILED)
-        raise TransportError.of(template, url=url, reason=exc) from None
+        raise TransportError.of(template, url=url, reason=reason_of(exc)) from None
     return port
 
 

@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 from rules.errors import EventError
 from rules.i18n import N_, Word
+from rules.library_reasons import reason_of
 from rules.placement import SENSED_LETTERS, check_placement
 from rules.rulings import ClaimKind
 from rules.types import Result, Side
@@ -684,11 +685,9 @@ def parse_line(text: str, *, line: int | None = None) -> Event:
     try:
         obj = json.loads(text)
     except (ValueError, RecursionError) as exc:  # ValueError: also a number of 4,300+ digits
-        if isinstance(exc, json.JSONDecodeError):
-            reason = exc.msg
-        elif isinstance(exc, RecursionError):
-            reason = NESTED_TOO_DEEPLY
-        else:  # Python's advice after ';' (sys.set_int_max_str_digits) is not the user's
+        reason: str
+        reason = reason_of(exc)  # a decoder's fault, nesting or too many digits, said
+        if reason.template is None:  # Python's advice after ';' is not the user's
             reason = str(exc).split(";")[0]
         err = EventError.of(N_("not valid JSON ({reason})"), reason=reason)
         raise (err if line is None else err.at_line(line)) from None

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rules.library_reasons import reason_of
 from vision import geometry
 from vision import messages as said
 from vision.columns import front_squares
@@ -42,7 +43,7 @@ OLD_CALIBRATION = (
     " (arbiter calibrate)"
 )
 CALIBRATION_LACKS = "{where}: the calibration lacks {field}"
-CALIBRATION_NOT_JSON = "{path}: not valid JSON ({reason}, line {line})"
+CALIBRATION_NOT_JSON = "{path}: not valid JSON ({reason})"
 
 
 @dataclass
@@ -159,7 +160,7 @@ class Calibration:
             data = json.loads(p.read_text(encoding="utf-8"))
         except json.JSONDecodeError as exc:
             raise CalibrationError.of(
-                CALIBRATION_NOT_JSON, path=p, reason=exc.msg, line=exc.lineno
+                CALIBRATION_NOT_JSON, path=p, reason=reason_of(exc)
             ) from None
         return cls.from_dict(data, where=str(p))
 

@@ -46,6 +46,27 @@ PICKER_STOPPED = (
 )
 PICKER_NO_CORNERS = "the corner picker stopped without corners"
 PICKER_NO_JPEG = "the frame could not be encoded as JPEG for the corner picker"
+#: the picker page's answers to the browser (`vision.pick`), in the command's language
+PICK_SEND_JSON = 'send JSON: {{"corners": [[x, y], [x, y], [x, y], [x, y]]}}'
+PICK_FOUR = "click exactly four corners (top-left, top-right, bottom-right, bottom-left)"
+PICK_CORNER_XY = "a corner must be [x, y] in pixels, not {value}"
+PICK_FAR = "corner ({x:g}, {y:g}) is far outside the picture"
+PICK_SAME_POINT = "two corners are (almost) the same point: undo and click again"
+PICK_NOT_CONVEX = (
+    "the four corners do not make a convex quadrilateral: start again and click the "
+    "playing area's top-left, top-right, bottom-right and bottom-left corners"
+)
+PICK_NOT_JSON_TYPE = "send the corners as application/json, from the picker's own page"
+PICK_WRONG_HOST = "the page must be opened by this machine's address, not {host!r}"
+PICK_NO_HOST = "the page must be opened by this machine's address; the request names none"
+PICK_OTHER_SITE = "a request from another site ({origin}) is refused"
+PICK_NO_PAGE = "no such page: {path}"
+PICK_ALREADY = "corners were already received"
+PICK_NO_LENGTH = "the request has no Content-Length"
+PICK_BODY_SIZE = "the request body must be 1 to {most} bytes"
+PICK_RECEIVED = (
+    "corners received: calibration goes on in the terminal; you may close this page"
+)
 
 # --------------------------------------------------------------------- calibration (calibrate)
 NO_BOARD_FOUND = (

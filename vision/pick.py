@@ -22,6 +22,7 @@ from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from rules.library_reasons import reason_of
 from vision import messages as said
 from vision.errors import CalibrationError
 from vision.geometry import Corners, check_corners
@@ -141,12 +142,10 @@ def parse_clicks(body: bytes, width: int, height: int) -> Corners:
         data = json.loads(body.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
         # ValueError: bad JSON, or an integer of 4,300 digits; RecursionError: deep nesting
-        raise CalibrationError('send JSON: {"corners": [[x, y], [x, y], [x, y], [x, y]]}') from None
+        raise CalibrationError.of(said.PICK_SEND_JSON) from None
     pts = data.get("corners") if isinstance(data, dict) else None
     if not isinstance(pts, list) or len(pts) != 4:
-        raise CalibrationError(
-            "click exactly four corners (top-left, top-right, bottom-right, bottom-left)"
-        )
+        raise CalibrationError.of(said.PICK_FOUR)
     out: list[tuple[float, float]] = []
     for p in pts:
         if (
@@ -154,13 +153,13 @@ def parse_clicks(body: bytes, width: int, height: int) -> Corners:
             or len(p) != 2
             or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in p)
         ):
-            raise CalibrationError(f"a corner must be [x, y] in pixels, not {p!r}")
+            raise CalibrationError.of(said.PICK_CORNER_XY, value=repr(p))
         x, y = float(p[0]), float(p[1])
         if not (
             -OUTSIDE * width <= x <= (1 + OUTSIDE) * width
             and -OUTSIDE * height <= y <= (1 + OUTSIDE) * height
         ):
-            raise CalibrationError(f"corner ({x:g}, {y:g}) is far outside the picture")
+            raise CalibrationError.of(said.PICK_FAR, x=x, y=y)
         out.append((x, y))
     side = min(
         ((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5
@@ -168,17 +167,14 @@ def parse_clicks(body: bytes, width: int, height: int) -> Corners:
         for b in out[i + 1 :]
     )
     if side < 0.02 * max(width, height):
-        raise CalibrationError("two corners are (almost) the same point: undo and click again")
+        raise CalibrationError.of(said.PICK_SAME_POINT)
     try:
         return check_corners(order_corners(out))
     except CalibrationError:
-        raise CalibrationError(
-            "the four corners do not make a convex quadrilateral: start again and click the "
-            "playing area's top-left, top-right, bottom-right and bottom-left corners"
-        ) from None
+        raise CalibrationError.of(said.PICK_NOT_CONVEX) from None
 
 
-def cross_site(headers: Any) -> str | None:
+def cross_site(headers: Any) -> CalibrationError | None:
     """Why a POST is refused as not coming from the picker's own page, or None (D15).
 
     Another web page open in the user's browser may post to this server while it waits:
@@ -191,13 +187,15 @@ def cross_site(headers: Any) -> str | None:
     """
     ctype = (headers.get("Content-Type") or "").split(";", 1)[0].strip().lower()
     if ctype != "application/json":
-        return "send the corners as application/json, from the picker's own page"
+        return CalibrationError.of(said.PICK_NOT_JSON_TYPE)
     host = (headers.get("Host") or "").strip()
     if not _local_host_name(host):
-        return f"the page must be opened by this machine's address, not {host or 'no Host'!r}"
+        if not host:
+            return CalibrationError.of(said.PICK_NO_HOST)
+        return CalibrationError.of(said.PICK_WRONG_HOST, host=host)
     origin = headers.get("Origin")
     if origin is not None and origin.rstrip("/") != f"http://{host}":
-        return f"a request from another site ({origin}) is refused"
+        return CalibrationError.of(said.PICK_OTHER_SITE, origin=origin)
     return None
 
 
@@ -268,7 +266,10 @@ class _State:
         self.done = threading.Event()
 
 
-def _handler(state: _State) -> type[BaseHTTPRequestHandler]:
+def _handler(
+    state: _State, say: Callable[[BaseException], str] = str
+) -> type[BaseHTTPRequestHandler]:
+    """The picker's HTTP handler; `say` puts an error of ours in the command's language."""
     class Handler(BaseHTTPRequestHandler):
         timeout = 10  # a browser's idle pre-opened connection must not hold a thread forever
         server_version = "OTBArbiterPick/1"
@@ -287,6 +288,9 @@ def _handler(state: _State) -> type[BaseHTTPRequestHandler]:
         def _json(self, code: int, obj: dict[str, Any]) -> None:
             self._send(code, "application/json", json.dumps(obj).encode("utf-8"))
 
+        def _refuse(self, code: int, template: str, **fields: Any) -> None:
+            self._json(code, {"error": say(CalibrationError.of(template, **fields))})
+
         def do_GET(self) -> None:
             path = self.path.split("?", 1)[0]
             if path in ("/", "/index.html"):
@@ -294,39 +298,38 @@ def _handler(state: _State) -> type[BaseHTTPRequestHandler]:
             elif path == "/frame.jpg":
                 self._send(200, "image/jpeg", state.jpeg)
             else:
-                self._json(404, {"error": f"no such page: {path}"})
+                self._refuse(404, said.PICK_NO_PAGE, path=path)
 
         def do_POST(self) -> None:
             if self.path.split("?", 1)[0] != "/corners":
-                self._json(404, {"error": f"no such page: {self.path}"})
+                self._refuse(404, said.PICK_NO_PAGE, path=self.path)
                 return
             refused = cross_site(self.headers)
             if refused is not None:
-                self._json(400, {"error": refused})
+                self._json(400, {"error": say(refused)})
                 return
             if state.done.is_set():
-                self._json(409, {"error": "corners were already received"})
+                self._refuse(409, said.PICK_ALREADY)
                 return
             try:
                 length = int(self.headers.get("Content-Length", ""))
             except ValueError:
-                self._json(400, {"error": "the request has no Content-Length"})
+                self._refuse(400, said.PICK_NO_LENGTH)
                 return
             if not 0 < length <= MAX_BODY:
-                self._json(400, {"error": f"the request body must be 1 to {MAX_BODY} bytes"})
+                self._refuse(400, said.PICK_BODY_SIZE, most=MAX_BODY)
                 return
             body = self.rfile.read(length)
             try:
                 corners = parse_clicks(body, state.width, state.height)
             except CalibrationError as exc:
-                self._json(400, {"error": str(exc)})
+                self._json(400, {"error": say(exc)})
                 return
             state.corners = corners
             self._json(
                 200,
                 {
-                    "message": "corners received: calibration goes on in the terminal; "
-                    "you may close this page",
+                    "message": say(CalibrationError.of(said.PICK_RECEIVED)),
                     "corners": [list(p) for p in corners],
                 },
             )
@@ -341,11 +344,13 @@ def pick_corners(
     port: int = DEFAULT_PORT,
     timeout: float | None = None,
     announce: Callable[[list[str]], None] | None = None,
+    say: Callable[[BaseException], str] = str,
 ) -> Corners:
     """Serve `frame` on a page where the user clicks the board's corners; return them.
 
     `announce` receives the URLs to open once the server listens (`port` 0 picks a free
-    port); `timeout` (seconds, None = wait for ever) bounds the wait.
+    port); `timeout` (seconds, None = wait for ever) bounds the wait. `say` gives the page's
+    answers in the command's language (`arbiter.i18n.error_text`; English by default).
 
     Raises:
         CalibrationError: the port cannot be opened, the wait timed out, or it was
@@ -353,10 +358,10 @@ def pick_corners(
     """
     state = _State(encode_jpeg(frame), int(frame.shape[1]), int(frame.shape[0]))
     try:
-        server = ThreadingHTTPServer((host, port), _handler(state))
+        server = ThreadingHTTPServer((host, port), _handler(state, say))
     except OSError as exc:
         raise CalibrationError.of(
-            said.PICKER_PORT, host=host, port=port, reason=exc.strerror or exc
+            said.PICKER_PORT, host=host, port=port, reason=reason_of(exc)
         ) from None
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.1})

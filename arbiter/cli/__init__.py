@@ -110,11 +110,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
     except OSError as exc:
+        from rules.library_reasons import reason_of
+
+        language = i18n.language_for()
         template = i18n.FILE_ERRORS.get(exc.errno or -1) if exc.filename else None
         if template is not None:
-            text = i18n.gettext(template, i18n.language_for()).format(path=exc.filename)
-        else:
-            text = f"{exc.strerror or exc}: {exc.filename or ''}".rstrip(": ")
+            text = i18n.gettext(template, language).format(path=exc.filename)
+        else:  # the system's reason in our words where its number is in the table
+            text = f"{exc.filename or ''}: {reason_of(exc).say(language)}".lstrip(": ")
         print(f"arbiter {args.command}: {text}", file=sys.stderr)
         return 2
 

@@ -168,7 +168,12 @@ def _pick(frame: Any, args: argparse.Namespace) -> Any:
         print("\n".join(lines), file=sys.stderr, flush=True)
 
     corners = pick_corners(
-        frame, host=args.host, port=args.port, timeout=args.pick_timeout, announce=announce
+        frame,
+        host=args.host,
+        port=args.port,
+        timeout=args.pick_timeout,
+        announce=announce,
+        say=lambda error: error_text(error, language),
     )
     text = " ".join(f"{x:.1f},{y:.1f}" for x, y in corners)
     received = gettext(CORNERS_RECEIVED, language).format(corners=f'--corners "{text}"')

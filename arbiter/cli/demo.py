@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from arbiter.demo import SIM_BOARDS
 from rules.i18n import N_
+from rules.library_reasons import reason_of
 
 if TYPE_CHECKING:
     from arbiter.clock import Clock
@@ -105,7 +106,9 @@ def run(args: argparse.Namespace, clock: Clock | None = None) -> int:
     events = demo_events()
     speed = args.speed if args.speed is not None else default_speed(events)
     if not speed > 0 or speed > 10_000:
-        raise DemoError(f"--speed must be above 0 and at most 10000, not {args.speed}")
+        raise DemoError.of(
+            N_("--speed must be above 0 and at most 10000, not {speed}"), speed=args.speed
+        )
     start = events[0]
     assert isinstance(start, Start)
     out_dir = Path(args.out).resolve()
@@ -115,7 +118,9 @@ def run(args: argparse.Namespace, clock: Clock | None = None) -> int:
         out_dir.mkdir(parents=True, exist_ok=True)
         journal_path.unlink(missing_ok=True)  # a new demo, a new journal
     except OSError as exc:
-        raise DemoError(f"{out_dir}: cannot be written ({exc.strerror})") from None
+        raise DemoError.of(
+            N_("{path}: cannot be written ({reason})"), path=out_dir, reason=reason_of(exc)
+        ) from None
     language = language_for(start.rules)
     title = gettext(TITLE, language).format(
         white=start.white, black=start.black, control=start.time_control, site=start.site,

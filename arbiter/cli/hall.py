@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from rules.i18n import N_
+from rules.library_reasons import reason_of
 
 HELP = "the arbiter's station: every board of a hall over an MQTT broker (--demo N to try it)"
 #: seconds (real) between two redraws of the grid and two writes of the export folder
@@ -330,6 +331,6 @@ def _results(args: argparse.Namespace, station: Any, rnd: Any) -> None:
         path.write_text(text, encoding=encoding, errors="replace")
     except OSError as exc:
         raise HallError.of(
-            N_("--results {path}: cannot be written ({reason})"), path=path, reason=exc.strerror
+            N_("--results {path}: cannot be written ({reason})"), path=path, reason=reason_of(exc)
         ) from None
     _say(_words(RESULTS_AT).format(path=path))

@@ -12,6 +12,7 @@ import sys
 from collections.abc import Iterable, Iterator
 
 from rules.i18n import N_
+from rules.library_reasons import reason_of
 
 RECORD_STOPS = N_("(the record stops here: the stream is broken after this point: {error})")
 
@@ -93,7 +94,9 @@ def run(args: argparse.Namespace) -> int:
             with open(args.out, "w", encoding="utf-8") as f:
                 f.write(text)
         except OSError as exc:
-            raise StreamFileError(f"{args.out}: cannot be written ({exc.strerror})") from None
+            raise StreamFileError.of(
+                N_("{path}: cannot be written ({reason})"), path=args.out, reason=reason_of(exc)
+            ) from None
     else:
         sys.stdout.write(text)
     if broken is not None:

@@ -10,7 +10,9 @@ import argparse
 import sys
 from pathlib import Path
 
+from arbiter.errors import SimulateError
 from arbiter.simulate.sensors import SENSORS
+from rules.i18n import N_
 
 HELP = "write a PGN game as the event stream (JSON Lines) of a physical board with a clock"
 
@@ -35,7 +37,8 @@ def run(args: argparse.Namespace) -> int:
     from arbiter.simulate.pgn import read_game
 
     game = read_game(args.pgn, args.game)
-    events = simulate_game(game, args.sensor, seed=args.seed, where=f"{args.pgn}, game {args.game}")
+    where = SimulateError.of(N_("{path}, game {number}"), path=args.pgn, number=args.game)
+    events = simulate_game(game, args.sensor, seed=args.seed, where=where)
     sys.stdout.write("".join(event.to_json() + "\n" for event in events))
     sys.stdout.flush()
     return 0

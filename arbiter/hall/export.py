@@ -31,6 +31,7 @@ from arbiter.hall.pairings import Pairing, Round
 from arbiter.hall.replay import BoardReplay
 from arbiter.records.pgn import pgn_from_rulings
 from rules.i18n import N_
+from rules.library_reasons import reason_of
 from rules.rulings import ClockState, MoveStands
 
 
@@ -158,7 +159,7 @@ def _write(path: Path, text: str) -> None:
         os.replace(tmp, path)
     except OSError as exc:
         raise HallError.of(
-            N_("export {path}: cannot be written ({reason})"), path=path, reason=exc.strerror
+            N_("export {path}: cannot be written ({reason})"), path=path, reason=reason_of(exc)
         ) from None
 
 

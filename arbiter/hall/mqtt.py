@@ -14,6 +14,7 @@ from typing import Any
 from arbiter.hall.errors import HallError
 from arbiter.hall.topics import BrokerAddress
 from rules.i18n import N_
+from rules.library_reasons import reason_of
 
 #: seconds between pings; a broker that hears nothing for 1.5 times this drops the client
 #: and publishes its will ("offline")
@@ -66,7 +67,9 @@ def make_client(
             client.tls_set(ca_certs=os.environ.get("ARBITER_MQTT_CA") or None)
         except (OSError, ValueError) as exc:
             raise HallError.of(
-                N_("broker {host}: TLS cannot be set up ({reason})"), host=address.host, reason=exc
+                N_("broker {host}: TLS cannot be set up ({reason})"),
+                host=address.host,
+                reason=reason_of(exc),
             ) from None
     if will is not None:
         client.will_set(will[0], will[1], qos=1, retain=True)
@@ -79,7 +82,10 @@ def start(client: Any, address: BrokerAddress, keepalive: int = KEEPALIVE_S) -> 
         client.connect_async(address.host, address.port, keepalive=keepalive)
     except (OSError, ValueError) as exc:
         raise HallError.of(
-            N_("broker {host}:{port}: {reason}"), host=address.host, port=address.port, reason=exc
+            N_("broker {host}:{port}: {reason}"),
+            host=address.host,
+            port=address.port,
+            reason=reason_of(exc),
         ) from None
     client.loop_start()
 

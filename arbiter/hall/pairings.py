@@ -22,6 +22,7 @@ from pathlib import Path
 from arbiter.hall.errors import PairingsError
 from arbiter.i18n import Localized, gettext
 from rules.i18n import N_
+from rules.library_reasons import reason_of
 
 #: what a header named when it named nothing
 NOTHING = N_("nothing")
@@ -87,7 +88,7 @@ def read_pairings(path: Path, round_number: int | None = None) -> Round:
         raw = path.read_bytes()
     except OSError as exc:
         raise PairingsError.of(
-            N_("pairings {path}: cannot be read ({reason})"), path=path, reason=exc.strerror
+            N_("pairings {path}: cannot be read ({reason})"), path=path, reason=reason_of(exc)
         ) from None
     try:
         text, encoding = raw.decode("utf-8-sig"), "utf-8"
@@ -123,8 +124,11 @@ def read_csv(text: str, path: Path, round_number: int) -> Round:
         try:
             board = int(row["board"])
         except ValueError:
-            raise PairingsError(
-                f"pairings {path}: line {line}: board {row['board']!r} is not a number"
+            raise PairingsError.of(
+                N_("pairings {path}: line {line}: board {board!r} is not a number"),
+                path=path,
+                line=line,
+                board=row["board"],
             ) from None
         pairings.append(
             Pairing(
@@ -161,7 +165,11 @@ def read_trf(text: str, path: Path, round_number: int | None) -> Round:
             continue
         rank = line[4:8].strip()
         if not rank.isdigit():
-            raise PairingsError(f"pairings {path}: line {n}: no starting rank in columns 5-8")
+            raise PairingsError.of(
+                N_("pairings {path}: line {line}: no starting rank in columns 5-8"),
+                path=path,
+                line=n,
+            )
         players[int(rank)] = line
     if not players:
         raise PairingsError.of(
@@ -186,9 +194,15 @@ def read_trf(text: str, path: Path, round_number: int | None) -> Round:
         if block is None or block[1] != "w" or block[0] == 0:
             continue
         if block[0] not in players:
-            raise PairingsError(
-                f"pairings {path}: player {pos}'s opponent {block[0]} in round "
-                f"{round_number} is not in the file"
+            raise PairingsError.of(
+                N_(
+                    "pairings {path}: player {player}'s opponent {opponent} in round {round}"
+                    " is not in the file"
+                ),
+                path=path,
+                player=pos,
+                opponent=block[0],
+                round=round_number,
             )
         pairs.append((pos, block[0]))
     if not pairs:
@@ -237,7 +251,7 @@ def results_trf(rnd: Round, results: dict[str, str]) -> str:
         PairingsError: the pairings did not come from a TRF file.
     """
     if rnd.trf_lines is None:
-        raise PairingsError("TRF results need TRF pairings (the pairings came from a CSV)")
+        raise PairingsError.of(N_("TRF results need TRF pairings (the pairings came from a CSV)"))
     letters: dict[int, str] = {}
     for p in rnd.pairings:
         pair = TRF_RESULT.get(results.get(str(p.board), ""))

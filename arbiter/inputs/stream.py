@@ -15,6 +15,7 @@ from arbiter.records.stream import ReadPlace
 from rules.errors import ArbiterError, EventError
 from rules.events import Event, Sensor, Start, Tick
 from rules.i18n import N_
+from rules.library_reasons import reason_of
 
 #: the rules' own words for a second `start` (rules.game), said with the file and line
 SECOND_START = N_("a second 'start' event in the same stream")
@@ -173,7 +174,10 @@ class StreamSource(Source):
         except ArbiterError as exc:
             emit(SourceFailed(str(exc), exc))
         except OSError as exc:
-            emit(SourceFailed(f"{self.name}: cannot be read ({exc.strerror or exc})"))
+            error = SourceError.of(
+                N_("{path}: cannot be read ({reason})"), path=self.name, reason=reason_of(exc)
+            )
+            emit(SourceFailed(str(error), error))
         except Exception as exc:  # the game must end with a message, never hang (D2)
             emit(SourceFailed(f"{self.name}: stopped ({type(exc).__name__}: {exc})"))
 

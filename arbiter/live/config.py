@@ -34,6 +34,7 @@ from arbiter.i18n import Localized, gettext
 from rules.errors import ArbiterError
 from rules.events import MODES, Start
 from rules.i18n import N_
+from rules.library_reasons import reason_of
 
 #: where a setting was given: `--set KEY`, `--KEY`, or a table of a config file (said in the
 #: user's language, `config_at`)
@@ -142,11 +143,11 @@ def load_config(path: str | Path) -> Settings:
         ) from None
     except OSError as exc:
         raise ConfigError.of(
-            N_("{path}: cannot be read ({reason})"), path=config_at(p), reason=exc.strerror
+            N_("{path}: cannot be read ({reason})"), path=config_at(p), reason=reason_of(exc)
         ) from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError.of(
-            N_("{where}: not valid TOML ({reason})"), where=config_at(p), reason=exc
+            N_("{where}: not valid TOML ({reason})"), where=config_at(p), reason=reason_of(exc)
         ) from None
     settings = Settings(config_path=str(p))
     for key, value in data.items():

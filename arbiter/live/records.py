@@ -26,6 +26,7 @@ from typing import IO
 
 from arbiter.errors import SessionError
 from rules.i18n import N_
+from rules.library_reasons import reason_of
 
 
 def lock_path(journal: Path) -> Path:
@@ -51,7 +52,7 @@ def lock_journal(journal: Path) -> IO[bytes]:
             N_("journal {journal}: cannot make its lock {path} ({reason})"),
             journal=journal,
             path=path,
-            reason=exc.strerror,
+            reason=reason_of(exc),
         ) from None
     try:
         fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -102,7 +103,12 @@ def set_aside(path: Path) -> Path | None:
     try:
         path.rename(target)
     except OSError as exc:
-        raise SessionError(f"{path}: cannot be moved to {target} ({exc.strerror})") from None
+        raise SessionError.of(
+            N_("{path}: cannot be moved to {target} ({reason})"),
+            path=path,
+            target=target,
+            reason=reason_of(exc),
+        ) from None
     return target
 
 
@@ -144,9 +150,11 @@ def save_info(journal: Path, info: RecordInfo) -> None:
     try:
         write_atomic(info_path(journal), json.dumps(data, ensure_ascii=False) + "\n")
     except OSError as exc:
-        raise SessionError(
-            f"journal {journal}: cannot keep its record settings in {info_path(journal)} "
-            f"({exc.strerror})"
+        raise SessionError.of(
+            N_("journal {path}: cannot keep its record settings in {where} ({reason})"),
+            path=journal,
+            where=info_path(journal),
+            reason=reason_of(exc),
         ) from None
 
 
@@ -159,7 +167,14 @@ def load_info(journal: Path) -> tuple[RecordInfo | None, str | None]:
     except FileNotFoundError:
         return None, None
     except OSError as exc:
-        return None, f"{path}: cannot be read ({exc.strerror}); the PGN headers may be missing"
+        from arbiter.i18n import Said
+
+        warning = SessionError.of(
+            N_("{path}: cannot be read ({reason}); the PGN headers may be missing"),
+            path=path,
+            reason=reason_of(exc),
+        )
+        return None, Said(warning)
     try:
         data = json.loads(raw.decode("utf-8"))
         pgn, date, tags = data.get("pgn"), data.get("date"), data.get("tags", {})

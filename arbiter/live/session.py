@@ -80,6 +80,7 @@ from rules.events import (
 )
 from rules.game import Game
 from rules.i18n import N_
+from rules.library_reasons import reason_of
 from rules.rulings import MoveStands, Ruling
 from rules.sensed import Match
 from rules.types import SIDE
@@ -670,7 +671,7 @@ class Session:
             write_atomic(p, text)
         except OSError as exc:
             raise SessionError.of(
-                N_("PGN {path}: cannot be written ({reason})"), path=p, reason=exc.strerror
+                N_("PGN {path}: cannot be written ({reason})"), path=p, reason=reason_of(exc)
             ) from None
         return p
 

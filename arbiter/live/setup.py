@@ -24,6 +24,7 @@ from typing import Any
 from arbiter.clock import Clock, MonotonicClock
 from arbiter.demo import SIM_BOARDS
 from arbiter.errors import JournalError, SessionError, SourceError
+from arbiter.i18n import Localized, error_text, gettext
 from arbiter.inputs.base import DEMO_SOURCES, Source
 from arbiter.inputs.board import BoardAdapter
 from arbiter.inputs.camera import CameraSource
@@ -39,6 +40,7 @@ from arbiter.outputs.display import Display, say
 from arbiter.records.journal import JournalWriter, read_journal
 from rules.events import Event, Start
 from rules.i18n import N_
+from rules.library_reasons import reason_of
 
 #: seconds a finished game waits for the hall's station to confirm it holds the whole game
 PUBLISH_LINGER_S = 10.0
@@ -207,7 +209,9 @@ def reopen_sources(
             if settings.get("keyboard") is not False and KeyboardSource.usable():
                 sources.append(KeyboardSource())
         else:
-            raise SourceError(f"the journal names a source this build does not know: {name!r}")
+            raise SourceError.of(
+                N_("the journal names a source this build does not know: {name!r}"), name=name
+            )
     if not any(isinstance(s, KeyboardSource) for s in sources) and _keyboard_wanted(
         settings, None if "events:-" not in names else "-"
     ):
@@ -221,9 +225,13 @@ def _refuse_remote(spec: str) -> None:
     so that a journal from elsewhere cannot make `arbiter resume` reach the network."""
     _, _, device = spec.partition(":")
     if "://" in device:
-        raise SourceError(
-            f"the journal names the board {spec!r}, a network address, not a local device;"
-            " a journal is not trusted to open connections: name it with --board if you mean it"
+        raise SourceError.of(
+            N_(
+                "the journal names the board {spec!r}, a network address, not a local device;"
+                " a journal is not trusted to open connections: name it with --board if you"
+                " mean it"
+            ),
+            spec=spec,
         )
 
 
@@ -344,8 +352,11 @@ def archive(path: Path) -> Path:
     try:
         path.rename(target)
     except OSError as exc:
-        raise SessionError(
-            f"journal {path}: cannot be moved to {target} ({exc.strerror})"
+        raise SessionError.of(
+            N_("journal {path}: cannot be moved to {target} ({reason})"),
+            path=path,
+            target=target,
+            reason=reason_of(exc),
         ) from None
     return target
 
@@ -434,10 +445,14 @@ def run_session(session: Session, info: RecordInfo) -> tuple[str, Path | None]:
         # a full disk (ENOSPC) or a file-size limit (EFBIG): nothing unjournaled was ruled on,
         # so the game stops here with its record kept; the journal resumes it exactly
         saved = save_record(session, pgn, date, info.tags)
-        raise SessionError(
-            f"{exc}: the game stops here. {saved} Free some space,"
-            f" then `arbiter resume {session.journal_path()}` goes on from the last event"
-            " the journal holds."
+        raise SessionError.of(
+            N_(
+                "{error}: the game stops here. {saved} Free some space, then `arbiter resume"
+                " {journal}` goes on from the last event the journal holds."
+            ),
+            error=exc,
+            saved=saved,
+            journal=session.journal_path(),
         ) from None
     finally:
         signal.signal(signal.SIGTERM, previous_term)
@@ -451,18 +466,25 @@ def run_session(session: Session, info: RecordInfo) -> tuple[str, Path | None]:
     return gettext(STOPPED, session.language), written
 
 
+#: where the record of a game stopped by its journal went (`save_record`)
+PGN_SO_FAR = N_("The PGN so far is in {path}.")
+PGN_PRINTED = N_("the PGN so far is printed above.")
+PGN_NOT_WRITTEN = N_("{error}; the PGN so far is printed above.")
+
+
 def save_record(
     session: Session, pgn: str | None, date: str, tags: dict[str, str] | None = None
-) -> str:
+) -> Localized:
     """Keep the record of a game the journal can no longer follow (D9): the PGN so far goes
-    to `pgn` if it can be written there, else to standard output. Says where it went."""
+    to `pgn` if it can be written there, else to standard output. Says where it went, in
+    the reader's language."""
+    failed: SessionError | None = None
     if pgn:
         try:
-            return f"The PGN so far is in {session.write_pgn(pgn, date=date, tags=tags)}."
+            written = session.write_pgn(pgn, date=date, tags=tags)
+            return Localized(lambda language: gettext(PGN_SO_FAR, language).format(path=written))
         except SessionError as exc:
-            failed = f"{exc}; "
-    else:
-        failed = ""
+            failed = exc
     from arbiter.records.pgn import pgn_from_rulings
 
     text = pgn_from_rulings(
@@ -471,7 +493,14 @@ def save_record(
     with contextlib.suppress(OSError):
         sys.stdout.write(f"\n{text}\n")
         sys.stdout.flush()
-    return f"{failed}the PGN so far is printed above."
+    if failed is None:
+        return Localized(lambda language: gettext(PGN_PRINTED, language))
+    error = failed
+    return Localized(
+        lambda language: gettext(PGN_NOT_WRITTEN, language).format(
+            error=error_text(error, language)
+        )
+    )
 
 
 def settings_of(args: argparse.Namespace) -> Settings:
@@ -494,7 +523,11 @@ def record_info(settings: Settings, journal: Path, *, resumed: bool) -> RecordIn
     if resumed:
         kept, warning = load_info(journal)
         if warning is not None:
-            sys.stderr.write(f"arbiter: warning: {warning}\n")
+            from arbiter.i18n import WARNING, language_for, said_in
+
+            language = language_for(settings.get("rules"))
+            text = gettext(WARNING, language).format(message=said_in(warning, language))
+            sys.stderr.write(f"arbiter: {text}\n")
     pgn = settings.get("pgn")
     info = RecordInfo(
         pgn=str(Path(pgn).resolve()) if pgn else kept.pgn if kept else None,

@@ -43,6 +43,7 @@ from arbiter.live.commands import (
 from rules.errors import ArbiterError
 from rules.events import Event, Lift, Place, Snapshot
 from rules.i18n import N_
+from rules.library_reasons import reason_of
 
 #: real seconds a hand movement may take to come back through the serial path
 ECHO_TIMEOUT_S = 10.0
@@ -331,7 +332,10 @@ class CommandSource(Source):
         except ArbiterError as exc:
             emit(SourceFailed(f"typed commands: {exc}"))
         except OSError as exc:
-            emit(SourceFailed(f"typed commands: reading them failed ({exc.strerror})"))
+            error = SourceError.of(
+                N_("typed commands: reading them failed ({reason})"), reason=reason_of(exc)
+            )
+            emit(SourceFailed(str(error), error))
 
     def perform(self, line: str, emit: Emit, clock: Clock, hand: Hand | None) -> None:
         """Do one typed line: hand movements here, the rest handed to the session."""

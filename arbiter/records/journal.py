@@ -17,6 +17,7 @@ from arbiter.records.stream import read_events, torn_fault
 from rules.errors import EventError
 from rules.events import Event, Restart, Start
 from rules.i18n import N_
+from rules.library_reasons import reason_of
 
 
 class JournalWriter:
@@ -34,7 +35,7 @@ class JournalWriter:
             raise JournalError.of(
                 N_("journal {path}: cannot be opened ({reason})"),
                 path=self.path,
-                reason=exc.strerror,
+                reason=reason_of(exc),
             ) from None
         if new and fsync:
             fsync_folder(self.path.parent)  # else a power cut may lose the new file's name
@@ -66,7 +67,7 @@ class JournalWriter:
             raise JournalError.of(
                 N_("journal {path}: cannot be written ({reason})"),
                 path=self.path,
-                reason=exc.strerror,
+                reason=reason_of(exc),
             ) from None
 
     def close(self) -> None:
@@ -94,7 +95,7 @@ def read_journal(path: str | os.PathLike[str]) -> tuple[list[Event], list[str]]:
         handle = p.open("rb")
     except OSError as exc:
         raise JournalError.of(
-            N_("journal {path}: cannot be read ({reason})"), path=p, reason=exc.strerror
+            N_("journal {path}: cannot be read ({reason})"), path=p, reason=reason_of(exc)
         ) from None
     with handle:
         try:
@@ -122,7 +123,7 @@ def repair_torn_tail(path: str | os.PathLike[str]) -> Path | None:
         data = p.read_bytes()
     except OSError as exc:
         raise JournalError.of(
-            N_("journal {path}: cannot be read ({reason})"), path=p, reason=exc.strerror
+            N_("journal {path}: cannot be read ({reason})"), path=p, reason=reason_of(exc)
         ) from None
     body = data.rstrip(b" \t\r\n")
     cut = body.rfind(b"\n") + 1  # where the last non-blank line begins
@@ -142,8 +143,11 @@ def repair_torn_tail(path: str | os.PathLike[str]) -> Path | None:
             os.fsync(f.fileno())
         fsync_folder(p.parent)
     except OSError as exc:
-        raise JournalError(
-            f"journal {p}: its torn last line cannot be moved to {target} ({exc.strerror})"
+        raise JournalError.of(
+            N_("journal {path}: its torn last line cannot be moved to {target} ({reason})"),
+            path=p,
+            target=target,
+            reason=reason_of(exc),
         ) from None
     return target
 

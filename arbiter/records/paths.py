@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from arbiter.errors import OutputClashError
+from rules.i18n import N_
 
 #: The options naming a file of a live game, in the order a message names them.
 FILE_OPTIONS = ("journal", "pgn", "capture", "events")
@@ -42,8 +43,14 @@ def check_distinct(files: Mapping[str, str | os.PathLike[str] | None]) -> None:
     for i, (first, a) in enumerate(named):
         for second, b in named[i + 1 :]:
             if same_file(a, b):
-                raise OutputClashError(
-                    f"--{first} {a} and --{second} {b} name the same file; the"
-                    f" {second if first == 'journal' else first} would overwrite or mix into"
-                    " it. Name another file."
+                raise OutputClashError.of(
+                    N_(
+                        "--{first} {a} and --{second} {b} name the same file; the {other}"
+                        " would overwrite or mix into it. Name another file."
+                    ),
+                    first=first,
+                    a=a,
+                    second=second,
+                    b=b,
+                    other=second if first == "journal" else first,
                 )

@@ -27,8 +27,9 @@ from typing import BinaryIO, Literal, cast
 from arbiter.errors import StreamFileError
 from arbiter.i18n import Localized, Said, gettext
 from rules.errors import ArbiterError, EventError
-from rules.events import NESTED_TOO_DEEPLY, Event, parse_line
+from rules.events import Event, parse_line
 from rules.i18n import N_
+from rules.library_reasons import reason_of
 
 #: The longest line read (a `start` with a FEN, names and settings is well under 2 KB).
 MAX_LINE_BYTES = 1 << 20
@@ -66,7 +67,7 @@ def open_stream(
         return p.open("rb")
     except OSError as exc:
         raise error.of(
-            N_("{path}: cannot be read ({reason})"), path=path, reason=exc.strerror
+            N_("{path}: cannot be read ({reason})"), path=path, reason=reason_of(exc)
         ) from None
 
 
@@ -100,13 +101,13 @@ def torn_error(raw: bytes) -> EventError | None:
     except UnicodeDecodeError as exc:
         return EventError.of(
             N_("not UTF-8 text ({reason} at byte {byte} of the line)"),
-            reason=exc.reason,
+            reason=reason_of(exc),
             byte=exc.start + 1,
         )
     try:
         json.loads(text)
     except json.JSONDecodeError as exc:
-        return EventError.of(N_("not valid JSON ({reason})"), reason=exc.msg)
+        return EventError.of(N_("not valid JSON ({reason})"), reason=reason_of(exc))
     except (ValueError, RecursionError):
         return None  # whole JSON, but a value out of range: a fault, not a tear
     return None
@@ -222,7 +223,7 @@ def _parse(raw: bytes, number: int, name: str) -> Event:
     except EventError as exc:
         raise EventError.of(N_("{file}: {error}"), file=name, error=exc) from None
     except (ValueError, OverflowError, RecursionError, MemoryError) as exc:
-        reason = NESTED_TOO_DEEPLY if isinstance(exc, RecursionError) else str(exc)
+        reason = reason_of(exc)  # nesting and too many digits in our words
         raise EventError.of(
             N_("{file}: line {line}: cannot be read ({reason})"),
             file=name,
@@ -248,7 +249,7 @@ def _numbered_lines(
             raw = handle.readline(MAX_LINE_BYTES + 1)
         except OSError as exc:
             raise StreamFileError.of(
-                N_("{path}: cannot be read ({reason})"), path=name, reason=exc.strerror or exc
+                N_("{path}: cannot be read ({reason})"), path=name, reason=reason_of(exc)
             ) from None
         if not raw:
             return

@@ -114,7 +114,7 @@ def plan_times(
     rng: random.Random,
     *,
     flag_side: chess.Color | None,
-    where: str,
+    where: object,
 ) -> Timeline:
     """Think times for `plies`; from `[%clk]` when every ply has one and the control allows.
 

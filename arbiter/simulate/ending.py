@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import chess
 
 from arbiter.errors import SimulateError
+from rules.i18n import N_
 
 __all__ = ["Ending", "choose_ending"]
 
@@ -72,7 +73,7 @@ def _draw_ending(board: chess.Board, termination: str) -> Ending:
     return Ending("agreement", mover)
 
 
-def choose_ending(board: chess.Board, headers: chess.pgn.Headers, *, where: str) -> Ending:
+def choose_ending(board: chess.Board, headers: chess.pgn.Headers, *, where: object) -> Ending:
     """The ending events `board` (the final position) needs to give the recorded result.
 
     Raises:
@@ -83,30 +84,48 @@ def choose_ending(board: chess.Board, headers: chess.pgn.Headers, *, where: str)
     termination = headers.get("Termination", "").lower()
     if board.is_checkmate():
         if RESULTS.get(result) != (not board.turn):
-            raise SimulateError(f"{where}: the last move mates, but the result is {result}")
+            raise SimulateError.of(
+                N_("{where}: the last move mates, but the result is {result}"),
+                where=where,
+                result=result,
+            )
         return Ending("none")
     if board.is_stalemate() or board.is_insufficient_material():
         if result != DRAW:
-            raise SimulateError(f"{where}: the last move draws (5.2), but the result is {result}")
+            raise SimulateError.of(
+                N_("{where}: the last move draws (5.2), but the result is {result}"),
+                where=where,
+                result=result,
+            )
         return Ending("none")
     if result not in RESULTS and result != DRAW:
         return Ending("none")
     winner = RESULTS.get(result)
     if winner is not None and board.has_insufficient_material(winner):
-        raise SimulateError(
-            f"{where}: {result}, but {'white' if winner else 'black'} cannot checkmate, "
-            "so the Laws (5.1.2, 6.9) would draw the game"
-        )
+        cannot = (
+            N_("{where}: {result}, but White cannot checkmate, so the Laws (5.1.2, 6.9) would"
+               " draw the game")
+            if winner
+            else N_("{where}: {result}, but Black cannot checkmate, so the Laws (5.1.2, 6.9)"
+                    " would draw the game")
+        )  # fmt: skip
+        raise SimulateError.of(cannot, where=where, result=result)
     if "time" in termination:
         if winner == board.turn:
-            raise SimulateError(
-                f"{where}: lost on time by the side that made the last move; its clock was "
-                "not running"
+            raise SimulateError.of(
+                N_(
+                    "{where}: lost on time by the side that made the last move; its clock was"
+                    " not running"
+                ),
+                where=where,
             )
         if winner is None and not board.has_insufficient_material(not board.turn):
-            raise SimulateError(
-                f"{where}: drawn on time, but the opponent of the flagged side can still "
-                "checkmate (6.9 gives it the game)"
+            raise SimulateError.of(
+                N_(
+                    "{where}: drawn on time, but the opponent of the flagged side can still"
+                    " checkmate (6.9 gives it the game)"
+                ),
+                where=where,
             )
         return Ending("flag", board.turn)
     if winner is not None:

@@ -44,6 +44,7 @@ from rules.events import (
     Start,
     Tick,
 )
+from rules.i18n import N_
 
 __all__ = ["simulate_game"]
 
@@ -181,7 +182,7 @@ def _ending_events(
 
 
 def simulate_game(
-    game: chess.pgn.Game, sensor: str, *, seed: int = 0, where: str = "the game"
+    game: chess.pgn.Game, sensor: str, *, seed: int = 0, where: object = "the game"
 ) -> list[Event]:
     """The event stream of `game` as a board of kind `sensor` with a clock would report it.
 
@@ -194,19 +195,30 @@ def simulate_game(
     kind = sensor_kind(sensor)
     variant = game.headers.get("Variant", "Standard").lower()
     if variant not in ("standard", "chess", "from position"):
-        raise SimulateError(f"{where}: variant {game.headers['Variant']!r} is not standard chess")
+        raise SimulateError.of(
+            N_("{where}: variant {variant!r} is not standard chess"),
+            where=where,
+            variant=game.headers["Variant"],
+        )
     board = game.board()
     moves = list(game.mainline_moves())
     if not moves:
-        raise SimulateError(f"{where}: the game has no moves")
+        raise SimulateError.of(N_("{where}: the game has no moves"), where=where)
     plies: list[PlyClock] = []
     final = board.copy(stack=False)
     for ply, node in enumerate(game.mainline(), start=1):
         number = f"move {final.fullmove_number}{'.' if final.turn else '...'}"
         if not node.move:
-            raise SimulateError(
-                f"{where}: {number} (ply {ply}) is a null move ('--' or 'Z0'): a pass that"
-                " cannot be made over a board, so no event stream can reproduce the game"
+            raise SimulateError.of(
+                N_(
+                    "{where}: move {number}{dots} (ply {ply}) is a null move ('--' or 'Z0'): a"
+                    " pass that cannot be made over a board, so no event stream can reproduce"
+                    " the game"
+                ),
+                where=where,
+                number=final.fullmove_number,
+                dots="." if final.turn else "...",
+                ply=ply,
             )
         label = f"{number} {final.san(node.move)}"
         least = min_think_ms(final, node.move, kind)
@@ -215,9 +227,10 @@ def simulate_game(
     ending = choose_ending(final, game.headers, where=where)
     control_text, control = time_control_of(game.headers.get("TimeControl"))
     if ending.kind == "flag" and control.untimed:
-        raise SimulateError(
-            f"{where}: lost on time, but TimeControl {game.headers.get('TimeControl', '')!r} "
-            "gives no clock to run out"
+        raise SimulateError.of(
+            N_("{where}: lost on time, but TimeControl {control!r} gives no clock to run out"),
+            where=where,
+            control=game.headers.get("TimeControl", ""),
         )
     flag_side = ending.side if ending.kind == "flag" else None
     timeline = plan_times(

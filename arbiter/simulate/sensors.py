@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from arbiter.errors import SimulateError
+from rules.i18n import N_
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,4 +62,6 @@ def sensor_kind(name: str) -> SensorKind:
         return SENSORS[name]
     except KeyError:
         known = ", ".join(SENSORS)
-        raise SimulateError(f"unknown --sensor {name!r}: choose one of {known}") from None
+        raise SimulateError.of(
+            N_("unknown --sensor {name!r}: choose one of {known}"), name=name, known=known
+        ) from None

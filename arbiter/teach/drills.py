@@ -30,6 +30,7 @@ from arbiter.outputs.display import board_lines
 from rules.events import Event, Lift, Place, Press, Start, Touch
 from rules.game import Game
 from rules.i18n import N_
+from rules.library_reasons import reason_of
 from rules.messages import format_ruling
 from rules.rulings import ClockState, Illegal, MoveStands, Reinstate, Ruling, Violation
 from rules.types import Side
@@ -321,7 +322,9 @@ def save_summary(session: Session, path: Path, date: str | None = None) -> list[
         with path.open("a", encoding="utf-8") as f:
             f.write(json.dumps(session.summary(date), ensure_ascii=False) + "\n")
     except OSError as exc:
-        raise ConfigError(f"{path}: the summary cannot be written ({exc.strerror})") from None
+        raise ConfigError.of(
+            N_("{path}: the summary cannot be written ({reason})"), path=path, reason=reason_of(exc)
+        ) from None
     return [s for s in _read_summaries(path) if s.get("pupil") == session.pupil]
 
 

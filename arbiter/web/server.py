@@ -28,6 +28,7 @@ from typing import Any
 from arbiter.web.errors import WebError
 from arbiter.web.hub import Hub, Message, comment
 from rules.i18n import N_
+from rules.library_reasons import reason_of
 
 #: the host a page binds to unless told otherwise: this machine only
 DEFAULT_HOST = "127.0.0.1"
@@ -70,7 +71,7 @@ def bind(host: str, port: int) -> socket.socket:
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except socket.gaierror as exc:
-        raise WebError.of(UNKNOWN_ADDRESS, host=host, reason=exc.strerror) from None
+        raise WebError.of(UNKNOWN_ADDRESS, host=host, reason=reason_of(exc)) from None
     family, kind, proto, _, addr = infos[0]
     sock = socket.socket(family, kind, proto)
     try:
@@ -81,7 +82,7 @@ def bind(host: str, port: int) -> socket.socket:
         sock.close()
         if exc.errno == errno.EADDRINUSE:
             raise WebError.of(PORT_BUSY, port=port, host=host) from None
-        raise WebError.of(CANNOT_LISTEN, host=host, port=port, reason=exc.strerror) from None
+        raise WebError.of(CANNOT_LISTEN, host=host, port=port, reason=reason_of(exc)) from None
     sock.setblocking(False)
     return sock
 

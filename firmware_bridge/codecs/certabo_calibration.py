@@ -19,6 +19,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from firmware_bridge.codecs.base import CodecError
+from rules.library_reasons import reason_of
 
 Ident = tuple[int, int, int, int, int]
 EMPTY: Ident = (0, 0, 0, 0, 0)
@@ -211,7 +212,7 @@ class CertaboCalibration:
         try:
             doc = json.loads(text)
         except (json.JSONDecodeError, RecursionError) as exc:
-            raise CalibrationError.of(NOT_JSON, reason=exc) from None
+            raise CalibrationError.of(NOT_JSON, reason=reason_of(exc)) from None
         if not isinstance(doc, dict) or doc.get("format") != FORMAT:
             raise CalibrationError.of(NOT_ONE, format=FORMAT)
         if doc.get("version") != 1:
@@ -245,9 +246,9 @@ class CertaboCalibration:
         except FileNotFoundError:
             raise CalibrationError.of(NO_FILE, path=path) from None
         except OSError as exc:
-            raise CalibrationError.of(CANNOT_READ, path=path, reason=exc.strerror or exc) from None
+            raise CalibrationError.of(CANNOT_READ, path=path, reason=reason_of(exc)) from None
         except UnicodeDecodeError as exc:
-            raise CalibrationError.of(CANNOT_READ, path=path, reason=exc.reason) from None
+            raise CalibrationError.of(CANNOT_READ, path=path, reason=reason_of(exc)) from None
         try:
             return cls.from_json(text)
         except CalibrationError as exc:

@@ -46,6 +46,7 @@ from firmware_bridge.gpio.reed_matrix import (
     ReedMatrix,
     ReedMatrixSource,
 )
+from rules.library_reasons import reason_of
 
 #: the single-line uses, in the order a panel sets them up
 SINGLE_PINS = (
@@ -168,7 +169,7 @@ def load_pin_map(path: str | Path) -> PinMap:
         with path.open("rb") as fh:
             data = tomllib.load(fh)
     except tomllib.TOMLDecodeError as exc:
-        raise PinConfigError.of(said.NOT_TOML, path=path, reason=exc) from exc
+        raise PinConfigError.of(said.NOT_TOML, path=path, reason=reason_of(exc)) from exc
     return pin_map_from_config(data, str(path))
 
 

@@ -41,7 +41,8 @@ def test_a_full_disk_stops_the_game_keeps_its_pgn_and_resumes_exactly(
     )  # fmt: skip
     status, _, err = finish(first, timeout=60)
     assert status == 2, err
-    assert f"journal {journal}: cannot be written (File too large): the game stops here." in err
+    stops = f"journal {journal}: cannot be written (the file is too large): the game stops here."
+    assert stops in err
     assert f"The PGN so far is in {pgn}." in err
     assert f"`arbiter resume {journal}`" in err
     assert "Traceback" not in err
@@ -62,3 +63,22 @@ def test_a_full_disk_stops_the_game_keeps_its_pgn_and_resumes_exactly(
     )  # fmt: skip
     assert resumed.returncode == 0, resumed.stderr
     assert without_date(pgn.read_text(encoding="utf-8")) == expected
+
+
+def test_a_full_disk_is_said_in_the_game_s_language(stream: Path, tmp_path: Path) -> None:
+    """The same stop in Polish: the system's reason (EFBIG), the sentence around it and where
+    the PGN went, with no English left but the command to type."""
+    journal, pgn = tmp_path / "game.jsonl", tmp_path / "game.pgn"
+    common = ["--no-keyboard", "--display", "plain", "--lang", "pl"]
+    game = arbiter(
+        ["play", "--events", str(stream), "--journal", str(journal), "--pgn", str(pgn), *common],
+        limit_bytes=LIMIT,
+    )
+    status, _, err = finish(game, timeout=60)
+    assert status == 2, err
+    assert (
+        f"dziennik {journal}: nie można zapisać (plik jest za duży): partia zatrzymuje się "
+        f"tutaj. Dotychczasowy PGN jest w {pgn}. Zwolnij trochę miejsca, a potem `arbiter "
+        f"resume {journal}` wznowi grę od ostatniego zdarzenia w dzienniku."
+    ) in err, err
+    assert "Traceback" not in err

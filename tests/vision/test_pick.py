@@ -322,3 +322,38 @@ def test_cross_site_and_malformed_posts_get_a_400_and_the_picker_keeps_waiting()
     assert status == 200
     p.thread.join(10)
     assert p.error is None and p.result is not None
+
+
+@pytest.mark.parametrize("language", ["pl", "sr_Cyrl", "mk"])
+def test_the_page_s_answers_are_in_the_command_s_language(language: str) -> None:
+    """`arbiter calibrate --pick --lang xx` hands `pick_corners` its way of saying an error
+    (`say`): every answer the page shows, refusals and the last one, is in that language."""
+    from arbiter.i18n import error_text
+
+    frame = np.zeros((300, 400, 3), np.uint8)
+    p = _Picker(frame, timeout=30, say=lambda error: error_text(error, language))
+    english = {"send", "click", "exactly", "four", "corners", "corner", "pixels", "far",
+               "outside", "picture", "same", "point", "undo", "again", "convex", "page",
+               "opened", "machine", "address", "request", "another", "site", "refused",
+               "received", "terminal", "close", "such", "must", "be", "not"}  # fmt: skip
+    bad = [
+        b"not json",
+        json.dumps({"corners": [[1, 2], [3, 4], [5, 6]]}).encode(),
+        json.dumps({"corners": [[1, 2], [3, 4], [5, 6], ["x", 8]]}).encode(),
+        json.dumps({"corners": [[100, 50], [300, 50], [300, 250], [9000, 250]]}).encode(),
+        json.dumps({"corners": [[100, 50], [100, 50], [300, 250], [100, 250]]}).encode(),
+    ]
+    answers = [_post(p.url, body)[1]["error"] for body in bad]
+    answers.append(_raw_post(p.url, b"{}", {"Content-Type": "text/plain"})[1]["error"])
+    other_site = {"Content-Type": "application/json", "Origin": "http://x.y"}
+    answers.append(_raw_post(p.url, b"{}", other_site)[1]["error"])
+    good = {"corners": [[1, 1], [390, 1], [390, 290], [1, 290]]}
+    code, done = _post(p.url, json.dumps(good).encode())
+    assert code == 200
+    answers.append(done["message"])
+    p.thread.join(10)
+    assert p.error is None and p.result is not None
+    kept = re.compile(r'\[[^\]]*\]|"[^"]*"|\([^)]*\)|application/json|http://\S+|JSON')
+    for answer in answers:
+        left = {w for w in re.findall(r"[^\W\d_]+", kept.sub(" ", answer)) if w in english}
+        assert left == set(), (language, answer)
