@@ -14,6 +14,7 @@ import importlib
 import importlib.util
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from rules.errors import ArbiterError
 
@@ -87,7 +88,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     use_language(words)
     parser, modules = build_parser(commands)
     translate_parser(parser, words)
-    args = parser.parse_args(argv)
+    args, extras = parser.parse_known_args(argv)
+    if extras:
+        _unrecognized(parser, args.command, extras)
     if args.command is None:
         parser.print_help()
         return 2
@@ -114,6 +117,24 @@ def main(argv: Sequence[str] | None = None) -> int:
             text = f"{exc.strerror or exc}: {exc.filename or ''}".rstrip(": ")
         print(f"arbiter {args.command}: {text}", file=sys.stderr)
         return 2
+
+
+def _unrecognized(
+    parser: argparse.ArgumentParser, command: str | None, extras: list[str]
+) -> NoReturn:
+    """Refuse options the command does not have, with the command's own usage line.
+
+    `parse_args` refuses them from the top-level parser, which prints `usage: arbiter [-h]
+    [--lang LANG] COMMAND ...`: a user who mistyped an option of `arbiter play` (`--time
+    300`) is not shown the options `play` has (the newcomer's trial, row 21). The message
+    is argparse's own, in the user's language (`arbiter.cli.localize`).
+    """
+    target = parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction) and command in action.choices:
+            target = action.choices[command]
+    message = argparse._("unrecognized arguments: %s")  # type: ignore[attr-defined]
+    target.error(message % " ".join(extras))
 
 
 def _command_of(argv: Sequence[str]) -> str | None:

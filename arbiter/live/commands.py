@@ -13,7 +13,7 @@ the move is meant, except where said):
     e2e4, e7e8q, e1g1     the mover's hand plays the move on the board, then presses
     lift e2 / place e4     one hand movement (the touch rules, 4.3-4.7); `place` puts down the
                            piece last lifted (`place e8 q` names it)
-    press (or an empty line, or space alone)
+    press (or an empty line, or space alone; a pipe skips empty lines)
                            the player whose clock runs presses it (without a clock: the mover)
     claim [any|touch|threefold|fifty] [MOVE] [SIDE]
                            a claim (9.2, 9.3, 4.8); `any` (the default) is what a player's claim

@@ -80,6 +80,8 @@ from rules.events import (
 from rules.game import Game
 from rules.i18n import N_
 from rules.rulings import MoveStands, Ruling
+from rules.sensed import Match
+from rules.types import SIDE
 
 #: seconds added to a clock by the keyboard's `w` and `b` (an arbiter's add-time, 6.10-6.11)
 ADD_TIME_S = 60.0
@@ -259,10 +261,20 @@ class Session:
         if event is None:
             return []
         rulings = self.submit(event)
-        if not rulings and isinstance(item, Typed | KeyCommand) and self.display is not None:
+        if (
+            not rulings
+            and isinstance(item, Typed | KeyCommand)
+            and self.display is not None
+            and not self._held(event)
+        ):
             # what was typed is seen to be taken
             self.display.note(quiet_note(event, self.language))
         return rulings
+
+    def _held(self, event: Event) -> bool:
+        """Is `event` a press the rules hold for the board's late report (`latency_s`)? Its
+        ruling comes a moment later: the screen must not say it had nothing to rule."""
+        return isinstance(event, Press) and any(t == event.t for _, t in self.game.waiting_presses)
 
     def resolve(self, item: Any) -> Event | None:
         """The contract event an input stands for at this moment of the game, or None."""
@@ -367,11 +379,23 @@ class Session:
         self.submit(Press(t=self.last_t, side="white"))
 
     def _start_clocks(self, t: float, side: str) -> Event | None:
-        """A press while the clocks wait: Black's starts them if the pieces stand right."""
+        """A press while the clocks wait: Black's starts them if the pieces stand right.
+
+        If White's first move was made while they waited (it stands in the game, or the board
+        shows it made and not yet standing), that is no wrong set-up, and the clock that runs
+        from the press is Black's, who has the move (6.5, 6.2.1): the clocks are restarted and
+        White's press, journaled at that moment, completes the move, as with `white_move`
+        (White's move cost no time). Without this, White's clock ran while Black thought and
+        every later press was a half-move out of step, or each press was refused as a wrong
+        set-up while the game went on with its clocks stopped (trial row 19 re-run: a newcomer
+        types `e2e4` first).
+        """
+        running = self.game.clock.reading(t)[2]
+        moved = side == "black" and self._moved_while_waiting(running)
         note = None
         if side != "black":
             note = gettext(BLACK_STARTS, self.language)
-        else:
+        elif not moved:
             wrong = setup_difference(self.game, t, self.language)
             if wrong is not None:
                 note = gettext(SET_UP_FIRST, self.language).format(wrong=wrong)
@@ -380,9 +404,28 @@ class Session:
                 self.display.note(note)
             return None
         self.setting_up = False
+        if moved and running is not None:
+            if self.game.clock.paused:
+                self.submit(Resume(t=t))
+            return Press(t=t, side=running)  # its clock line says whose clock runs now
         if self.display is not None:
             self.display.note(gettext(CLOCKS_STARTED, self.language))
         return Resume(t=t) if self.game.clock.paused else None
+
+    def _moved_while_waiting(self, running: str | None) -> bool:
+        """While the clocks wait for Black's press: has the player whose clock the press
+        would run (White, at the start) already moved? Either the move stands in the game
+        (and Black has the move), or the board shows it made and not yet standing (a legal
+        move of that player explains the board: the press completes it, 4.7)."""
+        game = self.game
+        if running is None:
+            return False
+        if game.records and running != SIDE[game.board.turn]:
+            return True
+        if running != SIDE[game.board.turn] or not game.diff():
+            return False
+        match = game.match(1)
+        return isinstance(match, Match) and len(match.moves) == 1
 
     def submit(self, event: Event) -> list[Ruling]:
         """Journal `event` (never before the last one in time), then rule on it.

@@ -20,8 +20,10 @@ A long game must not push its incidents off the screen: the routine of every ord
 (the touch that begins it, the move, the clocks) is folded into one "last" line, and the
 incidents (violations, illegal moves, penalties, claims, offers, the end) are listed with
 the move they happened at and the clock time (`12... 0:41:07`). A narrow terminal gets its
-lines cut, never wrapped (a wrapped line scrolls the screen); a terminal that cannot show
-Unicode (an ASCII locale) gets the pieces as letters and never a blank screen.
+lines cut, never wrapped (a wrapped line scrolls the screen), and a short one loses its
+oldest incidents first, never the title and the board (a screen taller than the terminal
+scrolls its top away at every redraw); a terminal that cannot show Unicode (an ASCII locale)
+gets the pieces as letters and never a blank screen.
 """
 
 from __future__ import annotations
@@ -93,6 +95,21 @@ def ruling_text(r: Ruling, language: str = "en") -> str:
     if r.article and f"{r.article}" not in text:
         text = gettext(WITH_ARTICLE, language).format(text=text, article=r.article)
     return f"{r.t:8.2f}  {type_label(r.type, language):<10} {text}"
+
+
+def _fit(
+    head: list[str], blocks: list[list[str]], tail: list[str], rows: int | None
+) -> list[str]:
+    """The screen's lines within `rows` terminal lines: a screen taller than the terminal
+    scrolls its top (the title, the board) away at every redraw. The oldest incidents go
+    first; a terminal still too short keeps the top of the screen. One line is left free:
+    the last line's newline must not scroll."""
+    if rows is not None:
+        budget = rows - 1
+        while blocks and len(head) + sum(map(len, blocks)) + len(tail) > budget:
+            blocks = blocks[1:]
+    lines = head + [line for block in blocks for line in block] + tail
+    return lines if rows is None else lines[: max(1, rows - 1)]
 
 
 def board_lines(board: chess.Board, *, ascii_only: bool = False) -> list[str]:
@@ -245,27 +262,32 @@ class Display:
             lines.append(self._(LAST_ROUTINE).format(text=last))
         lines.append("")
         lines.append(self._(INCIDENTS_HEADING if self.incidents else NO_INCIDENTS))
+        blocks = []
         for label, r, lesson in self.incidents:  # long messages wrap, so their article stays seen
-            lines.extend(
-                textwrap.wrap(
-                    format_ruling(r, self.language),
-                    width,
-                    initial_indent=f"{label:<13}",
-                    subsequent_indent=" " * 13,
-                )
+            block = textwrap.wrap(
+                format_ruling(r, self.language),
+                width,
+                initial_indent=f"{label:<13}",
+                subsequent_indent=" " * 13,
             )
             if lesson is not None:
-                lines.extend(
-                    textwrap.wrap(
-                        lesson, width, initial_indent=" " * 13 + "> ", subsequent_indent=" " * 15
-                    )
+                block += textwrap.wrap(
+                    lesson, width, initial_indent=" " * 13 + "> ", subsequent_indent=" " * 15
                 )
-        lines.extend(f"  {n}" for n in self.notes)
-        if self.footer:
-            lines.append("")
-            lines.append(self.footer)
+            blocks.append(block)
+        tail = [f"  {n}" for n in self.notes]
+        if self.footer:  # wrapped: the keys line's end (w/b, :command, q stop) stays seen
+            tail += ["", *textwrap.wrap(self.footer, width, break_on_hyphens=False)]
+        lines = _fit(lines, blocks, tail, self._height())
         text = "\n".join(line[:width] for line in lines)
         return _ascii(text) if self.ascii_only else text
+
+    def _height(self) -> int | None:
+        """The terminal's height in lines (None when it cannot be known: nothing is cut)."""
+        try:
+            return max(1, os.get_terminal_size(self.out.fileno()).lines)
+        except (AttributeError, ValueError, OSError):
+            return None
 
     def _width(self) -> int:
         """The terminal's width (at most `WIDTH`; `WIDTH` when it cannot be known)."""

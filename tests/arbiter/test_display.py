@@ -7,6 +7,7 @@ import io
 import chess
 import pytest
 
+from arbiter.i18n import keys_line
 from arbiter.outputs.display import Display, board_lines, format_clock, moves_text, ruling_text
 from rules.events import Lift, Place, Press, Start
 from rules.game import Game
@@ -130,3 +131,44 @@ def test_a_narrow_or_ascii_terminal_gets_a_readable_screen() -> None:
     screen = display.render(1.0)
     assert max(len(line) for line in screen.split("\n")) <= 40
     assert "White to move" in screen or "Black to move" in screen
+
+
+def test_a_short_terminal_keeps_the_title_and_the_board_and_drops_the_oldest_incidents() -> None:
+    """Trial row 26 re-run: a 50x24 terminal, four incidents (a touch-move breach, pause,
+    restart, +60 s). The screen was 28 lines: each redraw scrolled the title and ranks 8 to 5
+    away. Now it fits in 23 lines (the last line's newline must not scroll), the oldest
+    incidents going first."""
+    out = io.StringIO()
+    display = Display(out, tty=True, title="Alice Anders v Bob Brown   5400+30   fide-2023")
+    display.attach(played_game())
+    display._width = lambda: 50  # type: ignore[method-assign]
+    display._height = lambda: 24  # type: ignore[method-assign]
+    display.footer = "keys: space press  p pause  c claim  t touch-move"
+    for i in range(6):
+        penalty = Penalty(t=2.0 + i, side="white", article="7.5.5", kind="time_added",
+                          seconds=60 + i)  # fmt: skip
+        display.show([penalty], 2.0 + i)
+    lines = display.render(8.0).split("\n")
+    assert len(lines) <= 23
+    assert lines[0].startswith("Alice Anders v Bob Brown")
+    assert any(line.startswith(" 8 ") for line in lines) and "White   " in "\n".join(lines)
+    screen = "\n".join(lines)
+    assert "65 seconds" in screen  # the newest incident stays
+    assert "60 seconds" not in screen  # the oldest went
+    assert lines[-1] == display.footer
+    display._height = lambda: None  # type: ignore[method-assign]
+    assert "60 seconds" in display.render(8.0)  # a height not known: nothing is cut
+
+
+def test_the_keys_line_is_wrapped_not_cut() -> None:
+    """Trial row 26 re-run: at 80 columns the keys line ended 'o/a/d offer/accept/de': the
+    keys for +60 s, a typed command and stop were never seen."""
+    out = io.StringIO()
+    display = Display(out, tty=True, title="Ann v Bob", footer=keys_line("en"))
+    display.attach(played_game())
+    display._width = lambda: 78  # type: ignore[method-assign]
+    display._height = lambda: 40  # type: ignore[method-assign]
+    screen = display.render(2.0)
+    assert max(len(line) for line in screen.split("\n")) <= 78
+    for key in ("space press", "offer/accept/decline", "w/b +60 s", ":command", "q stop"):
+        assert key in screen

@@ -11,8 +11,11 @@ from pathlib import Path
 
 import pytest
 
+from arbiter.clock import FakeClock
 from arbiter.errors import ConfigError
 from arbiter.live.config import Settings, merge
+from arbiter.live.session import Session
+from rules.events import Lift, Place, Press, Start
 from rules.rulings import ClockState, Illegal, MoveStands
 from tests.arbiter.live_harness import play_typed
 
@@ -92,3 +95,48 @@ def test_white_move_on_a_board_without_a_clock_starts_blacks_clock_at_whites_mov
     assert 0 < spent <= moves[1].made_at - started.t + 1e-6  # Black's from White's move
     assert "The clocks were started (Art. 6.5)." in played.pgn
     assert not any(isinstance(r, Illegal) for r in played.rulings)
+
+
+def test_whites_move_before_blacks_press_starts_blacks_clock_not_whites(tmp_path: Path) -> None:
+    """Trial row 19 re-run: a newcomer types `e2e4` first. White's move is made while the
+    clocks wait; the press that completes it starts the clocks, and the clock that runs is
+    Black's, who has the move (before: White's ran while Black thought, and every later press
+    was a half-move out of step: 'press recorded: nothing to rule')."""
+    played = play_typed(tmp_path, OPTIONS, ["e2e4", "e7e5", "g1f3", "quit"])
+    moves = [r for r in played.rulings if isinstance(r, MoveStands)]
+    assert [m.san for m in moves] == ["e4", "e5", "Nf3"]
+    clocks = [r for r in played.rulings if isinstance(r, ClockState)]
+    assert clocks[0].paused and clocks[0].t == 0.0
+    started = next(c for c in clocks if not c.paused)
+    assert started.t > moves[0].made_at and started.white == 300.0  # restarted at the press
+    started = next(c for c in clocks if not c.paused and c.running == "black")
+    assert started.t == clocks[clocks.index(started) - 1].t  # at that same press
+    assert started.white == 300.0 + 3.0  # White's first move cost no time; its increment
+    after_e5 = next(c for c in clocks if c.t >= moves[1].t and c.running == "white")
+    spent = 300.0 + 3.0 - after_e5.black
+    assert 0 < spent <= after_e5.t - started.t + 1e-6  # Black's clock ran from the start
+    after_nf3 = next(c for c in clocks if c.t >= moves[2].t and c.running == "black")
+    assert 0 < 300.0 + 6.0 - after_nf3.white <= after_nf3.t - after_e5.t + 1e-6
+    assert "nothing to rule" not in played.screen
+    assert not any(isinstance(r, Illegal) for r in played.rulings)
+
+
+def test_blacks_own_press_after_whites_early_move_runs_blacks_clock() -> None:
+    """The same with a clock that says who pressed (a GPIO or DGT clock): Black presses to
+    start after White has already moved; Black, who has the move, is the one whose clock
+    runs, and Black's next press (after a move) is a normal press."""
+    session = Session.new(Start(t=0.0, time_control="300+3"), None, FakeClock(), sources=[])
+    session.wait_for_start("black_press")
+    for event in (Lift(t=1.0, square="e2", piece="P"), Place(t=1.4, square="e4", piece="P")):
+        session.submit(event)
+    session.advance(2.5)  # the placed pawn has stood: White's move is made (4.7)
+    session.take(Press(t=3.0, side="black"))
+    assert [m.san for m in session.rulings if isinstance(m, MoveStands)] == ["e4"]
+    assert session.game.clock.reading(3.0)[2] == "black"
+    for event in (Lift(t=5.0, square="e7", piece="p"), Place(t=5.4, square="e5", piece="p"),
+                  Press(t=6.0, side="black")):  # fmt: skip
+        session.take(event)
+    white, black, running = session.game.clock.reading(6.0)[:3]
+    assert running == "white"
+    assert white == 303.0 and black == 300.0  # Black: 3 s thought, 3 s increment
+    assert not any(isinstance(r, Illegal) for r in session.rulings)

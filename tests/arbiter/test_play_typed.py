@@ -14,7 +14,9 @@ from pathlib import Path
 import chess.pgn
 import pytest
 
+from arbiter.clock import FakeClock
 from arbiter.demo import SIM_BOARDS
+from arbiter.inputs.base import Typed
 from arbiter.live.commands import (
     ClaimCmd,
     CommandError,
@@ -27,7 +29,10 @@ from arbiter.live.commands import (
     TakebackCmd,
     parse_command,
 )
+from arbiter.live.session import Session
 from arbiter.live.virtual_play import hand_steps
+from arbiter.outputs.display import Display
+from rules.events import Lift, Place, Press, Start
 from rules.rulings import ArbiterDid, GameOver, MoveStands
 from tests.arbiter.live_harness import play_typed
 
@@ -169,3 +174,32 @@ def test_every_ending_typed_live(
     if "takeback" in lines:
         assert "The arbiter reinstated the position (Art. 7.1)." in played.pgn
         assert "1... e5" not in played.pgn
+
+
+def test_a_press_the_rules_rule_late_is_not_said_to_have_nothing_to_rule() -> None:
+    """Trial row 12 re-run (`arbiter play --board dgt-sim`, a knight put on b6, `press`): the
+    board reports late (`latency_s`), so the rules hold the press and rule it a moment later,
+    a completed illegal move (7.5.1). The screen must not first say the press had 'nothing to
+    rule' (before: 'press recorded at 2.78: nothing to rule', then the illegal move at 3.08)."""
+    start = Start(t=0.0, time_control="300+3", noise_s=0.3, slide_s=0.3, latency_s=0.3)
+    session = Session.new(start, None, FakeClock(), sources=[])
+    out = io.StringIO()
+    session.display = Display(out, tty=False, title="test")
+    session.display.attach(session.game)
+    for event in (Lift(t=0.5, square="e2", piece="P"), Place(t=0.9, square="e4", piece="P"),
+                  Press(t=1.3, side="white"), Lift(t=1.6, square="b8", piece="n"),
+                  Place(t=2.0, square="b6", piece="n")):  # fmt: skip
+        session.submit(event)
+    session.advance(2.4)  # the knight has stood on b6: an illegal move, still correctable
+    assert session.take(Typed(2.5, "press")) == []  # held: the board may still report
+    session.advance(3.0)
+    assert "completed an illegal move" in out.getvalue()
+    assert "nothing to rule" not in out.getvalue()
+
+
+def test_a_press_with_nothing_to_rule_is_still_said(tmp_path: Path) -> None:
+    """A press in a game without a clock, after the move stood: no ruling, and the screen says
+    the press was taken."""
+    lines = ["lift e2", "place e4", "lift g8", "press", "quit"]
+    played = play_typed(tmp_path, ["--board", "dgt-sim"], lines)
+    assert "press recorded at" in played.screen and "nothing to rule" in played.screen
