@@ -17,7 +17,9 @@ Notations (docs/time-controls.md):
   hours, minutes or seconds (``h``, ``min``, ``s`` and their long names), each perhaps for a
   number of moves, joined by ``+``, ``,``, ``;`` or ``then``; an increment of ``N s per move``
   (also ``/move``, ``a move``, ``increment``, ``inc``) is added at every move from the first
-  (FIDE's standard control), and ``N s delay`` is a simple (US) delay.
+  (FIDE's standard control), and ``N s delay`` is a simple (US) delay. The words for moves,
+  "per move" and "then" are also read in Serbian, Bosnian, Macedonian, Czech and Polish
+  (``90 min/40 poteza + 30 min, 30 s po potezu``, ``90 min/40 tahů + 30 min, 30 s za tah``).
 - Anything else is the contract's syntax in seconds, unchanged: ``300``, ``5400d5``,
   ``900m60``, ``*180``, ``40/5400+30:1800+30``, ``-``.
 
@@ -83,29 +85,54 @@ _UNITS = {
     "second": 1,
     "seconds": 1,
     '"': 1,
+    "ч": 3600,
+    "час": 3600,
+    "мин": 60,
+    "с": 1,
+    "сек": 1,
 }
-_UNIT = r"(?:hours?|hrs?|h|minutes?|mins?|min|m|'|seconds?|secs?|sec|s|\")"
-_AMOUNT = re.compile(rf"({_NUM})\s*({_UNIT})(?![a-z])", re.IGNORECASE)
-_DURATION = rf"(?:{_NUM}\s*{_UNIT}(?![a-z])\s*)+"
-_MOVES = r"(?P<{name}>\d+)\s*(?:moves?|mv)"
+#: the long names in our users' languages (sr/bs, mk, cs, pl), read as the short ones
+_LONG_UNITS = {
+    3600: ("sata", "sati", "sat", "hodiny", "hodin", "hodina", "godziny", "godzin", "godzina",
+           "часа", "часови"),
+    60: ("minuta", "minute", "minuty", "minut", "минути", "минута"),
+    1: ("sekundi", "sekunde", "sekundy", "sekund", "секунди", "секунда"),
+}  # fmt: skip
+_UNITS.update({word: n for n, words in _LONG_UNITS.items() for word in words})
+_UNIT = "(?:" + "|".join(re.escape(word) for word in sorted(_UNITS, key=len, reverse=True)) + ")"
+_SECONDS = (
+    "(?:"
+    + "|".join(re.escape(w) for w, n in sorted(_UNITS.items(), key=lambda i: -len(i[0])) if n == 1)
+    + ")"
+)
+_AMOUNT = re.compile(rf"({_NUM})\s*({_UNIT})(?![^\W\d_])", re.IGNORECASE)
+_DURATION = rf"(?:{_NUM}\s*{_UNIT}(?![^\W\d_])\s*)+"
+#: "moves" in our users' languages too: sr/bs poteza, mk потези, cs tahů, pl ruchów
+_MOVE_WORD = (
+    r"(?:moves?|mv|potez[aei]?|потез[аи]?|потег[аи]?|tah[ůuy]?|ruch(?:ów|y)?|posunię(?:ć|cia))"
+)
+_MOVES = r"(?P<{name}>\d+)\s*" + _MOVE_WORD
 _WORDED_PERIOD = re.compile(
-    rf"(?:{_MOVES.format(name='before')}\s*(?:in|/|:)\s*)?(?P<duration>{_DURATION})"
-    rf"(?:\s*(?:/|for|in)\s*{_MOVES.format(name='after')})?",
+    rf"(?:{_MOVES.format(name='before')}\s*(?:in|/|:|za|за|во|v|w)\s*)?"
+    rf"(?P<duration>{_DURATION})"
+    rf"(?:\s*(?:/|for|in|za|за|na|на)\s*{_MOVES.format(name='after')})?",
     re.IGNORECASE,
 )
 _WORDED_EXTRA = re.compile(
-    rf"(?:^|[,;+]|\band\b|\bwith\b)\s*(?:\+\s*)?(?P<amount>{_NUM})\s*(?:seconds?|secs?|s|\")"
-    r"\s*(?:(?P<inc>per move|a move|each move|/\s*move|increment|inc\.?|bonus)"
+    rf"(?:^|[,;+]|\band\b|\bwith\b)\s*(?:\+\s*)?(?P<amount>{_NUM})\s*{_SECONDS}"
+    r"\s*(?:(?P<inc>per move|a move|each move|/\s*move|increment|inc\.?|bonus"
+    r"|po potezu|по потез[уи]|по потег|za tah|na tah|za ruch|na ruch|inkrement|przyrost)"
     r"|(?P<delay>delay))(?:\s*(?:from|starting (?:at|from)) move\s*(?:1|one))?\s*$",
     re.IGNORECASE,
 )
 #: ``5 min + 3 s``: seconds added after a period in minutes or hours are an increment
-_PLUS_SECONDS = re.compile(rf"\+\s*(?P<amount>{_NUM})\s*(?:seconds?|secs?|s|\")\s*$", re.IGNORECASE)
-_WORDED_JOIN = re.compile(r"\s*(?:\+|,|;|\bthen\b|\band\b)\s*(?:then\s*)?", re.IGNORECASE)
+_PLUS_SECONDS = re.compile(rf"\+\s*(?P<amount>{_NUM})\s*{_SECONDS}\s*$", re.IGNORECASE)
+_THEN = r"(?:then|zatim|potom|затим|потоа|pak|potem|następnie)"
+_WORDED_JOIN = re.compile(rf"\s*(?:\+|,|;|\b{_THEN}\b|\band\b)\s*(?:{_THEN}\s*)?", re.IGNORECASE)
 
 
 #: a word in `--tc` (not the contract's one-letter marks d, b, m): the text meant words
-_WORDS = re.compile(r"[a-z]{2,}", re.IGNORECASE)
+_WORDS = re.compile(r"[^\W\d_]{2,}")
 UNREAD_WORDS = N_(
     "--tc {text!r}: these words cannot be read as a time control. Write it as, for example,"
     " '90 min/40 moves + 30 min, 30 s per move', '3+2', 'G/90;inc30' or '40/5400+30:1800+30'"

@@ -67,6 +67,13 @@ def test_reading_and_words(typed: str, contract: str, words: str) -> None:
         ("60 min, 5 s delay", "3600d5"),
         ("5 min", "300"),
         ("40 moves in 2 h", "40/7200"),
+        # in our users' languages
+        ("90 min/40 poteza + 30 min, 30 s po potezu", "40/5400+30:1800+30"),
+        ("40 poteza za 90 minuta, zatim 30 minuta, 30 sekundi po potezu", "40/5400+30:1800+30"),
+        ("90 минути/40 потези + 30 минути, 30 секунди по потег", "40/5400+30:1800+30"),
+        ("90 min/40 tahů + 30 min, 30 s za tah", "40/5400+30:1800+30"),
+        ("40 ruchów w 90 min, potem 30 min, 30 s na ruch", "40/5400+30:1800+30"),
+        ("2 hodiny/40 tahů + 1 hodina", "40/7200:3600"),
         # the contract's one-letter marks are not words
         ("900m60", "900m60"),
         ("5400b3", "5400b3"),
@@ -85,7 +92,7 @@ def test_the_standard_control_in_words_is_said_back() -> None:
 
 
 @pytest.mark.parametrize(
-    "typed", ["90 min + 30 min", "3 apples", "G/90;inc", "90 min/40 moves + x"]
+    "typed", ["90 min + 30 min", "3 apples", "G/90;inc", "90 min/40 moves + x", "3 jabuke"]
 )
 def test_words_that_are_no_control_are_refused_with_examples(typed: str) -> None:
     with pytest.raises(ConfigError, match=r"cannot be read as a time control.*90 min/40 moves"):
