@@ -503,8 +503,8 @@ LIVECHESS_FEED_AT = N_("LiveChess feed for relays (WebSocket): {url}")
 TIME_CONTROL_READ = N_("time control: {reading} ({standard})")
 #: the keys line of a live game at the keyboard: `arbiter.inputs.base.KEYS_HELP` in English
 KEYS_LINE = N_(
-    "keys: space press  p pause  c claim  t touch-move claim  o/a/d offer/accept/decline"
-    "  w/b +60 s  :command (:resign)  q stop"
+    "keys: space press  p pause  c claim  t touch-move claim  j j'adoube"
+    "  o/a/d offer/accept/decline  w/b +60 s  :command (:resign)  q stop"
 )
 #: the line of typed commands (`arbiter.live.commands.COMMANDS_HELP`): the commands stay
 TYPE_COMMANDS = N_("type: {commands}")

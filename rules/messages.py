@@ -228,23 +228,25 @@ SIDE_NAMES: dict[str, tuple[str, str]] = {
     "black": Np_("side", "Black"),
 }
 
-#: a piece as a `mismatch` names it: its FEN letter, or what a blind sensor saw
+#: a piece as a `mismatch` names it, in words (a player putting pieces back reads no FEN
+#: letters): the piece of the game's position, or what a blind sensor saw (`X`, `x`: a white
+#: or black piece it cannot name; `?`: a piece whose colour it cannot tell either)
 PIECE_NAMES: dict[str, tuple[str, str]] = {
-    "K": Np_("piece", "K"),
-    "Q": Np_("piece", "Q"),
-    "R": Np_("piece", "R"),
-    "B": Np_("piece", "B"),
-    "N": Np_("piece", "N"),
-    "P": Np_("piece", "P"),
-    "k": Np_("piece", "k"),
-    "q": Np_("piece", "q"),
-    "r": Np_("piece", "r"),
-    "b": Np_("piece", "b"),
-    "n": Np_("piece", "n"),
-    "p": Np_("piece", "p"),
-    "X": Np_("piece", "X"),
-    "x": Np_("piece", "x"),
-    "?": Np_("piece", "?"),
+    "K": Np_("piece", "the white king"),
+    "Q": Np_("piece", "the white queen"),
+    "R": Np_("piece", "the white rook"),
+    "B": Np_("piece", "the white bishop"),
+    "N": Np_("piece", "the white knight"),
+    "P": Np_("piece", "the white pawn"),
+    "k": Np_("piece", "the black king"),
+    "q": Np_("piece", "the black queen"),
+    "r": Np_("piece", "the black rook"),
+    "b": Np_("piece", "the black bishop"),
+    "n": Np_("piece", "the black knight"),
+    "p": Np_("piece", "the black pawn"),
+    "X": Np_("piece", "the white piece"),
+    "x": Np_("piece", "the black piece"),
+    "?": Np_("piece", "the piece"),
 }
 
 #: the piece letters of algebraic notation, which FIDE lets each language write its own way

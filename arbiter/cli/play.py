@@ -54,12 +54,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--tc",
         help="time control. Club forms: 3+2 (3 min + 2 s a move), 90+30, G/90;inc30, G/60;d5"
         " (US delay); B+I is minutes when B < 60, or B <= 180 with I > B/10, else seconds"
-        " (300+2, 180+2, 60+1). Other forms are in seconds: 300, 5400d5, 900m60, *180,"
+        " (300+2, 180+2, 60+1). In words: '90 min/40 moves + 30 min, 30 s per move'."
+        " Other forms are in seconds: 300, 5400d5, 900m60, *180,"
         " 40/5400+30:1800+30. The reading is printed before the game (docs/time-controls.md)",
     )
     g.add_argument(
         "--force-tc", dest="force_tc", action="store_true",
-        help="play a control of under a minute in all (e.g. --tc 30) instead of refusing it",
+        help="play a control of under a minute or over a day in all (e.g. --tc 30) instead of"
+        " refusing it",
     )  # fmt: skip
     g.add_argument(
         "--clock-start", dest="clock_start", type=lambda v: v.replace("-", "_"),

@@ -87,6 +87,7 @@ KEYS: dict[str, str] = {
     "p": "pause or resume the clocks (arbiter, 6.11)",
     "c": "a claim by the player having the move: whatever the Laws allow now (4.8, 9.2, 9.3)",
     "t": "the touch-move claim (4.8) of the player having the move",
+    "j": "j'adoube: the player having the move adjusts a piece next (4.2.1)",
     "o": "a draw offer by the player having the move (9.1.2)",
     "a": "the standing draw offer accepted (9.1.2, 5.2.3)",
     "d": "the standing draw offer declined (9.1.2.1)",
@@ -101,6 +102,7 @@ KEY_COMMANDS: dict[str, str] = {
     " ": "press",
     "c": "claim",
     "t": "claim touch",
+    "j": "adjust",
     "o": "offer",
     "a": "accept",
     "d": "decline",
@@ -111,8 +113,8 @@ KEY_COMMANDS: dict[str, str] = {
 
 #: the keys in a line a screen can show
 KEYS_HELP = (
-    "keys: space press  p pause  c claim  t touch-move claim  o/a/d offer/accept/decline"
-    "  w/b +60 s  :command (:resign)  q stop"
+    "keys: space press  p pause  c claim  t touch-move claim  j j'adoube"
+    "  o/a/d offer/accept/decline  w/b +60 s  :command (:resign)  q stop"
 )
 
 Emit = Callable[[Any], None]

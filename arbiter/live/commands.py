@@ -13,8 +13,12 @@ the move is meant, except where said):
     e2e4, e7e8q, e1g1     the mover's hand plays the move on the board, then presses
     lift e2 / place e4     one hand movement (the touch rules, 4.3-4.7); `place` puts down the
                            piece last lifted (`place e8 q` names it)
-    press (or an empty line, or space alone; a pipe skips empty lines)
-                           the player whose clock runs presses it (without a clock: the mover)
+    press [SIDE] (or an empty line, or space alone; a pipe skips empty lines)
+                           the player whose clock runs presses it (without a clock: the mover);
+                           `press black` is Black's hand on Black's button, whatever runs
+    adjust [SIDE] (also j'adoube)
+                           that player says "j'adoube" (4.2.1): until his next move, pieces he
+                           lifts and puts back on their own squares are adjusted, not touched
     claim [any|touch|threefold|fifty] [MOVE] [SIDE]
                            a claim (9.2, 9.3, 4.8); `any` (the default) is what a player's claim
                            button says: whatever the Laws allow that player now
@@ -46,6 +50,7 @@ from rules.events import (
     RESULTS,
     Accept,
     AddTime,
+    Adjust,
     Claim,
     ClaimVerdict,
     Declare,
@@ -91,7 +96,9 @@ class HandStep:
 
 @dataclass(frozen=True, slots=True)
 class PressCmd:
-    """The player whose clock runs presses it."""
+    """The player whose clock runs presses it, or the player named (his own button)."""
+
+    side: Side | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,9 +110,9 @@ class ClaimCmd:
 
 @dataclass(frozen=True, slots=True)
 class PlayerCmd:
-    """A player's word: offer, accept, decline, resign."""
+    """A player's word: offer, accept, decline, resign, adjust ("j'adoube", 4.2.1)."""
 
-    word: Literal["offer", "accept", "decline", "resign"]
+    word: Literal["offer", "accept", "decline", "resign", "adjust"]
     side: Side | None
 
 
@@ -172,10 +179,12 @@ CLAIM_WORDS: dict[str, ClaimKind] = {
 SIDE_WORDS: dict[str, Side] = {"white": "white", "w": "white", "black": "black", "b": "black"}
 #: the commands in one line a screen can show
 COMMANDS_HELP = (
-    "type: e2e4 | lift e2 | place e4 | press | claim [touch|threefold|fifty] [MOVE] | offer |"
-    " accept | decline | resign | declare 1-0 | takeback | setclock 5:00 5:00 | pause |"
+    "type: e2e4 | lift e2 | place e4 | press | adjust | claim [touch|threefold|fifty] [MOVE] |"
+    " offer | accept | decline | resign | declare 1-0 | takeback | setclock 5:00 5:00 | pause |"
     " uphold | reject | quit"
 )
+#: how "j'adoube" (4.2.1) may be typed
+ADJUST_WORDS = ("adjust", "j'adoube", "jadoube", "j’adoube")
 MAX_CLOCK_S = 100 * 3600.0
 HAND_NEEDS_BOARD = N_("hand commands need a virtual board (--board dgt-sim)")
 
@@ -189,6 +198,10 @@ def parse_command(text: str) -> Command:
     words = text.strip().lower().split()
     if not words or words == ["press"] or words == ["space"]:
         return PressCmd()
+    if words[0] == "press":
+        return PressCmd(_one_side("press", words[1:]))
+    if words[0] in ADJUST_WORDS:
+        return PlayerCmd("adjust", _one_side(words[0], words[1:]))
     head, rest = words[0], words[1:]
     if len(words) == 1 and _is_uci(head):
         return HandMove(head)
@@ -343,6 +356,8 @@ def event_for(cmd: GameCommand, game: Game, t: float) -> Event | None:
     """
     to_move = mover(game)
     match cmd:
+        case PressCmd(side=side) if side is not None:
+            return Press(t=t, side=side)
         case PressCmd():
             if not game.timed:
                 return Press(t=t, side=untimed_presser(game, to_move))
@@ -362,6 +377,8 @@ def event_for(cmd: GameCommand, game: Game, t: float) -> Event | None:
             return Offer(t=t, side=side or to_move)
         case PlayerCmd(word="resign", side=side):
             return Resign(t=t, side=side or to_move)
+        case PlayerCmd(word="adjust", side=side):
+            return Adjust(t=t, side=side or to_move)
         case DeclareCmd(result=result, reason=reason):
             return Declare(t=t, result=result, reason=reason)
         case TakebackCmd(plies=plies):

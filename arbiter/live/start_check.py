@@ -6,7 +6,8 @@ its clocks stopped (a journaled `pause` at t = 0, so a replay of the journal giv
 clocks) and the arbiter or the players set up the pieces. Black's press starts White's clock,
 as on a DGT 3000 (FIDE 6.5: the clock of the player with the white pieces is started), but
 only once the board shows the game's starting position: before that, the press is answered
-with what is wrong and where ("put R on h1; take P off e4"), and the clocks stay stopped.
+with what is wrong and where ("put the white rook on h1; take the white pawn off e4"), and
+the clocks stay stopped.
 With `clock_start = "now"` (the default) White's clock runs from the start.
 """
 

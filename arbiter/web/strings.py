@@ -87,10 +87,31 @@ PAGE_STRINGS: dict[str, Any] = {
     "teachNoDuty": N_("{side} to move: any legal move."),
     "teachOver": N_("The game is over: {result}."),
     "teachDuty": {
-        "move_piece": N_("{side}, you touched the {piece} on {square}: you must move it."),
-        "capture_piece": N_(
-            "{side}, you touched the opponent's {piece} on {square}: you must capture it."
-        ),
+        # one sentence per piece, not a piece name put into one sentence: in Serbian,
+        # Bosnian, Czech and Polish the piece's case and the pronoun that refers to it
+        # change with the piece ("dotakli ste skakača ... ga", "... damu ... je")
+        "move_piece": {
+            "p": N_("{side}, you touched the pawn on {square}: you must move it."),
+            "n": N_("{side}, you touched the knight on {square}: you must move it."),
+            "b": N_("{side}, you touched the bishop on {square}: you must move it."),
+            "r": N_("{side}, you touched the rook on {square}: you must move it."),
+            "q": N_("{side}, you touched the queen on {square}: you must move it."),
+            "k": N_("{side}, you touched the king on {square}: you must move it."),
+        },
+        "capture_piece": {
+            "p": N_("{side}, you touched the opponent's pawn on {square}: you must capture it."),
+            "n": N_(
+                "{side}, you touched the opponent's knight on {square}: you must capture it."
+            ),
+            "b": N_(
+                "{side}, you touched the opponent's bishop on {square}: you must capture it."
+            ),
+            "r": N_("{side}, you touched the opponent's rook on {square}: you must capture it."),
+            "q": N_(
+                "{side}, you touched the opponent's queen on {square}: you must capture it."
+            ),
+            "k": N_("{side}, you touched the opponent's king on {square}: you must capture it."),
+        },
         "castle": N_("{side}, you touched king and rook: you must castle."),
         "king_move": N_("{side}, you touched the king: you must move it."),
         "declared_move": N_("{side}, you must play the move you declared."),

@@ -50,6 +50,62 @@ def test_reading_and_words(typed: str, contract: str, words: str) -> None:
     assert describe(control) == words
 
 
+@pytest.mark.parametrize(
+    ("typed", "contract"),
+    [
+        # as tournament rules write FIDE's standard control (issue 12 item 2)
+        ("90 min/40 moves + 30 min, 30 s per move", "40/5400+30:1800+30"),
+        ("90 min / 40 moves + 30 min + 30 s per move from move 1", "40/5400+30:1800+30"),
+        ("40 moves in 90 min, then 30 min, 30 s increment", "40/5400+30:1800+30"),
+        ("90'/40 moves + 30', 30\" per move", "40/5400+30:1800+30"),
+        ("90 min/40 moves + 30 min + 30 s", "40/5400+30:1800+30"),
+        ("2 hours/40 moves + 1 hour/20 moves + 30 min", "40/7200:20/3600:1800"),
+        ("1 h 30 min + 30 s/move", "5400+30"),
+        ("90 min + 30 s", "5400+30"),
+        ("5 min + 3 s", "300+3"),
+        ("25 Minutes + 10 seconds per move", "1500+10"),
+        ("60 min, 5 s delay", "3600d5"),
+        ("5 min", "300"),
+        ("40 moves in 2 h", "40/7200"),
+        # in our users' languages
+        ("90 min/40 poteza + 30 min, 30 s po potezu", "40/5400+30:1800+30"),
+        ("40 poteza za 90 minuta, zatim 30 minuta, 30 sekundi po potezu", "40/5400+30:1800+30"),
+        ("90 минути/40 потези + 30 минути, 30 секунди по потег", "40/5400+30:1800+30"),
+        ("90 min/40 tahů + 30 min, 30 s za tah", "40/5400+30:1800+30"),
+        ("40 ruchów w 90 min, potem 30 min, 30 s na ruch", "40/5400+30:1800+30"),
+        ("2 hodiny/40 tahů + 1 hodina", "40/7200:3600"),
+        # the contract's one-letter marks are not words
+        ("900m60", "900m60"),
+        ("5400b3", "5400b3"),
+    ],
+)
+def test_worded_controls(typed: str, contract: str) -> None:
+    assert str(read_club_time(typed)) == contract
+
+
+def test_the_standard_control_in_words_is_said_back() -> None:
+    control = read_club_time("90 min/40 moves + 30 min, 30 s per move")
+    assert describe(control) == (
+        "1 h 30 min for 40 moves + 30 s per move, Fischer; "
+        "then 30 min + 30 s per move, Fischer for the rest of the game"
+    )
+
+
+@pytest.mark.parametrize(
+    "typed", ["90 min + 30 min", "3 apples", "G/90;inc", "90 min/40 moves + x", "3 jabuke"]
+)
+def test_words_that_are_no_control_are_refused_with_examples(typed: str) -> None:
+    with pytest.raises(ConfigError, match=r"cannot be read as a time control.*90 min/40 moves"):
+        read_club_time(typed)
+
+
+@pytest.mark.parametrize("typed", ["99999999999999999999", "100000", "G/1500", "40/90000"])
+def test_more_than_a_day_is_refused_unless_forced(typed: str) -> None:
+    with pytest.raises(ConfigError, match=r"more than a day.*--force-tc"):
+        read_club_time(typed)
+    assert read_club_time(typed, force=True).periods
+
+
 @pytest.mark.parametrize("typed", ["3", "45", "*30", "40/50"])
 def test_under_a_minute_is_refused_unless_forced(typed: str) -> None:
     with pytest.raises(ConfigError, match=r"under a minute.*--force-tc"):

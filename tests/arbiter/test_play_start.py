@@ -26,7 +26,7 @@ def test_the_clocks_wait_for_blacks_press_on_a_board_set_up_right(tmp_path: Path
     lines = ["lift h1", "press", "place h1", "press", "e2e4", "e7e5", "quit"]
     played = play_typed(tmp_path, OPTIONS, lines)
     assert "set up the pieces in the start position" in played.screen
-    assert "The board differs from the game: put R on h1." in played.screen
+    assert "The board differs from the game: put the white rook on h1." in played.screen
     assert "Black pressed: White's clock runs" in played.screen
     moves = [r for r in played.rulings if isinstance(r, MoveStands)]
     assert [m.san for m in moves] == ["e4", "e5"]

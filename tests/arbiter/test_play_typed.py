@@ -96,6 +96,9 @@ def test_hand_steps_of_castling_en_passant_and_promotion() -> None:
         ("place e8 q", HandStep("place", "e8", "q")),
         ("", PressCmd()),
         ("press", PressCmd()),
+        ("press black", PressCmd("black")),
+        ("adjust", PlayerCmd("adjust", None)),
+        ("j'adoube w", PlayerCmd("adjust", "white")),
         ("claim", ClaimCmd("any", None, None)),
         ("claim touch", ClaimCmd("touch_move", None, None)),
         ("claim threefold g1f3", ClaimCmd("threefold", "g1f3", None)),
@@ -122,6 +125,8 @@ def test_commands_are_read(text: str, command: object) -> None:
         ("setclock 5:00 9999:00", "more than 100 hours"),
         ("takeback x", "number of plies"),
         ("hello", "not a command"),
+        ("press red", "at most a side"),
+        ("adjust e2", "at most a side"),
     ],
 )
 def test_bad_commands_say_what_is_expected(text: str, says: str) -> None:
@@ -203,3 +208,29 @@ def test_a_press_with_nothing_to_rule_is_still_said(tmp_path: Path) -> None:
     lines = ["lift e2", "place e4", "lift g8", "press", "quit"]
     played = play_typed(tmp_path, ["--board", "dgt-sim"], lines)
     assert "press recorded at" in played.screen and "nothing to rule" in played.screen
+
+
+def test_jadoube_typed_before_adjusting_makes_no_duty_and_after_is_too_late(
+    tmp_path: Path,
+) -> None:
+    """4.2.1: "j'adoube" said first, a piece lifted and put back on its square is adjusted (no
+    duty, and White may play another piece); said after the touch, the duty stands."""
+    lines = ["adjust", "lift g1", "place g1", "e2e4", "lift g8", "place g8", "adjust", "e7e5"]
+    played = play_typed(tmp_path, ["--board", "dgt-sim", "--tc", "5+3"], [*lines, "quit"])
+    kinds = [(r.type, getattr(r, "side", None)) for r in played.rulings]
+    assert [r.san for r in played.rulings if isinstance(r, MoveStands)][:1] == ["e4"]
+    assert ("obligation", "white") not in kinds, played.screen
+    assert ("obligation", "black") in kinds, played.screen  # Black's knight, touched first
+    assert ("violation", "black") in kinds, played.screen  # ...then e7e5 played instead
+    assert '"type": "adjust"' in played.journal.read_text(encoding="utf-8")
+
+
+def test_press_names_the_hand_on_the_button(tmp_path: Path) -> None:
+    """`press black` is Black's own button, whatever runs: pressed while White's clock runs it
+    changes nothing (a press by the player whose clock is stopped)."""
+    lines = ["press black", "e2e4", "quit"]
+    played = play_typed(tmp_path, ["--board", "dgt-sim", "--tc", "5+3"], lines)
+    journal = played.journal.read_text(encoding="utf-8").splitlines()
+    presses = [line for line in journal if '"type": "press"' in line]
+    assert '"side": "black"' in presses[0], journal
+    assert [r.san for r in played.rulings if isinstance(r, MoveStands)] == ["e4"], played.screen

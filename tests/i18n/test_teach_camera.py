@@ -128,11 +128,12 @@ def test_drills_under_a_camera_are_set_up_read_and_judged(shared: Path, tmp_path
         ("touch_own", True), ("released", True), ("illegal_move", False),
     ], text  # fmt: skip
     # the wrong set-up is described square by square (colours: the camera's view)
-    assert "put N on g1" in text and "take X off e4" in text, text
+    assert "put the white knight on g1" in text and "take the white piece off e4" in text, text
     assert "The camera sees only where the white and the black pieces stand" in text
     assert "lift the piece on g1 off the board" in text
     assert "not what was asked" not in text  # the wrong set-up was seen before the drill
-    assert text.index("take X off e4") < text.index("The position stands on the board.")
+    stands = text.index("The position stands on the board.")
+    assert text.index("take the white piece off e4") < stands
     assert "White played Nf3." in text and "White played e3." in text
     assert "leaves your king in check" in text or "illegal" in text
     assert session.results[0].answer == "lift g1, place f3"

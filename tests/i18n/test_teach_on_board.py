@@ -66,7 +66,7 @@ def test_a_situation_not_made_as_asked_starts_the_drill_again() -> None:
     )
     text = out.getvalue()
     assert "That is not what was asked; the drill starts again." in text
-    assert "put B on f1" in text  # the lifted bishop: the set-up asks for it back
+    assert "put the white bishop on f1" in text  # the lifted bishop: the set-up asks for it back
     assert [(r.drill, r.passed) for r in session.results] == [("touch_own", True)], text
 
 

@@ -81,8 +81,22 @@ const STRINGS = {
   teachNoDuty: "{side} to move: any legal move.",
   teachOver: "The game is over: {result}.",
   teachDuty: {
-    move_piece: "{side}, you touched the {piece} on {square}: you must move it.",
-    capture_piece: "{side}, you touched the opponent's {piece} on {square}: you must capture it.",
+    move_piece: {
+      p: "{side}, you touched the pawn on {square}: you must move it.",
+      n: "{side}, you touched the knight on {square}: you must move it.",
+      b: "{side}, you touched the bishop on {square}: you must move it.",
+      r: "{side}, you touched the rook on {square}: you must move it.",
+      q: "{side}, you touched the queen on {square}: you must move it.",
+      k: "{side}, you touched the king on {square}: you must move it.",
+    },
+    capture_piece: {
+      p: "{side}, you touched the opponent's pawn on {square}: you must capture it.",
+      n: "{side}, you touched the opponent's knight on {square}: you must capture it.",
+      b: "{side}, you touched the opponent's bishop on {square}: you must capture it.",
+      r: "{side}, you touched the opponent's rook on {square}: you must capture it.",
+      q: "{side}, you touched the opponent's queen on {square}: you must capture it.",
+      k: "{side}, you touched the opponent's king on {square}: you must capture it.",
+    },
     castle: "{side}, you touched king and rook: you must castle.",
     king_move: "{side}, you touched the king: you must move it.",
     declared_move: "{side}, you must play the move you declared.",
@@ -318,7 +332,9 @@ function teachText(duty, position) {
   const side = STRINGS.sideNames[duty.side] || duty.side;
   const letter = duty.square ? position[squareIndex(duty.square)] : "";
   const piece = STRINGS.pieceNames[String(letter).toLowerCase()] || STRINGS.piece;
-  const template = STRINGS.teachDuty[duty.kind];
+  const kind = STRINGS.teachDuty[duty.kind];
+  // a duty on one piece has a sentence per piece (its case and pronoun change with it)
+  const template = kind && typeof kind === "object" ? kind[String(letter).toLowerCase()] : kind;
   const first = template ? fill(template, { side, piece, square: duty.square || "" })
     : sentence(duty, page.language);
   if (!duty.targets || !duty.targets.length) return first;
