@@ -135,8 +135,7 @@ _WORDED_JOIN = re.compile(rf"\s*(?:\+|,|;|\b{_THEN}\b|\band\b)\s*(?:{_THEN}\s*)?
 _WORDS = re.compile(r"[^\W\d_]{2,}")
 UNREAD_WORDS = N_(
     "--tc {text!r}: these words cannot be read as a time control. Write it as, for example,"
-    " '90 min/40 moves + 30 min, 30 s per move', '3+2', 'G/90;inc30' or '40/5400+30:1800+30'"
-    " (docs/time-controls.md)."
+    " '90 min/40 moves + 30 min, 30 s per move', '3+2', 'G/90;inc30' or '40/5400+30:1800+30'."
 )
 
 

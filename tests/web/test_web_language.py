@@ -54,8 +54,14 @@ def test_the_page_speaks_the_games_language_unless_asked_another(serbian_game: A
     assert status == 200 and data["language"] == "sr"
     assert data["strings"]["moves"] == "Potezi" and data["strings"]["white"] == "Beli"
     assert data["strings"]["teachDuty"]["castle"].startswith("{side}, dotakli ste kralja")
+    # one sentence per piece: the piece in its case, the pronoun agreeing with it
+    duty = data["strings"]["teachDuty"]
+    assert duty["move_piece"]["n"] == "{side}, dotakli ste skakača na {square}: morate ga pomeriti."
+    assert duty["move_piece"]["q"] == "{side}, dotakli ste damu na {square}: morate je pomeriti."
+    assert duty["capture_piece"]["r"].startswith("{side}, dotakli ste protivnikovog topa")
     _, browser = get(page, "/api/strings", {"Accept-Language": "pl-PL,pl;q=0.9,en;q=0.5"})
     assert browser["language"] == "pl" and browser["strings"]["pieceNames"]["q"] == "hetman"
+    assert browser["strings"]["teachDuty"]["move_piece"]["r"].endswith("musisz nią ruszyć.")
     _, menu = get(page, "/api/strings?lang=mk", {"Accept-Language": "pl"})
     assert menu["language"] == "mk" and menu["strings"]["clocks"] == "Часовник"
     _, english = get(page, "/api/strings?lang=en")
