@@ -190,7 +190,7 @@ def reconcile(game: GameState, seen: Sensed, seen_at: float, t: float, out: list
             game.mismatch(t, out, diff)
             # the moves the presses made while the source was away are unknown: never a
             # press without a move for them (events.md: "while a source is disconnected")
-            game.waiting_presses.clear()
+            game.forget_presses()
             game.put_back()  # until the board shows the game again (`rules.restoring`)
         else:
             moves.made_all(game, match, t, seen_at, out)

@@ -238,7 +238,7 @@ def hold(game: GameState, t: float, out: list[Ruling]) -> None:
         game.clock.stop(game.clock_time(t))
     game.held = True
     game.release_pieces()  # the game holds: nothing put down is decided any more
-    game.waiting_presses.clear()
+    game.forget_presses()
     if game.timed:
         game.clock_ruling(out, t)
 

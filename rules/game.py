@@ -134,7 +134,7 @@ class Game(GameState):
                 out,
                 final=True,
             )
-        self.waiting_presses.clear()
+        self.forget_presses()
         return self._ordered(out)
 
     def _advance(self, until: float, out: list[Ruling], *, strict_before: bool) -> None:
@@ -177,7 +177,7 @@ class Game(GameState):
             if kind == 0:
                 moves.release(self, which, best, out)
             elif kind == 1:
-                side, t = self.waiting_presses.pop(0)
+                side, t = self.take_waiting_press()
                 presses.resolve(self, side, t, best, out)
             else:
                 assert flag is not None

@@ -120,7 +120,7 @@ def released(game: GameState, t: float, out: list[Ruling]) -> bool:
             game.mismatch(t, out)
         return False
     game.restored()
-    game.waiting_presses.clear()
+    game.forget_presses()
     moves.made_all(game, match, t, put_t, out)
     return True
 
@@ -128,8 +128,7 @@ def released(game: GameState, t: float, out: list[Ruling]) -> bool:
 def presses_before(game: GameState, seen_at: float, out: list[Ruling]) -> None:
     """A camera's scene that began after a waiting press shows what the hands did after it:
     that press is ruled on the board as it was before this scene."""
-    earlier = [p for p in game.waiting_presses if p[1] < seen_at]
-    game.waiting_presses = [p for p in game.waiting_presses if p[1] >= seen_at]
+    earlier = game.take_presses_before(seen_at)
     for side, press_t in earlier:
         if game.restoring and not game.over:
             _pressed(game, side, press_t, game.t, out)
@@ -142,7 +141,7 @@ def press(game: GameState, ev: Press, out: list[Ruling]) -> None:
     press waits for it, as any press does with such a source (`presses_before`).
     """
     if game.still_scene_source():
-        game.waiting_presses.append((ev.side, ev.t))
+        game.wait_for_report(ev.side, ev.t)
         return
     _pressed(game, ev.side, ev.t, ev.t, out)
 
@@ -171,8 +170,8 @@ def _changed(game: GameState, t: float, out: list[Ruling]) -> None:
     if not game.diff():
         game.restore_put_down = None
         game.restored()
-        game.waiting_presses.clear()  # made while the board was put back: no move, no 7.5.3
+        game.forget_presses()  # made while the board was put back: no move, no 7.5.3
         return
     while game.waiting_presses and game.restoring and not game.over:
-        side, press_t = game.waiting_presses.pop(0)
+        side, press_t = game.take_waiting_press()
         _pressed(game, side, press_t, game.t, out)

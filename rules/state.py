@@ -139,8 +139,8 @@ class GameState:
         self.illegal_count: dict[Side, int] = {"white": 0, "black": 0}
         self.pending: dict[int, tuple[float, Side]] = {}  # square -> (place time, hand side)
         self.recent_lift: dict[int, tuple[float, str | None, Side]] = {}  # blink detection
-        # presses waiting for the sensor's report of their move
-        self.waiting_presses: list[tuple[Side, float]] = []
+        # presses waiting for the sensor's report of their move (`waiting_presses`)
+        self._waiting: list[tuple[Side, float]] = []
         self.flag_wait: tuple[Side, float] | None = None
         self.offer: Side | None = None
         self.promotion: dict[Side, int] = {}
@@ -255,11 +255,44 @@ class GameState:
         flag = self.clock.flag_at()
         if flag is None:
             return None
-        if self.waiting_presses:
+        if self._waiting:
             side, at = flag
-            if any(s == side and t <= at for s, t in self.waiting_presses):
+            if any(s == side and t <= at for s, t in self._waiting):
                 return None  # the press that stopped this clock is only waiting for its report
         return flag
+
+    # ------------------------------------------------------------------ presses
+
+    @property
+    def waiting_presses(self) -> Sequence[tuple[Side, float]]:
+        """Presses waiting for the sensor's report of their move (side, time), oldest
+        first; read only, changed by `wait_for_report`, `take_waiting_press`,
+        `press_matched`, `take_presses_before` and `forget_presses`."""
+        return self._waiting
+
+    def wait_for_report(self, side: Side, t: float) -> None:
+        """`side` pressed at `t`; the press is matched with its move once the sensor
+        reports it (`press_due`; a camera's next still scene, a source back)."""
+        self._waiting.append((side, t))
+
+    def take_waiting_press(self) -> tuple[Side, float]:
+        """The oldest waiting press is ruled now: it waits no more."""
+        return self._waiting.pop(0)
+
+    def press_matched(self, index: int) -> None:
+        """The waiting press at `index` completed the move just released (6.2.1)."""
+        del self._waiting[index]
+
+    def take_presses_before(self, t: float) -> list[tuple[Side, float]]:
+        """The presses made before `t`, oldest first, which wait no more; later ones wait on."""
+        earlier = [p for p in self._waiting if p[1] < t]
+        self._waiting = [p for p in self._waiting if p[1] >= t]
+        return earlier
+
+    def forget_presses(self) -> None:
+        """No press waits any more: the moves they made are unknown or ruled otherwise (a
+        source reconciled, the board restored, the game held or the stream's end)."""
+        self._waiting.clear()
 
     # ------------------------------------------------------------------ clock
 
