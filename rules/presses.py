@@ -37,9 +37,9 @@ def press(game: GameState, ev: Press, out: list[Ruling]) -> None:
         moves.release_all(game, ev.t, out)
         if game.over:
             return
-    if game.flag_wait is not None:
-        fside, at = game.flag_wait
-        game.flag_wait = None
+    waited = game.take_flag_wait()
+    if waited is not None:
+        fside, at = waited
         ending.flag(game, fside, at, ev.t, out, waited=True)
         if game.over:
             return

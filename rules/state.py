@@ -28,6 +28,7 @@ Queries (`diff`, `match`, `own_in_hand`, `fen`, the deadlines) never move the li
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING
 
 import chess
@@ -148,7 +149,7 @@ class GameState:
         #: the position's `_transposition_key()` once asked (9.2); None after every change
         self._position_key: Hashable | None = None
         self.count_position()
-        self.flags_down: set[Side] = set()
+        self._flags_down: set[Side] = set()  # `flags_down`
         self.mismatch_key: tuple[object, ...] | None = None
         #: a flag fell and whether the opponent can still mate is undecided (6.9): the game
         #: holds, board events are ignored, until the arbiter's `declare` ends it
@@ -211,10 +212,12 @@ class GameState:
         self.clear_mismatch()
 
     def end(self, result: Result, reason: Reason) -> None:
-        """The game is over with `result` (5, 6.9, 7.5.5, 9.6, a claim, the arbiter)."""
+        """The game is over with `result` (5, 6.9, 7.5.5, 9.6, a claim, the arbiter); a
+        game held for the arbiter's verdict is held no more."""
         self._go(Trigger.GAME_OVER)
         self.result = result
         self.reason = reason
+        self.held = False
         self.pending.clear()
 
     # ------------------------------------------------------------------ timing
@@ -260,6 +263,32 @@ class GameState:
             if any(s == side and t <= at for s, t in self._waiting):
                 return None  # the press that stopped this clock is only waiting for its report
         return flag
+
+    # ------------------------------------------------------------------ flags
+
+    @property
+    def flags_down(self) -> AbstractSet[Side]:
+        """The sides whose flag fell (6.9); read only, changed by `flag_fell`."""
+        return self._flags_down
+
+    def flag_fell(self, side: Side) -> None:
+        """`side`'s flag fell (6.9): the flag is shown down from now on."""
+        self._flags_down.add(side)
+
+    def flag_waits(self, side: Side, at: float) -> None:
+        """`side`'s flag fell at `at`, but a placement of his still pending may make a move
+        that ends the game first (events.md): the flag is ruled once it is released."""
+        self.flag_wait = (side, at)
+
+    def take_flag_wait(self) -> tuple[Side, float] | None:
+        """The flag that waited for a release (`flag_waits`), ruled now; None if none did."""
+        waited, self.flag_wait = self.flag_wait, None
+        return waited
+
+    def hold_for_verdict(self) -> None:
+        """Whether the side that would win can still mate is undecided (6.9, 5.1.2, 7.5.5):
+        the game holds, board events ignored, until the arbiter's `declare` (`end`)."""
+        self.held = True
 
     # ------------------------------------------------------------------ presses
 
