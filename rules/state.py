@@ -220,6 +220,22 @@ class GameState:
         self.held = False
         self.pending.clear()
 
+    # ------------------------------------------------------------------ restoring
+
+    def seen_while_restoring(self, t: float) -> None:
+        """While the board is restored (7.4): its last change was reported at `t`."""
+        self.restore_seen_at = t
+
+    def pieces_put_back(self, squares: frozenset[int], t: float) -> None:
+        """While the board is restored, with `auto_press`: pieces were put down on
+        `squares` at `t`; once they stood `slide_s` they may have made a move
+        (`restoring.released`)."""
+        self.restore_put_down = (squares, t)
+
+    def put_back_settled(self) -> None:
+        """No piece put down while the board is restored waits to be released any more."""
+        self.restore_put_down = None
+
     # ------------------------------------------------------------------ timing
 
     @property
