@@ -81,7 +81,7 @@ class Game(GameState):
         ):
             # a tick says that time reached t: what falls due at t itself is decided too
             self._advance(t, out, strict_before=not isinstance(event, Tick))
-        self.t = t
+        self.time_reaches(t)
         if not self.rules_events or self.held:  # over, or a flag held for the arbiter
             if isinstance(event, ArbiterAction):
                 arbiter_actions.arbiter_action(self, event, out)
@@ -96,7 +96,7 @@ class Game(GameState):
         out: list[Ruling] = []
         if t >= self.t:
             self._advance(t, out, strict_before=False)
-            self.t = t
+            self.time_reaches(t)
         return self._ordered(out)
 
     def next_deadline(self) -> float | None:

@@ -220,6 +220,28 @@ class GameState:
         self.held = False
         self.pending.clear()
 
+    # ------------------------------------------------------------------ time and claims
+
+    def time_reaches(self, t: float) -> None:
+        """Time reached `t` (an event's, or the live session's timer): what fell due before
+        it has been decided."""
+        self.t = t
+
+    def keep_claim(self, on_record: ClaimOnRecord | None) -> None:
+        """The last claim and the game before it, for the arbiter's verdict (9.5, 4.8;
+        `rules.verdicts`); None: there is none to rule on (any more)."""
+        self.claim_on_record = on_record
+
+    def go_back_to(self, before: GameState) -> None:
+        """The game as it stood in `before` (a copy made at a claim, `rules.verdicts`), at
+        this moment: the time and the board as sensed stay what they are now."""
+        sensed = list(self._sensed)
+        now = self.t
+        vars(self).clear()
+        vars(self).update(vars(before))
+        self.t = now
+        self.report(sensed)
+
     # ------------------------------------------------------------------ restoring
 
     def seen_while_restoring(self, t: float) -> None:
