@@ -163,8 +163,7 @@ def two_hands(game: GameState, side: Side, t: float, out: list[Ruling]) -> None:
         game.restore_touches(last.touches, obligation_for(game.board, last.touches))
         if game.timed:
             game.clock.start(side, game.clock_time(t))
-        game.illegal_count[side] += 1
-        count = game.illegal_count[side]
+        count = game.count_illegal(side)
         out.append(
             Illegal(
                 t=t,

@@ -276,7 +276,7 @@ def sensor(game: GameState, ev: Sensor, out: list[Ruling]) -> None:
 
 def promote(game: GameState, ev: Promote, out: list[Ruling]) -> None:
     """The piece a player promotes to, for sensors that cannot tell (4.4.4, events.md)."""
-    game.promotion[ev.side] = PROMOTION_TYPES[ev.piece.lower()]
+    game.name_promotion(ev.side, PROMOTION_TYPES[ev.piece.lower()])
 
 
 def touch(game: GameState, ev: Touch, out: list[Ruling]) -> None:

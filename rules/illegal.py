@@ -63,8 +63,7 @@ def completed(
     press_t: float,
 ) -> None:
     """7.5: an illegal move completed at the press, ruled at once in every mode."""
-    game.illegal_count[side] += 1
-    count = game.illegal_count[side]
+    count = game.count_illegal(side)
     article = DEFECT_ARTICLE[defect]
     out.append(
         Illegal(

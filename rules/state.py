@@ -27,7 +27,7 @@ Queries (`diff`, `match`, `own_in_hand`, `fen`, the deadlines) never move the li
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING
 
@@ -137,14 +137,14 @@ class GameState:
         self.reason: Reason | None = None
         self.turn = Turn(SIDE[self.board.turn])
         self.records: list[MoveRecord] = []
-        self.illegal_count: dict[Side, int] = {"white": 0, "black": 0}
+        self._illegal_count: dict[Side, int] = {"white": 0, "black": 0}  # `illegal_count`
         self.pending: dict[int, tuple[float, Side]] = {}  # square -> (place time, hand side)
         self.recent_lift: dict[int, tuple[float, str | None, Side]] = {}  # blink detection
         # presses waiting for the sensor's report of their move (`waiting_presses`)
         self._waiting: list[tuple[Side, float]] = []
         self.flag_wait: tuple[Side, float] | None = None
         self.offer: Side | None = None
-        self.promotion: dict[Side, int] = {}
+        self._promotion: dict[Side, int] = {}  # `promotion`
         self.repetitions: dict[object, int] = {}
         #: the position's `_transposition_key()` once asked (9.2); None after every change
         self._position_key: Hashable | None = None
@@ -378,9 +378,29 @@ class GameState:
 
     # ------------------------------------------------------------------ the position
 
+    @property
+    def promotion(self) -> Mapping[Side, int]:
+        """The piece type each side named with `promote` for its next promotion (4.4.4, for
+        piece-blind sensors); read only, changed by `name_promotion` and `stand`."""
+        return self._promotion
+
+    def name_promotion(self, side: Side, piece_type: int) -> None:
+        """`side` names the piece his pawn becomes (4.4.4), for a sensor that cannot tell."""
+        self._promotion[side] = piece_type
+
+    @property
+    def illegal_count(self) -> Mapping[Side, int]:
+        """How many illegal moves each side completed (7.5.5); read only (`count_illegal`)."""
+        return self._illegal_count
+
+    def count_illegal(self, side: Side) -> int:
+        """`side` completed one more illegal move (7.5.1 to 7.5.5): how many now."""
+        self._illegal_count[side] += 1
+        return self._illegal_count[side]
+
     def promo(self) -> int | None:
         """The piece type the mover named with `promote` (for piece-blind sensors), if any."""
-        return self.promotion.get(SIDE[self.board.turn])
+        return self._promotion.get(SIDE[self.board.turn])
 
     def stand(
         self,
@@ -441,7 +461,7 @@ class GameState:
             made_at=round(made_at, 6),
             inferred=inferred,
         )
-        self.promotion.pop(side, None)
+        self._promotion.pop(side, None)
         self.turn = Turn(SIDE[board.turn])
         self.recent_lift.clear()
         self.clear_mismatch()
