@@ -188,7 +188,7 @@ def game_over(
             running = game.clock.running
             pressed = [pt for side, pt in game.waiting_presses if side == running and pt < t]
             stop = min(pressed, default=t)
-        game.clock.stop(game.clock_time(stop))
+        game.stop_clock(stop)
         game.clock_ruling(out, t)
 
 
@@ -203,7 +203,7 @@ def flag(
         game.flag_waits(side, at)
         return
     game.flag_fell(side)
-    game.clock.stop(game.clock_time(at))
+    game.stop_clock(at)
     winner = other(side)
     can, why = mate_verdict(game, winner)
     if can is None:  # no guess either way: the game holds for the arbiter's `declare`
@@ -234,7 +234,7 @@ def hold(game: GameState, t: float, out: list[Ruling]) -> None:
     clocks stop and the game holds, board events ignored, until the arbiter's `declare`. The
     Laws give no default, so nothing is guessed and no `game_over` is ruled."""
     if game.timed and game.clock.running is not None:
-        game.clock.stop(game.clock_time(t))
+        game.stop_clock(t)
     game.hold_for_verdict()
     game.release_pieces()  # the game holds: nothing put down is decided any more
     game.forget_presses()

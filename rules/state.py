@@ -376,6 +376,53 @@ class GameState:
         self._clock_t = max(t, self._clock_t)
         return self._clock_t
 
+    def start_clock(self, side: Side, t: float) -> None:
+        """`side`'s clock runs from `t` (6.2: the opponent pressed; 7.1, 7.5, 4.8: a move
+        taken back)."""
+        self.clock.start(side, self.clock_time(t))
+
+    def stop_clock(self, t: float) -> None:
+        """Both clocks stop at `t` (6.9, 6.10: the game ended or holds for the arbiter)."""
+        self.clock.stop(self.clock_time(t))
+
+    def pause_clock(self, t: float) -> None:
+        """The arbiter stops the clocks at `t` (6.11.1)."""
+        self.clock.pause(self.clock_time(t))
+
+    def resume_clock(self, t: float) -> None:
+        """The clocks run again from `t` (6.11.1)."""
+        self.clock.resume(self.clock_time(t))
+
+    def give_time(self, side: Side, seconds: float, t: float) -> None:
+        """`seconds` more on `side`'s clock at `t` (negative: taken off; 7.5.5, 9.5, 12.9)."""
+        self.clock.add(side, seconds, self.clock_time(t))
+
+    def set_clocks(self, white: float, black: float, t: float) -> None:
+        """The arbiter sets both clocks at `t` (6.10.2, 7.4)."""
+        self.clock.set(white, black, self.clock_time(t))
+
+    def uncount_clock_move(self, side: Side) -> None:
+        """A move of `side`'s counted by the clock is taken back (7.5, 4.8): the clock's
+        move count (and a period that move reached) goes back with it."""
+        self.clock.uncount_move(side)
+
+    def press_for_move(self, side: Side, t: float) -> tuple[float, bool]:
+        """`side` presses his clock at `t` for a completed move (6.2.1): (the credit it gave,
+        whether it counted a move)."""
+        clock = self.clock
+        # the press counts a move exactly when it stops `side`'s running clock (`GameClock.press`)
+        counted = clock.running == side and not clock.paused
+        return clock.press(side, t, completed_move=True), counted
+
+    def record_press(self, record: MoveRecord, t: float) -> None:
+        """6.2.1: the mover's press at `t` completes `record`'s move. On a stopped clock (the
+        arbiter paused it) it completes nothing: the player presses again once it runs."""
+        if self.timed:
+            record.credit, record.counted = self.press_for_move(record.side, t)
+            record.pressed = record.counted
+        else:
+            record.pressed = True
+
     # ------------------------------------------------------------------ the position
 
     @property

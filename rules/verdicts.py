@@ -127,8 +127,8 @@ def _go_back(game: GameState, on_record: ClaimOnRecord, t: float) -> None:
     game.go_back_to(on_record.before)
     clock = game.clock
     if game.timed and clock.running is not None and not clock.paused:
-        clock.pause(game.clock_time(on_record.claim.t))
-        clock.resume(game.clock_time(t))
+        game.pause_clock(on_record.claim.t)
+        game.resume_clock(t)
 
 
 def _uphold(game: GameState, on_record: ClaimOnRecord, t: float, out: list[Ruling]) -> None:
