@@ -22,6 +22,16 @@ lifted (`put_down`, `take_up`, `unplace`, `lifted_before`, `release_piece`,
 `announce_adjust`, `used_two_hands`, `report_illegal`, `refuse`), and the draw offer
 (`offer_draw`, `close_offer`).
 
+So do the presses waiting for a report (`wait_for_report`, `take_waiting_press`,
+`press_matched`, `take_presses_before`, `forget_presses`), the flags (`flag_fell`,
+`flag_waits`, `take_flag_wait`, `hold_for_verdict`), the clock (`start_clock`, `stop_clock`,
+`pause_clock`, `resume_clock`, `give_time`, `set_clocks`, `uncount_clock_move`,
+`press_for_move`, `record_press`, each through `clock_time`), the board put back
+(`seen_while_restoring`, `pieces_put_back`, `put_back_settled`), the counts and names
+(`count_illegal`, `name_promotion`), time and the claim on record (`time_reaches`,
+`keep_claim`, `go_back_to`). No other module assigns, deletes or mutates a part of the
+state: tests/rules/test_one_owner.py walks their syntax trees to keep it so.
+
 Queries (`diff`, `match`, `own_in_hand`, `fen`, the deadlines) never move the live board.
 """
 
