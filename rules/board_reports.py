@@ -143,7 +143,8 @@ def snapshot(game: GameState, ev: Snapshot, out: list[Ruling]) -> None:
         if game.over:
             return
     us = game.board.turn
-    changed = [sq for sq in range(64) if seen[sq] != game.sensed[sq]]
+    sensed = game.sensed  # read only; the slots change in place as the report is ruled
+    changed = [sq for sq in range(64) if seen[sq] != sensed[sq]]
     game.full_report()
     lifts = [sq for sq in changed if game.sensed[sq] is not None]
     lifts.sort(key=lambda sq: letter_color(game.sensed[sq]) != us)

@@ -44,6 +44,7 @@ from rules.events import (
     Start,
     Tick,
 )
+from rules.placement import board_fen_of
 
 __all__ = ["simulate_game"]
 
@@ -60,17 +61,25 @@ def _seconds(ms: int) -> float:
     return ms / 1000
 
 
-def _colour_only(symbol: str) -> str:
-    return "X" if symbol.isupper() else "x"
+#: every piece, and its letter as a sensor shows it: with its kind, or its colour only (X/x)
+_PIECES = [chess.Piece(kind, color) for kind in chess.PIECE_TYPES for color in chess.COLORS]
+_LETTER = {
+    True: {piece: piece.symbol() for piece in _PIECES},
+    False: {piece: "X" if piece.color else "x" for piece in _PIECES},
+}
 
 
 def _placement(pieces: dict[chess.Square, chess.Piece], knows_kind: bool) -> str:
-    """The FEN piece placement of `pieces`; without kinds, every piece as X (white) or x."""
-    board = chess.BaseBoard.empty()
+    """The FEN piece placement of `pieces`; without kinds, every piece as X (white) or x.
+
+    Written by `rules.placement.board_fen_of` (as `chess.BaseBoard.board_fen()` writes it),
+    from 64 slots: no board is set up piece by piece for each report.
+    """
+    letter = _LETTER[knows_kind]
+    slots: list[str | None] = [None] * 64
     for square, piece in pieces.items():
-        board.set_piece_at(square, piece)
-    text = board.board_fen()
-    return text if knows_kind else "".join(_colour_only(c) if c.isalpha() else c for c in text)
+        slots[square] = letter[piece]
+    return board_fen_of(slots)
 
 
 @dataclass(slots=True)
