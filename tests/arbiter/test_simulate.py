@@ -665,7 +665,7 @@ def test_the_rules_core_rules_each_stream_to_the_game_score(
 
     The streams (seed 0) are those of the golden digest, simulated and ruled once for both in
     the test session (`tests/corpus_pass.py`)."""
-    ruled = corpus_pass(sensor, pytestconfig.cache)
+    ruled = corpus_pass(sensor, getattr(pytestconfig, "cache", None))
     assert ruled.games[name] == count, f"{name} holds {ruled.games[name]} games, not {count}"
     failures = ruled.failures[name]
     assert not failures, f"{len(failures)} games:\n" + "\n".join(failures[:10])
