@@ -26,7 +26,14 @@ import chess
 import chess.pgn
 
 from arbiter.errors import SimulateError
-from arbiter.simulate.clock import PlyClock, Timeline, plan_times, side_name, time_control_of
+from arbiter.simulate.clock import (
+    PlyClock,
+    PlyName,
+    Timeline,
+    plan_times,
+    side_name,
+    time_control_of,
+)
 from arbiter.simulate.ending import Ending, choose_ending
 from arbiter.simulate.hands import MovePlan, min_think_ms, plan_move
 from arbiter.simulate.sensors import SensorKind, sensor_kind
@@ -209,6 +216,7 @@ def simulate_game(
     if not moves:
         raise SimulateError(f"{where}: the game has no moves")
     plies: list[PlyClock] = []
+    start = board.copy(stack=False)  # kept as it is: the plies' names are written from it
     final = board.copy(stack=False)
     for ply, node in enumerate(game.mainline(), start=1):
         number = f"move {final.fullmove_number}{'.' if final.turn else '...'}"
@@ -217,9 +225,8 @@ def simulate_game(
                 f"{where}: {number} (ply {ply}) is a null move ('--' or 'Z0'): a pass that"
                 " cannot be made over a board, so no event stream can reproduce the game"
             )
-        label = f"{number} {final.san(node.move)}"
         least = min_think_ms(final, node.move, kind)
-        plies.append(PlyClock(final.turn, node.clock(), label, least))
+        plies.append(PlyClock(final.turn, node.clock(), PlyName(start, moves, ply - 1), least))
         final.push(node.move)
     ending = choose_ending(final, game.headers, where=where)
     control_text, control = time_control_of(game.headers.get("TimeControl"))
