@@ -77,9 +77,14 @@ GAMES = SHARED / "data" / "games"
 SENSORS = ("identity", "occupancy", "snapshot", "snapshot-colour")
 
 
+#: `json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)`, made once:
+#: `json.dumps` with any option makes a new encoder at every call (the same text)
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
 def canonical(obj: Any) -> bytes:
     """One line of canonical JSON (sorted keys, no spaces), as bytes."""
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+    return _CANONICAL.encode(obj).encode()
 
 
 def load_games(every: int) -> list[chess.pgn.Game]:

@@ -59,7 +59,7 @@ def declare(game: GameState, ev: Declare, out: list[Ruling]) -> None:
 def pause(game: GameState, ev: PauseClocks, out: list[Ruling]) -> None:
     """6.11.1: both clocks stop (an `arbiter_action` ruling, then the clocks)."""
     if game.timed:
-        game.clock.pause(game.clock_time(ev.t))
+        game.pause_clock(ev.t)
         out.append(ArbiterDid(t=ev.t, action="pause", article="6.11.1"))
         game.clock_ruling(out, ev.t)
 
@@ -67,7 +67,7 @@ def pause(game: GameState, ev: PauseClocks, out: list[Ruling]) -> None:
 def resume(game: GameState, ev: Resume, out: list[Ruling]) -> None:
     """6.11.1: the clocks go on after the arbiter stopped them."""
     if game.timed:
-        game.clock.resume(game.clock_time(ev.t))
+        game.resume_clock(ev.t)
         out.append(ArbiterDid(t=ev.t, action="resume", article="6.11.1"))
         game.clock_ruling(out, ev.t)
 
@@ -76,7 +76,7 @@ def add_time(game: GameState, ev: AddTime, out: list[Ruling]) -> None:
     """6.11.3: time added to one clock."""
     if game.timed:
         seconds = float(ev.seconds)
-        game.clock.add(ev.side, seconds, game.clock_time(ev.t))
+        game.give_time(ev.side, seconds, ev.t)
         out.append(
             ArbiterDid(t=ev.t, side=ev.side, action="add_time", seconds=seconds, article="6.11.3")
         )
@@ -87,7 +87,7 @@ def set_clock(game: GameState, ev: SetClock, out: list[Ruling]) -> None:
     """6.10.2: the clocks set to the times the arbiter names."""
     if game.timed:
         white, black = float(ev.white), float(ev.black)
-        game.clock.set(white, black, game.clock_time(ev.t))
+        game.set_clocks(white, black, ev.t)
         out.append(
             ArbiterDid(t=ev.t, action="set_clock", white=white, black=black, article="6.10.2")
         )
@@ -105,7 +105,7 @@ def set_position(game: GameState, ev: SetPosition, out: list[Ruling]) -> None:
         ) from None
     game.set_position(board)
     if game.timed and game.clock.running not in (None, SIDE[board.turn]):
-        game.clock.start(SIDE[board.turn], game.clock_time(t))
+        game.start_clock(SIDE[board.turn], t)
     game.reinstate(t, "arbiter", "7.1", out)
 
 
@@ -113,7 +113,7 @@ def takeback(game: GameState, ev: Takeback, out: list[Ruling]) -> None:
     """7.1: the last plies are taken back; the side to move's clock runs."""
     game.take_back(ev.plies)
     if game.timed:
-        game.clock.start(SIDE[game.board.turn], game.clock_time(ev.t))
+        game.start_clock(SIDE[game.board.turn], ev.t)
     game.reinstate(ev.t, "arbiter", "7.1", out)
 
 
@@ -146,11 +146,11 @@ def arbiter_penalty(game: GameState, ev: Penalise, out: list[Ruling]) -> None:
         return
     if kind == "time_deducted":
         if game.timed:
-            game.clock.add(side, -seconds, game.clock_time(t))
+            game.give_time(side, -seconds, t)
         out.append(Penalty(t=t, side=side, article="12.9.3", kind="time_deducted", seconds=seconds))
     else:
         if game.timed:
-            game.clock.add(other(side), seconds, game.clock_time(t))
+            game.give_time(other(side), seconds, t)
         out.append(Penalty(t=t, side=side, article="12.9.2", kind="time_added", seconds=seconds))
     game.clock_ruling(out, t)
 
@@ -162,9 +162,8 @@ def two_hands(game: GameState, side: Side, t: float, out: list[Ruling]) -> None:
         game.take_back(1)
         game.restore_touches(last.touches, obligation_for(game.board, last.touches))
         if game.timed:
-            game.clock.start(side, game.clock_time(t))
-        game.illegal_count[side] += 1
-        count = game.illegal_count[side]
+            game.start_clock(side, t)
+        count = game.count_illegal(side)
         out.append(
             Illegal(
                 t=t,

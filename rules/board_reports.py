@@ -146,7 +146,8 @@ def snapshot(game: GameState, ev: Snapshot, out: list[Ruling]) -> None:
     if game.over:
         return
     us = game.board.turn
-    changed = [sq for sq in range(64) if seen[sq] != game.sensed[sq]]
+    sensed = game.sensed  # read only; the slots change in place as the report is ruled
+    changed = [sq for sq in range(64) if seen[sq] != sensed[sq]]
     game.full_report()
     lifts = [sq for sq in changed if game.sensed[sq] is not None]
     lifts.sort(key=lambda sq: letter_color(game.sensed[sq]) != us)
@@ -193,7 +194,7 @@ def reconcile(game: GameState, seen: Sensed, seen_at: float, t: float, out: list
             game.mismatch(t, out, diff)
             # the moves the presses made while the source was away are unknown: never a
             # press without a move for them (events.md: "while a source is disconnected")
-            game.waiting_presses.clear()
+            game.forget_presses()
             game.put_back()  # until the board shows the game again (`rules.restoring`)
         else:
             moves.made_all(game, match, t, seen_at, out)
@@ -279,7 +280,7 @@ def sensor(game: GameState, ev: Sensor, out: list[Ruling]) -> None:
 
 def promote(game: GameState, ev: Promote, out: list[Ruling]) -> None:
     """The piece a player promotes to, for sensors that cannot tell (4.4.4, events.md)."""
-    game.promotion[ev.side] = PROMOTION_TYPES[ev.piece.lower()]
+    game.name_promotion(ev.side, PROMOTION_TYPES[ev.piece.lower()])
 
 
 def touch(game: GameState, ev: Touch, out: list[Ruling]) -> None:

@@ -79,7 +79,7 @@ def incorrect_draw_claim(
     out.append(ClaimRuling(t=t, side=side, article="9.5.3", kind=kind, valid=False))
     if game.timed:  # 9.5.3's time goes on the opponent's clock: with no clock, none
         seconds = penalty_seconds(game.mode)
-        game.clock.add(other(side), seconds, game.clock_time(t))
+        game.give_time(other(side), seconds, t)
         out.append(
             Penalty(
                 t=t,
@@ -156,8 +156,8 @@ def reinstate_before(
     game.restore_touches(last.touches, obligation_for(game.board, last.touches))
     if game.timed:
         if last.credit:
-            game.clock.add(last.side, -last.credit, game.clock_time(t))
-        game.clock.start(last.side, game.clock_time(t))
+            game.give_time(last.side, -last.credit, t)
+        game.start_clock(last.side, t)
     game.reinstate(t, "claim_upheld", article, out)
 
 

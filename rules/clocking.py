@@ -11,7 +11,6 @@ from __future__ import annotations
 from rules.rulings import Ruling
 from rules.state import GameState
 from rules.turn import MoveRecord
-from rules.types import Side
 
 
 def complete(
@@ -24,19 +23,5 @@ def complete(
 ) -> None:
     """6.2.1: the press completes the move; the clock ruling follows."""
     t = press_t if ruling_t is None else ruling_t
-    if game.timed:
-        record.credit, record.counted = counted_press(game, record.side, press_t)
-        # a press on a stopped clock (the arbiter paused it) completes nothing: the player
-        # presses again once the clock runs
-        record.pressed = record.counted
-    else:
-        record.pressed = True
+    game.record_press(record, press_t)
     game.clock_ruling(out, t)
-
-
-def counted_press(game: GameState, side: Side, t: float) -> tuple[float, bool]:
-    """Press `side`'s clock for a completed move: (the credit it gave, whether it counted)."""
-    clock = game.clock
-    # the press counts a move exactly when it stops `side`'s running clock (`GameClock.press`)
-    counted = clock.running == side and not clock.paused
-    return clock.press(side, t, completed_move=True), counted

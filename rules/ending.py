@@ -177,7 +177,6 @@ def game_over(
     if game.over:
         return
     game.end(result, reason)
-    game.held = False
     out.append(
         GameOver(t=t, article=article, result=result, reason=reason, explanation=explanation)
     )
@@ -189,7 +188,7 @@ def game_over(
             running = game.clock.running
             pressed = [pt for side, pt in game.waiting_presses if side == running and pt < t]
             stop = min(pressed, default=t)
-        game.clock.stop(game.clock_time(stop))
+        game.stop_clock(stop)
         game.clock_ruling(out, t)
 
 
@@ -201,10 +200,10 @@ def flag(
         return
     mover_pending = any(h == side for _, (pt, h) in game.pending.items() if pt <= at)
     if mover_pending and not waited:
-        game.flag_wait = (side, at)
+        game.flag_waits(side, at)
         return
-    game.flags_down.add(side)
-    game.clock.stop(game.clock_time(at))
+    game.flag_fell(side)
+    game.stop_clock(at)
     winner = other(side)
     can, why = mate_verdict(game, winner)
     if can is None:  # no guess either way: the game holds for the arbiter's `declare`
@@ -235,10 +234,10 @@ def hold(game: GameState, t: float, out: list[Ruling]) -> None:
     clocks stop and the game holds, board events ignored, until the arbiter's `declare`. The
     Laws give no default, so nothing is guessed and no `game_over` is ruled."""
     if game.timed and game.clock.running is not None:
-        game.clock.stop(game.clock_time(t))
-    game.held = True
+        game.stop_clock(t)
+    game.hold_for_verdict()
     game.release_pieces()  # the game holds: nothing put down is decided any more
-    game.waiting_presses.clear()
+    game.forget_presses()
     if game.timed:
         game.clock_ruling(out, t)
 
@@ -246,9 +245,9 @@ def hold(game: GameState, t: float, out: list[Ruling]) -> None:
 def flag_after_release(game: GameState, t: float, out: list[Ruling]) -> None:
     """A flag that waited for this release (events.md): the move did not end the game."""
     if game.flag_wait is not None and not game.pending:
-        side, at = game.flag_wait
-        game.flag_wait = None
-        flag(game, side, at, t, out, waited=True)
+        waited = game.take_flag_wait()
+        assert waited is not None
+        flag(game, waited[0], waited[1], t, out, waited=True)
 
 
 def resign(game: GameState, ev: Resign, out: list[Ruling]) -> None:

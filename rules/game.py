@@ -81,7 +81,7 @@ class Game(GameState):
         ):
             # a tick says that time reached t: what falls due at t itself is decided too
             self._advance(t, out, strict_before=not isinstance(event, Tick))
-        self.t = t
+        self.time_reaches(t)
         if not self.rules_events or self.held:  # over, or a flag held for the arbiter
             if isinstance(event, ArbiterAction):
                 arbiter_actions.arbiter_action(self, event, out)
@@ -96,7 +96,7 @@ class Game(GameState):
         out: list[Ruling] = []
         if t >= self.t:
             self._advance(t, out, strict_before=False)
-            self.t = t
+            self.time_reaches(t)
         return self._ordered(out)
 
     def next_deadline(self) -> float | None:
@@ -134,7 +134,7 @@ class Game(GameState):
                 out,
                 final=True,
             )
-        self.waiting_presses.clear()
+        self.forget_presses()
         return self._ordered(out)
 
     def _advance(self, until: float, out: list[Ruling], *, strict_before: bool) -> None:
@@ -177,7 +177,7 @@ class Game(GameState):
             if kind == 0:
                 moves.release(self, which, best, out)
             elif kind == 1:
-                side, t = self.waiting_presses.pop(0)
+                side, t = self.take_waiting_press()
                 presses.resolve(self, side, t, best, out)
             else:
                 assert flag is not None

@@ -13,7 +13,6 @@ from __future__ import annotations
 import chess
 
 from rules import ending
-from rules.clocking import counted_press
 from rules.profiles import penalty_article, penalty_seconds
 from rules.rulings import Defect, Illegal, Note, Penalty, Ruling
 from rules.sides import other, win_for
@@ -63,8 +62,7 @@ def completed(
     press_t: float,
 ) -> None:
     """7.5: an illegal move completed at the press, ruled at once in every mode."""
-    game.illegal_count[side] += 1
-    count = game.illegal_count[side]
+    count = game.count_illegal(side)
     article = DEFECT_ARTICLE[defect]
     out.append(
         Illegal(
@@ -73,7 +71,7 @@ def completed(
     )
     credit, counted = 0.0, False
     if defect != "no_move" and game.timed:
-        credit, counted = counted_press(game, side, game.clock_time(press_t))
+        credit, counted = game.press_for_move(side, game.clock_time(press_t))
     if defect == "not_promoted" and move is not None:
         # 7.5.2: the pawn becomes a queen of its colour; the move stands
         queen = chess.Move(move.from_square, move.to_square, chess.QUEEN)
@@ -90,8 +88,8 @@ def completed(
         out.append(stands)
     elif defect != "no_move" and game.timed:
         if counted:
-            game.clock.uncount_move(side)
-        game.clock.start(side, game.clock_time(press_t))
+            game.uncount_clock_move(side)
+        game.start_clock(side, press_t)
     if not penalties(game, side, count, credit, t, out):
         return
     if defect not in ("no_move", "not_promoted"):
@@ -118,7 +116,7 @@ def penalties(
     opponent = other(side)
     if credit > 0:
         if game.timed:
-            game.clock.add(side, -credit, game.clock_time(t))
+            game.give_time(side, -credit, t)
         out.append(
             Penalty(
                 t=t,
@@ -143,7 +141,7 @@ def penalties(
     if not game.timed:
         return True  # 7.5.5's two minutes go on a clock: with none, no time is added
     seconds = penalty_seconds(game.mode)
-    game.clock.add(opponent, seconds, game.clock_time(t))
+    game.give_time(opponent, seconds, t)
     out.append(
         Penalty(
             t=t,

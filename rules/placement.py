@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import chess
-
 from rules.errors import EventError, PositionError
 from rules.i18n import N_
 
@@ -65,6 +63,13 @@ def placement_of(sensed: Sensed) -> str:
     return board_fen_of(sensed)
 
 
+#: a rank's text -> its 8 slots, a-file first (as `_RANK_FEN`, few distinct; bounded)
+_RANK_SLOTS: dict[str, tuple[str | None, ...]] = {}
+#: the texts of ranks `check_placement` found well formed (bounded)
+_GOOD_RANKS: set[str] = set()
+_CACHED = 100_000
+
+
 def sensed_from_placement(placement: str) -> Sensed:
     """The slots of a snapshot's FEN piece placement (already checked by the event)."""
     out: Sensed = [None] * 64
@@ -72,16 +77,28 @@ def sensed_from_placement(placement: str) -> Sensed:
     if len(ranks) != 8:
         raise PositionError(f"piece placement {placement!r} must have 8 ranks")
     for i, rank in enumerate(ranks):
-        file = 0
-        for ch in rank:
-            if ch.isdigit():
-                file += int(ch)
-            else:
-                if file > 7:
-                    raise PositionError(f"piece placement {placement!r}: rank {8 - i} too long")
-                out[chess.square(file, 7 - i)] = ch
-                file += 1
+        slots = _RANK_SLOTS.get(rank)
+        if slots is None:
+            slots = _rank_slots(placement, rank, 8 - i)
+            if len(_RANK_SLOTS) < _CACHED:
+                _RANK_SLOTS[rank] = slots
+        out[8 * (7 - i) : 8 * (8 - i)] = slots
     return out
+
+
+def _rank_slots(placement: str, rank: str, number: int) -> tuple[str | None, ...]:
+    """The 8 slots of one rank's text (`number`: 8 for the first rank of the placement)."""
+    slots: list[str | None] = [None] * 8
+    file = 0
+    for ch in rank:
+        if ch.isdigit():
+            file += int(ch)
+        else:
+            if file > 7:
+                raise PositionError(f"piece placement {placement!r}: rank {number} too long")
+            slots[file] = ch
+            file += 1
+    return tuple(slots)
 
 
 def check_placement(board: object) -> None:
@@ -92,6 +109,8 @@ def check_placement(board: object) -> None:
     if len(ranks) != 8:
         raise EventError.of(N_("'board' {board!r} must have 8 ranks separated by '/'"), board=board)
     for i, rank in enumerate(ranks):
+        if rank in _GOOD_RANKS:
+            continue
         width = 0
         for ch in rank:
             if ch.isdigit():
@@ -115,3 +134,5 @@ def check_placement(board: object) -> None:
                 rank=8 - i,
                 width=width,
             )
+        if len(_GOOD_RANKS) < _CACHED:
+            _GOOD_RANKS.add(rank)

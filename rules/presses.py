@@ -37,9 +37,9 @@ def press(game: GameState, ev: Press, out: list[Ruling]) -> None:
         moves.release_all(game, ev.t, out)
         if game.over:
             return
-    if game.flag_wait is not None:
-        fside, at = game.flag_wait
-        game.flag_wait = None
+    waited = game.take_flag_wait()
+    if waited is not None:
+        fside, at = waited
         ending.flag(game, fside, at, ev.t, out, waited=True)
         if game.over:
             return
@@ -59,11 +59,11 @@ def press(game: GameState, ev: Press, out: list[Ruling]) -> None:
             complete(game, last, game.clock_time(ev.t), out)
         return
     if side == SIDE[game.board.turn] or game.waiting_presses:
-        game.waiting_presses.append((side, ev.t))
         due = game.press_due(ev.t)
-        if due is not None and due <= ev.t:
-            game.waiting_presses.pop()
+        if due is not None and due <= ev.t:  # no report to wait for: matched at once
             resolve(game, side, ev.t, ev.t, out)
+        else:
+            game.wait_for_report(side, ev.t)
 
 
 def untimed_presser(game: GameState, given: Side) -> Side:
@@ -137,7 +137,7 @@ def reply_after_press(game: GameState, square: int, t: float, out: list[Ruling])
     record = game.records[-1]
     for i, (side, press_t) in enumerate(game.waiting_presses):
         if side == mover and record.side == mover and not record.pressed:
-            del game.waiting_presses[i]
+            game.press_matched(i)
             complete(game, record, game.clock_time(press_t), out, ruling_t=t)
             break
     return True
@@ -146,7 +146,7 @@ def reply_after_press(game: GameState, square: int, t: float, out: list[Ruling])
 def resolve_waiting(game: GameState, t: float, out: list[Ruling]) -> None:
     """A still scene arrived: presses that waited for it are matched now."""
     while game.waiting_presses and not game.over:
-        side, pt = game.waiting_presses.pop(0)
+        side, pt = game.take_waiting_press()
         resolve(game, side, pt, t, out)
 
 

@@ -54,7 +54,7 @@ def lift(game: GameState, ev: Lift, out: list[Ruling]) -> bool:
     if released(game, ev.t, out):
         return False
     if game.restore_put_down is not None and sq in game.restore_put_down[0]:
-        game.restore_put_down = None  # slid over the square, never released there (4.7)
+        game.put_back_settled()  # slid over the square, never released there (4.7)
     game.sense(sq, None)
     _changed(game, ev.t, out)
     return True
@@ -70,7 +70,7 @@ def place(game: GameState, ev: Place, out: list[Ruling]) -> bool:
     sq = chess.parse_square(ev.square)
     game.sense(sq, ev.piece or "?")
     if game.start.auto_press:
-        game.restore_put_down = (frozenset((sq,)), ev.t)
+        game.pieces_put_back(frozenset((sq,)), ev.t)
     _changed(game, ev.t, out)
     return True
 
@@ -88,7 +88,7 @@ def report(game: GameState, seen: Sensed, seen_at: float, t: float, out: list[Ru
             sq for sq in range(64) if seen[sq] is not None and game.sensed[sq] is None
         )
         if arrived:
-            game.restore_put_down = (arrived, seen_at)
+            game.pieces_put_back(arrived, seen_at)
     game.report(seen)
     _changed(game, seen_at, out)
     return True
@@ -105,7 +105,7 @@ def released(game: GameState, t: float, out: list[Ruling]) -> bool:
     squares, put_t = put_down
     if t - put_t <= game.start.slide_s:
         return False
-    game.restore_put_down = None
+    game.put_back_settled()
     match = game.match()
     if isinstance(match, Match) and match.moves:
         board = game.board.copy(stack=False)
@@ -120,7 +120,7 @@ def released(game: GameState, t: float, out: list[Ruling]) -> bool:
             game.mismatch(t, out)
         return False
     game.restored()
-    game.waiting_presses.clear()
+    game.forget_presses()
     moves.made_all(game, match, t, put_t, out)
     return True
 
@@ -128,8 +128,7 @@ def released(game: GameState, t: float, out: list[Ruling]) -> bool:
 def presses_before(game: GameState, seen_at: float, out: list[Ruling]) -> None:
     """A camera's scene that began after a waiting press shows what the hands did after it:
     that press is ruled on the board as it was before this scene."""
-    earlier = [p for p in game.waiting_presses if p[1] < seen_at]
-    game.waiting_presses = [p for p in game.waiting_presses if p[1] >= seen_at]
+    earlier = game.take_presses_before(seen_at)
     for side, press_t in earlier:
         if game.restoring and not game.over:
             _pressed(game, side, press_t, game.t, out)
@@ -142,7 +141,7 @@ def press(game: GameState, ev: Press, out: list[Ruling]) -> None:
     press waits for it, as any press does with such a source (`presses_before`).
     """
     if game.still_scene_source():
-        game.waiting_presses.append((ev.side, ev.t))
+        game.wait_for_report(ev.side, ev.t)
         return
     _pressed(game, ev.side, ev.t, ev.t, out)
 
@@ -167,12 +166,12 @@ def _pressed(game: GameState, side: Side, press_t: float, t: float, out: list[Ru
 def _changed(game: GameState, t: float, out: list[Ruling]) -> None:
     """The board changed: play goes on once it shows the game's position again; presses
     that waited for this report are ruled on it."""
-    game.restore_seen_at = t
+    game.seen_while_restoring(t)
     if not game.diff():
-        game.restore_put_down = None
+        game.put_back_settled()
         game.restored()
-        game.waiting_presses.clear()  # made while the board was put back: no move, no 7.5.3
+        game.forget_presses()  # made while the board was put back: no move, no 7.5.3
         return
     while game.waiting_presses and game.restoring and not game.over:
-        side, press_t = game.waiting_presses.pop(0)
+        side, press_t = game.take_waiting_press()
         _pressed(game, side, press_t, game.t, out)

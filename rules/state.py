@@ -22,12 +22,23 @@ lifted (`put_down`, `take_up`, `unplace`, `lifted_before`, `release_piece`,
 `announce_adjust`, `used_two_hands`, `report_illegal`, `refuse`), and the draw offer
 (`offer_draw`, `close_offer`).
 
+So do the presses waiting for a report (`wait_for_report`, `take_waiting_press`,
+`press_matched`, `take_presses_before`, `forget_presses`), the flags (`flag_fell`,
+`flag_waits`, `take_flag_wait`, `hold_for_verdict`), the clock (`start_clock`, `stop_clock`,
+`pause_clock`, `resume_clock`, `give_time`, `set_clocks`, `uncount_clock_move`,
+`press_for_move`, `record_press`, each through `clock_time`), the board put back
+(`seen_while_restoring`, `pieces_put_back`, `put_back_settled`), the counts and names
+(`count_illegal`, `name_promotion`), time and the claim on record (`time_reaches`,
+`keep_claim`, `go_back_to`). No other module assigns, deletes or mutates a part of the
+state: tests/rules/test_one_owner.py walks their syntax trees to keep it so.
+
 Queries (`diff`, `match`, `own_in_hand`, `fen`, the deadlines) never move the live board.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING
 
 import chess
@@ -136,19 +147,19 @@ class GameState:
         self.reason: Reason | None = None
         self.turn = Turn(SIDE[self.board.turn])
         self.records: list[MoveRecord] = []
-        self.illegal_count: dict[Side, int] = {"white": 0, "black": 0}
+        self._illegal_count: dict[Side, int] = {"white": 0, "black": 0}  # `illegal_count`
         self.pending: dict[int, tuple[float, Side]] = {}  # square -> (place time, hand side)
         self.recent_lift: dict[int, tuple[float, str | None, Side]] = {}  # blink detection
-        # presses waiting for the sensor's report of their move
-        self.waiting_presses: list[tuple[Side, float]] = []
+        # presses waiting for the sensor's report of their move (`waiting_presses`)
+        self._waiting: list[tuple[Side, float]] = []
         self.flag_wait: tuple[Side, float] | None = None
         self.offer: Side | None = None
-        self.promotion: dict[Side, int] = {}
+        self._promotion: dict[Side, int] = {}  # `promotion`
         self.repetitions: dict[object, int] = {}
         #: the position's `_transposition_key()` once asked (9.2); None after every change
         self._position_key: Hashable | None = None
         self.count_position()
-        self.flags_down: set[Side] = set()
+        self._flags_down: set[Side] = set()  # `flags_down`
         self.mismatch_key: tuple[object, ...] | None = None
         #: a flag fell and whether the opponent can still mate is undecided (6.9): the game
         #: holds, board events are ignored, until the arbiter's `declare` ends it
@@ -211,11 +222,51 @@ class GameState:
         self.clear_mismatch()
 
     def end(self, result: Result, reason: Reason) -> None:
-        """The game is over with `result` (5, 6.9, 7.5.5, 9.6, a claim, the arbiter)."""
+        """The game is over with `result` (5, 6.9, 7.5.5, 9.6, a claim, the arbiter); a
+        game held for the arbiter's verdict is held no more."""
         self._go(Trigger.GAME_OVER)
         self.result = result
         self.reason = reason
+        self.held = False
         self.pending.clear()
+
+    # ------------------------------------------------------------------ time and claims
+
+    def time_reaches(self, t: float) -> None:
+        """Time reached `t` (an event's, or the live session's timer): what fell due before
+        it has been decided."""
+        self.t = t
+
+    def keep_claim(self, on_record: ClaimOnRecord | None) -> None:
+        """The last claim and the game before it, for the arbiter's verdict (9.5, 4.8;
+        `rules.verdicts`); None: there is none to rule on (any more)."""
+        self.claim_on_record = on_record
+
+    def go_back_to(self, before: GameState) -> None:
+        """The game as it stood in `before` (a copy made at a claim, `rules.verdicts`), at
+        this moment: the time and the board as sensed stay what they are now."""
+        sensed = list(self._sensed)
+        now = self.t
+        vars(self).clear()
+        vars(self).update(vars(before))
+        self.t = now
+        self.report(sensed)
+
+    # ------------------------------------------------------------------ restoring
+
+    def seen_while_restoring(self, t: float) -> None:
+        """While the board is restored (7.4): its last change was reported at `t`."""
+        self.restore_seen_at = t
+
+    def pieces_put_back(self, squares: frozenset[int], t: float) -> None:
+        """While the board is restored, with `auto_press`: pieces were put down on
+        `squares` at `t`; once they stood `slide_s` they may have made a move
+        (`restoring.released`)."""
+        self.restore_put_down = (squares, t)
+
+    def put_back_settled(self) -> None:
+        """No piece put down while the board is restored waits to be released any more."""
+        self.restore_put_down = None
 
     # ------------------------------------------------------------------ timing
 
@@ -255,11 +306,70 @@ class GameState:
         flag = self.clock.flag_at()
         if flag is None:
             return None
-        if self.waiting_presses:
+        if self._waiting:
             side, at = flag
-            if any(s == side and t <= at for s, t in self.waiting_presses):
+            if any(s == side and t <= at for s, t in self._waiting):
                 return None  # the press that stopped this clock is only waiting for its report
         return flag
+
+    # ------------------------------------------------------------------ flags
+
+    @property
+    def flags_down(self) -> AbstractSet[Side]:
+        """The sides whose flag fell (6.9); read only, changed by `flag_fell`."""
+        return self._flags_down
+
+    def flag_fell(self, side: Side) -> None:
+        """`side`'s flag fell (6.9): the flag is shown down from now on."""
+        self._flags_down.add(side)
+
+    def flag_waits(self, side: Side, at: float) -> None:
+        """`side`'s flag fell at `at`, but a placement of his still pending may make a move
+        that ends the game first (events.md): the flag is ruled once it is released."""
+        self.flag_wait = (side, at)
+
+    def take_flag_wait(self) -> tuple[Side, float] | None:
+        """The flag that waited for a release (`flag_waits`), ruled now; None if none did."""
+        waited, self.flag_wait = self.flag_wait, None
+        return waited
+
+    def hold_for_verdict(self) -> None:
+        """Whether the side that would win can still mate is undecided (6.9, 5.1.2, 7.5.5):
+        the game holds, board events ignored, until the arbiter's `declare` (`end`)."""
+        self.held = True
+
+    # ------------------------------------------------------------------ presses
+
+    @property
+    def waiting_presses(self) -> Sequence[tuple[Side, float]]:
+        """Presses waiting for the sensor's report of their move (side, time), oldest
+        first; read only, changed by `wait_for_report`, `take_waiting_press`,
+        `press_matched`, `take_presses_before` and `forget_presses`."""
+        return self._waiting
+
+    def wait_for_report(self, side: Side, t: float) -> None:
+        """`side` pressed at `t`; the press is matched with its move once the sensor
+        reports it (`press_due`; a camera's next still scene, a source back)."""
+        self._waiting.append((side, t))
+
+    def take_waiting_press(self) -> tuple[Side, float]:
+        """The oldest waiting press is ruled now: it waits no more."""
+        return self._waiting.pop(0)
+
+    def press_matched(self, index: int) -> None:
+        """The waiting press at `index` completed the move just released (6.2.1)."""
+        del self._waiting[index]
+
+    def take_presses_before(self, t: float) -> list[tuple[Side, float]]:
+        """The presses made before `t`, oldest first, which wait no more; later ones wait on."""
+        earlier = [p for p in self._waiting if p[1] < t]
+        self._waiting = [p for p in self._waiting if p[1] >= t]
+        return earlier
+
+    def forget_presses(self) -> None:
+        """No press waits any more: the moves they made are unknown or ruled otherwise (a
+        source reconciled, the board restored, the game held or the stream's end)."""
+        self._waiting.clear()
 
     # ------------------------------------------------------------------ clock
 
@@ -276,11 +386,78 @@ class GameState:
         self._clock_t = max(t, self._clock_t)
         return self._clock_t
 
+    def start_clock(self, side: Side, t: float) -> None:
+        """`side`'s clock runs from `t` (6.2: the opponent pressed; 7.1, 7.5, 4.8: a move
+        taken back)."""
+        self.clock.start(side, self.clock_time(t))
+
+    def stop_clock(self, t: float) -> None:
+        """Both clocks stop at `t` (6.9, 6.10: the game ended or holds for the arbiter)."""
+        self.clock.stop(self.clock_time(t))
+
+    def pause_clock(self, t: float) -> None:
+        """The arbiter stops the clocks at `t` (6.11.1)."""
+        self.clock.pause(self.clock_time(t))
+
+    def resume_clock(self, t: float) -> None:
+        """The clocks run again from `t` (6.11.1)."""
+        self.clock.resume(self.clock_time(t))
+
+    def give_time(self, side: Side, seconds: float, t: float) -> None:
+        """`seconds` more on `side`'s clock at `t` (negative: taken off; 7.5.5, 9.5, 12.9)."""
+        self.clock.add(side, seconds, self.clock_time(t))
+
+    def set_clocks(self, white: float, black: float, t: float) -> None:
+        """The arbiter sets both clocks at `t` (6.10.2, 7.4)."""
+        self.clock.set(white, black, self.clock_time(t))
+
+    def uncount_clock_move(self, side: Side) -> None:
+        """A move of `side`'s counted by the clock is taken back (7.5, 4.8): the clock's
+        move count (and a period that move reached) goes back with it."""
+        self.clock.uncount_move(side)
+
+    def press_for_move(self, side: Side, t: float) -> tuple[float, bool]:
+        """`side` presses his clock at `t` for a completed move (6.2.1): (the credit it gave,
+        whether it counted a move)."""
+        clock = self.clock
+        # the press counts a move exactly when it stops `side`'s running clock (`GameClock.press`)
+        counted = clock.running == side and not clock.paused
+        return clock.press(side, t, completed_move=True), counted
+
+    def record_press(self, record: MoveRecord, t: float) -> None:
+        """6.2.1: the mover's press at `t` completes `record`'s move. On a stopped clock (the
+        arbiter paused it) it completes nothing: the player presses again once it runs."""
+        if self.timed:
+            record.credit, record.counted = self.press_for_move(record.side, t)
+            record.pressed = record.counted
+        else:
+            record.pressed = True
+
     # ------------------------------------------------------------------ the position
+
+    @property
+    def promotion(self) -> Mapping[Side, int]:
+        """The piece type each side named with `promote` for its next promotion (4.4.4, for
+        piece-blind sensors); read only, changed by `name_promotion` and `stand`."""
+        return self._promotion
+
+    def name_promotion(self, side: Side, piece_type: int) -> None:
+        """`side` names the piece his pawn becomes (4.4.4), for a sensor that cannot tell."""
+        self._promotion[side] = piece_type
+
+    @property
+    def illegal_count(self) -> Mapping[Side, int]:
+        """How many illegal moves each side completed (7.5.5); read only (`count_illegal`)."""
+        return self._illegal_count
+
+    def count_illegal(self, side: Side) -> int:
+        """`side` completed one more illegal move (7.5.1 to 7.5.5): how many now."""
+        self._illegal_count[side] += 1
+        return self._illegal_count[side]
 
     def promo(self) -> int | None:
         """The piece type the mover named with `promote` (for piece-blind sensors), if any."""
-        return self.promotion.get(SIDE[self.board.turn])
+        return self._promotion.get(SIDE[self.board.turn])
 
     def stand(
         self,
@@ -341,7 +518,7 @@ class GameState:
             made_at=round(made_at, 6),
             inferred=inferred,
         )
-        self.promotion.pop(side, None)
+        self._promotion.pop(side, None)
         self.turn = Turn(SIDE[board.turn])
         self.recent_lift.clear()
         self.clear_mismatch()

@@ -80,21 +80,23 @@ def open_claim(game: GameState) -> ClaimOnRecord | None:
 
 def claim(game: GameState, ev: Claim, out: list[Ruling]) -> None:
     """A claim ruled by the rules core (`rules.claims.claim`), kept for the arbiter's verdict."""
-    game.claim_on_record = None  # a copy never carries an older claim's copy
+    game.keep_claim(None)  # a copy never carries an older claim's copy
     before = copy.deepcopy(game)
     start = len(out)
     claims.claim(cast("Game", game), ev, out)
     ruled = next((r for r in out[start:] if isinstance(r, ClaimRuling)), None)
     if ruled is None:
         return
-    game.claim_on_record = ClaimOnRecord(
-        claim=ev,
-        before=before,
-        valid=ruled.valid,
-        kind=ruled.kind,
-        ply=game.ply,
-        last=game.records[-1] if game.records else None,
-        over=game.over,
+    game.keep_claim(
+        ClaimOnRecord(
+            claim=ev,
+            before=before,
+            valid=ruled.valid,
+            kind=ruled.kind,
+            ply=game.ply,
+            last=game.records[-1] if game.records else None,
+            over=game.over,
+        )
     )
 
 
@@ -104,7 +106,7 @@ def verdict(game: GameState, ev: ClaimVerdict, out: list[Ruling]) -> None:
     if on_record is None:
         out.append(Note(t=ev.t, article="9.5", topic="no_claim_to_rule"))
         return
-    game.claim_on_record = None
+    game.keep_claim(None)
     side = on_record.claim.side
     article = "4.8" if on_record.kind == "touch_move" else "9.5"
     if ev.valid == on_record.valid:
@@ -122,17 +124,11 @@ def verdict(game: GameState, ev: ClaimVerdict, out: list[Ruling]) -> None:
 def _go_back(game: GameState, on_record: ClaimOnRecord, t: float) -> None:
     """The game as it stood at the claim, at `t`: its clocks as they read at the claim, the
     board as sensed as it stands now."""
-    sensed = list(game.sensed)
-    now = game.t
-    restored = on_record.before
-    vars(game).clear()
-    vars(game).update(vars(restored))
-    game.t = now
+    game.go_back_to(on_record.before)
     clock = game.clock
     if game.timed and clock.running is not None and not clock.paused:
-        clock.pause(game.clock_time(on_record.claim.t))
-        clock.resume(game.clock_time(t))
-    game.report(sensed)
+        game.pause_clock(on_record.claim.t)
+        game.resume_clock(t)
 
 
 def _uphold(game: GameState, on_record: ClaimOnRecord, t: float, out: list[Ruling]) -> None:

@@ -26,7 +26,14 @@ import chess
 import chess.pgn
 
 from arbiter.errors import SimulateError
-from arbiter.simulate.clock import PlyClock, Timeline, plan_times, side_name, time_control_of
+from arbiter.simulate.clock import (
+    PlyClock,
+    PlyName,
+    Timeline,
+    plan_times,
+    side_name,
+    time_control_of,
+)
 from arbiter.simulate.ending import Ending, choose_ending
 from arbiter.simulate.hands import MovePlan, min_think_ms, plan_move
 from arbiter.simulate.sensors import SensorKind, sensor_kind
@@ -45,6 +52,7 @@ from rules.events import (
     Tick,
 )
 from rules.i18n import N_
+from rules.placement import board_fen_of
 
 __all__ = ["simulate_game"]
 
@@ -61,17 +69,25 @@ def _seconds(ms: int) -> float:
     return ms / 1000
 
 
-def _colour_only(symbol: str) -> str:
-    return "X" if symbol.isupper() else "x"
+#: every piece, and its letter as a sensor shows it: with its kind, or its colour only (X/x)
+_PIECES = [chess.Piece(kind, color) for kind in chess.PIECE_TYPES for color in chess.COLORS]
+_LETTER = {
+    True: {piece: piece.symbol() for piece in _PIECES},
+    False: {piece: "X" if piece.color else "x" for piece in _PIECES},
+}
 
 
 def _placement(pieces: dict[chess.Square, chess.Piece], knows_kind: bool) -> str:
-    """The FEN piece placement of `pieces`; without kinds, every piece as X (white) or x."""
-    board = chess.BaseBoard.empty()
+    """The FEN piece placement of `pieces`; without kinds, every piece as X (white) or x.
+
+    Written by `rules.placement.board_fen_of` (as `chess.BaseBoard.board_fen()` writes it),
+    from 64 slots: no board is set up piece by piece for each report.
+    """
+    letter = _LETTER[knows_kind]
+    slots: list[str | None] = [None] * 64
     for square, piece in pieces.items():
-        board.set_piece_at(square, piece)
-    text = board.board_fen()
-    return text if knows_kind else "".join(_colour_only(c) if c.isalpha() else c for c in text)
+        slots[square] = letter[piece]
+    return board_fen_of(slots)
 
 
 @dataclass(slots=True)
@@ -205,9 +221,9 @@ def simulate_game(
     if not moves:
         raise SimulateError.of(N_("{where}: the game has no moves"), where=where)
     plies: list[PlyClock] = []
+    start = board.copy(stack=False)  # kept as it is: the plies' names are written from it
     final = board.copy(stack=False)
     for ply, node in enumerate(game.mainline(), start=1):
-        number = f"move {final.fullmove_number}{'.' if final.turn else '...'}"
         if not node.move:
             raise SimulateError.of(
                 N_(
@@ -220,9 +236,8 @@ def simulate_game(
                 dots="." if final.turn else "...",
                 ply=ply,
             )
-        label = f"{number} {final.san(node.move)}"
         least = min_think_ms(final, node.move, kind)
-        plies.append(PlyClock(final.turn, node.clock(), label, least))
+        plies.append(PlyClock(final.turn, node.clock(), PlyName(start, moves, ply - 1), least))
         final.push(node.move)
     ending = choose_ending(final, game.headers, where=where)
     control_text, control = time_control_of(game.headers.get("TimeControl"))
