@@ -94,7 +94,7 @@ def completed(
         return
     if defect not in ("no_move", "not_promoted"):
         game.reinstate(t, "illegal_move", "7.5.1", out, clock=False)
-        game.turn.reinstated_scene = game.arrangement(game.diff())
+        game.keep_reinstated_scene()
     elif defect == "not_promoted":
         game.mismatch(t, out)
     game.clock_ruling(out, t)

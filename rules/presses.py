@@ -247,10 +247,9 @@ def before_scene(
     board = game.board
     if not all(compatible(seen[sq], board.piece_at(sq)) for sq in range(64)):
         return  # the scene shows something else than the position: ruled on it, as ever
-    earlier = [p for p in game.waiting_presses if p[1] < seen_at]
+    earlier = game.take_presses_before(seen_at)
     if not earlier:
         return
-    game.waiting_presses = [p for p in game.waiting_presses if p[1] >= seen_at]
     ruled: list[Ruling] = []
     for side, press_t in earlier:
         resolve(game, side, press_t, t, ruled)

@@ -366,6 +366,12 @@ class GameState:
         self._waiting = [p for p in self._waiting if p[1] >= t]
         return earlier
 
+    def keep_reinstated_scene(self) -> None:
+        """Remember what the board shows just after an illegal move was reinstated (7.5.1):
+        a press on that board unchanged is a press without a move (7.5.3), not a second
+        illegal arrangement (`rules.presses`)."""
+        self.turn.reinstated_scene = self.arrangement(self.diff())
+
     def forget_presses(self) -> None:
         """No press waits any more: the moves they made are unknown or ruled otherwise (a
         source reconciled, the board restored, the game held or the stream's end)."""
