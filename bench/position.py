@@ -33,12 +33,13 @@ import chess.pgn
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))  # tests/positions.py, shared with the tests
 
+from positions import sparse_position  # noqa: E402
 from winnability_kinds import (  # noqa: E402  (bench/ is the script's folder)
     chain_with_bishops,
     forced_replies,
     partial_chain,
-    sparse_position,
     stalemate_trap,
 )
 

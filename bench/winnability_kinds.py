@@ -16,9 +16,14 @@ pairs it proves unwinnable. The generators only make positions where that oracle
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+import sys
+from pathlib import Path
 
 import chess
+
+# the random-position generators shared with the tests (tests/positions.py)
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from positions import sparse_position
 
 WHITE_PAWN = chess.Piece(chess.PAWN, chess.WHITE)
 BLACK_PAWN = chess.Piece(chess.PAWN, chess.BLACK)
@@ -97,32 +102,6 @@ def stalemate_trap(rng: random.Random) -> chess.Board:
             board.set_piece_at(sq, chess.Piece(kind, not lone))
         board.turn = lone
         if board.is_valid() and board.legal_moves.count() <= 1 and not board.is_checkmate():
-            return board
-
-
-def sparse_position(
-    rng: random.Random,
-    kinds: list[chess.PieceType],
-    units: tuple[int, int],
-    accept: Callable[[chess.Board], bool],
-) -> chess.Board:
-    """Two kings and `randrange(*units)` draws of `kinds` (either colour; a pawn drawn on a
-    back rank is dropped) on random squares, side to move at random, until a valid position
-    that `accept` takes."""
-    while True:
-        board = chess.Board(None)
-        squares = list(chess.SQUARES)
-        rng.shuffle(squares)
-        board.set_piece_at(squares.pop(), chess.Piece(chess.KING, chess.WHITE))
-        board.set_piece_at(squares.pop(), chess.Piece(chess.KING, chess.BLACK))
-        for _ in range(rng.randrange(*units)):
-            sq = squares.pop()
-            kind = rng.choice(kinds)
-            if kind == chess.PAWN and chess.square_rank(sq) in (0, 7):
-                continue
-            board.set_piece_at(sq, chess.Piece(kind, rng.random() < 0.5))
-        board.turn = rng.random() < 0.5
-        if board.is_valid() and accept(board):
             return board
 
 

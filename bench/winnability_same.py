@@ -31,8 +31,16 @@ HERE = Path(__file__).resolve().parent
 
 
 def _import_tree(tree: Path) -> None:
+    """Import `rules` from `tree` before anything else can: bench/position.py puts its own
+    checkout first on the path when it is imported, which used to make `--tree` import this
+    script's `rules` whatever the tree asked."""
     sys.path.insert(0, str(HERE))
     sys.path.insert(0, str(tree.resolve()))
+    import rules.winnability
+
+    where = Path(rules.winnability.__file__).resolve()
+    if not where.is_relative_to(tree.resolve()):
+        raise SystemExit(f"rules was imported from {where}, not from {tree}")
 
 
 def _random_positions(count: int, seed: int) -> list[str]:

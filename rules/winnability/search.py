@@ -48,16 +48,56 @@ class Budget:
 
 
 def position_key(board: chess.Board) -> Hashable:
-    """Identity of a position for 9.2.3 purposes: placement, turn, castling, legal e.p."""
-    return board._transposition_key()  # python-chess's own repetition key
+    """Identity of a position for 9.2.3 purposes: placement, turn, castling rights that can
+    still be used, and the en passant square only where an en passant capture is legal (the
+    same identity as python-chess's repetition key, built from its public attributes)."""
+    castling = board.castling_rights
+    if castling:
+        castling = board.clean_castling_rights()
+    ep = board.ep_square
+    if ep is not None and not board.has_legal_en_passant():
+        ep = None
+    return (
+        board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings,
+        board.occupied_co[chess.WHITE], board.occupied_co[chess.BLACK], board.turn, castling, ep,
+    )
+
+
+#: a position as python-chess's board keeps it (the fields its own `pop` restores): pawns,
+#: knights, bishops, rooks, queens, kings, white's units, black's units, all units, promoted
+#: pieces, turn, castling rights, en passant square, halfmove clock, fullmove number
+State = tuple[int, int, int, int, int, int, int, int, int, int, bool, int, int | None, int, int]
+
+
+def snapshot(board: chess.Board) -> State:
+    """The `State` of `board` (a tuple: a few hundred bytes, no move stack)."""
+    return (
+        board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings,
+        board.occupied_co[chess.WHITE], board.occupied_co[chess.BLACK], board.occupied,
+        board.promoted, board.turn, board.castling_rights, board.ep_square,
+        board.halfmove_clock, board.fullmove_number,
+    )
+
+
+def restore(board: chess.Board, state: State) -> None:
+    """Put `board` in the position `state` (its move stack is left alone: the search clears
+    it), through the public attributes python-chess's boards are made of: much cheaper
+    than copying a board."""
+    (
+        board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings,
+        white, black, board.occupied, board.promoted, board.turn, board.castling_rights,
+        board.ep_square, board.halfmove_clock, board.fullmove_number,
+    ) = state
+    board.occupied_co[chess.WHITE] = white
+    board.occupied_co[chess.BLACK] = black
 
 
 def _checkmates(board: chess.Board, winner: chess.Color) -> bool:
     return board.turn != winner and board.is_checkmate()
 
 
-#: (score, tie-break, parent position, move code (`guide.decode`), parent's key)
-Entry = tuple[float, int, chess.Board, int, Hashable]
+#: (score, tie-break, parent position's `State`, move code (`guide.decode`), parent's key)
+Entry = tuple[float, int, State, int, Hashable]
 
 
 class HelpmateSearch:
@@ -70,17 +110,22 @@ class HelpmateSearch:
     were expanded at once or in slices between moves (a budget counted in positions, not in
     time: replays stay exact).
 
-    Children wait in the heap as (parent, move) and are only played when popped, so a
-    position's moves cost one score update each, not a `push`.
+    Children wait in the heap as (parent's `State`, move) and are only played when popped,
+    so a position's moves cost one score update each, not a `push`. A popped child is played
+    on one working board: the parent's state is put back into it (`restore`, a few
+    attribute stores) and the move pushed, instead of copying a board per child.
     """
 
     __slots__ = (
         "counter", "done", "expanded", "guide", "heap", "line", "parents", "pending", "root",
-        "spent",
+        "root_state", "spent", "work",
     )
 
     def __init__(self, board: chess.Board, winner: chess.Color) -> None:
         self.root = board.copy(stack=False)
+        self.root_state = snapshot(self.root)
+        #: the board every popped child is played on (see the class docstring)
+        self.work = board.copy(stack=False)
         self.guide = Guide(self.root, winner)
         self.parents: dict[Hashable, tuple[Hashable, chess.Move] | None] = {}
         self.heap: list[Entry] = []
@@ -93,9 +138,9 @@ class HelpmateSearch:
         root_key = position_key(self.root)
         self.parents[root_key] = None
         #: the position to expand first when the search goes on (the root, or the one popped
-        #: when the last slice ran out)
-        self.pending: tuple[chess.Board, Hashable, bool] | None = (
-            self.root, root_key, self.root.is_check()
+        #: when the last slice ran out): its state, key and whether its side is in check
+        self.pending: tuple[State, Hashable, bool] | None = (
+            self.root_state, root_key, self.root.is_check()
         )
         if _checkmates(self.root, winner):
             self._finish([])
@@ -110,14 +155,15 @@ class HelpmateSearch:
         line.reverse()
         return line
 
-    def _expand(self, node: chess.Board, key: Hashable, check: bool) -> None:
+    def _expand(self, node: chess.Board, state: State, key: Hashable, check: bool) -> None:
+        """Queue the moves of `node` (in the position `state`) by their score."""
         self.expanded += 1
         heap = self.heap
         counter = self.counter
         push = heapq.heappush
         for f, code in self.guide.children(node, check):
             counter -= 1  # ties: newest first, so plateaus are walked in depth
-            push(heap, (f, counter, node, code, key))
+            push(heap, (f, counter, state, code, key))
         self.counter = counter
 
     def run(self, nodes: int) -> bool:
@@ -129,19 +175,24 @@ class HelpmateSearch:
             raise GameStateError("the winnability search was asked to go on after its budget")
         winner = self.guide.winner
         parents, heap = self.parents, self.heap
+        node = self.work
         limit = self.expanded + nodes
         if self.pending is not None:
             if self.expanded >= limit:
                 return False
-            self._expand(*self.pending)
+            state, key, check = self.pending
+            restore(node, state)
+            self._expand(node, state, key, check)
             self.pending = None
-        root = self.root
+        root_state = self.root_state
         pop = heapq.heappop
+        clear_stack = node.clear_stack
         while heap:
             _, _, parent, code, parent_key = pop(heap)
             move = decode(code)
-            node = parent.copy(stack=False)
+            restore(node, parent)
             node.push(move)
+            clear_stack()
             if node.was_into_check():
                 continue  # the guide lists pseudo-legal moves: this one was not legal
             key = position_key(node)
@@ -157,14 +208,14 @@ class HelpmateSearch:
             irreversible = code & IRREVERSIBLE
             # a capture or a pawn move changes the material; any other move keeps the
             # parent's, which was not insufficient (or the parent is the root)
-            if (irreversible or parent is root) and node.has_insufficient_material(winner):
+            if (irreversible or parent is root_state) and node.has_insufficient_material(winner):
                 continue
             if irreversible and rammed(node) >= MIN_RAMS and cannot_mate(node, winner):
                 continue
             if self.expanded >= limit:
-                self.pending = (node, key, check)
+                self.pending = (snapshot(node), key, check)
                 return False
-            self._expand(node, key, check)
+            self._expand(node, snapshot(node), key, check)
         self._finish(None)
         return True
 

@@ -15,6 +15,7 @@ import chess
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from positions import played_position
 
 from rules.errors import PositionError
 from rules.winnability import (
@@ -352,13 +353,7 @@ def test_may_be_dead_true_for_every_dead_case_here() -> None:
 
 
 def _random_game_position(rng: random.Random) -> chess.Board:
-    board = chess.Board()
-    for _ in range(rng.randrange(0, 120)):
-        moves = list(board.legal_moves)
-        if not moves:
-            break
-        board.push(rng.choice(moves))
-    return board
+    return played_position(rng, (0, 120))
 
 
 def _random_material_position(rng: random.Random) -> chess.Board:

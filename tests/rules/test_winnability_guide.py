@@ -16,37 +16,21 @@ import random
 
 import chess
 import pytest
+from positions import played_position, sparse_position
 
 from rules.winnability.guide import IRREVERSIBLE, Guide, _candidate_moves, decode, encode
 
 
 def _random_game(rng: random.Random) -> chess.Board:
-    board = chess.Board()
-    for _ in range(rng.randrange(1, 100)):
-        moves = list(board.legal_moves)
-        if not moves:
-            break
-        board.push(rng.choice(moves))
-    return board.copy(stack=False)
+    return played_position(rng, (1, 100)).copy(stack=False)
 
 
 def _sparse(rng: random.Random) -> chess.Board:
-    while True:
-        board = chess.Board(None)
-        squares = list(chess.SQUARES)
-        rng.shuffle(squares)
-        board.set_piece_at(squares.pop(), chess.Piece(chess.KING, chess.WHITE))
-        board.set_piece_at(squares.pop(), chess.Piece(chess.KING, chess.BLACK))
-        for _ in range(rng.randrange(1, 8)):
-            sq = squares.pop()
-            kind = rng.choice((chess.PAWN, chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK,
-                               chess.QUEEN))
-            if kind == chess.PAWN and chess.square_rank(sq) in (0, 7):
-                continue
-            board.set_piece_at(sq, chess.Piece(kind, rng.random() < 0.5))
-        board.turn = rng.random() < 0.5
-        if board.is_valid():
-            return board
+    return sparse_position(rng, SPARSE_KINDS, (1, 8))
+
+
+#: pawns drawn twice as often as each piece
+SPARSE_KINDS = (chess.PAWN, chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN)
 
 
 @pytest.mark.parametrize("make", [_random_game, _sparse])

@@ -16,6 +16,7 @@ import random
 
 import chess
 import pytest
+from positions import played_position, sparse_position
 
 from rules.winnability import decide
 
@@ -23,21 +24,7 @@ KINDS = (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN)
 
 
 def _sparse(rng: random.Random) -> chess.Board:
-    while True:
-        board = chess.Board(None)
-        squares = list(chess.SQUARES)
-        rng.shuffle(squares)
-        board.set_piece_at(squares.pop(), chess.Piece(chess.KING, chess.WHITE))
-        board.set_piece_at(squares.pop(), chess.Piece(chess.KING, chess.BLACK))
-        for _ in range(rng.randrange(1, 5)):
-            sq = squares.pop()
-            kind = rng.choice(KINDS)
-            if kind == chess.PAWN and chess.square_rank(sq) in (0, 7):
-                continue
-            board.set_piece_at(sq, chess.Piece(kind, rng.random() < 0.5))
-        board.turn = rng.random() < 0.5
-        if board.is_valid():
-            return board
+    return sparse_position(rng, KINDS, (1, 5))
 
 
 def _rammed(rng: random.Random) -> chess.Board:
@@ -65,15 +52,7 @@ def _rammed(rng: random.Random) -> chess.Board:
 
 
 def _played(rng: random.Random) -> chess.Board:
-    while True:
-        board = chess.Board()
-        for _ in range(rng.randrange(10, 120)):
-            moves = list(board.legal_moves)
-            if not moves:
-                break
-            board.push(rng.choice(moves))
-        if not board.is_game_over():
-            return chess.Board(board.fen())
+    return chess.Board(played_position(rng, (10, 120), unfinished=True).fen())
 
 
 def _mates_within(board: chess.Board, color: chess.Color, plies: int) -> bool:
