@@ -46,7 +46,7 @@ def test_the_command_line_wins_over_the_file(tmp_path: Path) -> None:
     [
         ('[plya]\ntc = "300"\n', "unknown key 'plya'; the tables are play, start, gpio"),
         ("[play]\ntc = 300\n", "[play] tc: must be a string, not 300"),
-        ('[play]\ntc = "3oo"\n', "[play] tc: time control '3oo'"),
+        ('[play]\ntc = "3oo"\n', "[play] tc: '3oo': these words cannot be read as a time control"),
         ('[play]\nrules = "xx"\n', "[play] rules: unknown rules profile 'xx'"),
         ('[play]\nmode = "bullet"\n', "the mode must be one of standard, rapid, blitz"),
         ("[start]\nmax_plies = 0\n", "[start] max_plies: 'max_plies' must be between 1 and 8"),

@@ -62,7 +62,9 @@ def test_the_tracker_reports_a_piece_of_doubtful_colour_as_question_mark_only_if
     post[48:] = (0.01, 0.98, 0.01)
     post[36] = (0.02, 0.5, 0.48)  # e4
     monkeypatch.setattr(
-        tracker_module, "classify_board", lambda board, cal, known=None: ("", 0.5, post)
+        tracker_module,
+        "classify_board",
+        lambda board, cal, known=None, fill_hidden=False: ("", 0.5, post),
     )
     tracker = SnapshotTracker(video_cal)  # type: ignore[arg-type]
     got = []
