@@ -30,6 +30,8 @@ SENSOR_STATUSES = (
     "bad_line",  # project extension (docs/events.md): a live source skipped an unreadable line
 )  # fmt: skip
 RESULTS: tuple[Result, ...] = ("1-0", "0-1", "1/2-1/2")
+#: project extension (docs/events.md): the PGN tags a `start` may carry beyond its own fields
+RECORD_TAGS = ("Date", "Board", "WhiteElo", "BlackElo", "WhiteFideId", "BlackFideId")
 MODES = ("standard", "rapid", "blitz")
 #: the error of an arbiter's action whose `action` word is unknown
 NESTED_TOO_DEEPLY = Word(N_("nested too deeply"))
@@ -144,6 +146,8 @@ class Start(Event):
     round: str | None = None
     site: str | None = None
     sources: list[str] | None = None
+    #: project extension (docs/events.md): PGN tags of `RECORD_TAGS` the game was begun with
+    tags: dict[str, str] | None = None
 
     def __post_init__(self) -> None:
         Event.__post_init__(self)
@@ -178,6 +182,14 @@ class Start(Event):
             not isinstance(self.sources, list) or not all(isinstance(s, str) for s in self.sources)
         ):
             raise EventError.of(N_("'sources' must be a list of strings"))
+        if self.tags is not None and (
+            not isinstance(self.tags, dict)
+            or not all(k in RECORD_TAGS and isinstance(v, str) for k, v in self.tags.items())
+        ):
+            raise EventError.of(
+                N_("'tags' must map PGN tags ({choices}) to strings"),
+                choices=", ".join(RECORD_TAGS),
+            )
 
     def to_dict(self) -> dict[str, Any]:
         out = Event.to_dict(self)

@@ -75,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     last_note = None
     if broken is not None:
         last_note = gettext(RECORD_STOPS, language).format(error=broken)
-    date, tags = "????.??.??", {}
+    date, tags = None, {}  # by default those journaled in `start.tags` (docs/events.md)
     if args.file != "-":  # a journal of `arbiter play`: the record settings kept beside it
         from pathlib import Path
 
@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
         info, warning = load_info(Path(args.file))
         if warning is not None:
             _warn(warning)
-        if info is not None:
+        if info is not None:  # kept beside it: also the options given on a resume
             date, tags = info.date, info.tags
     text = pgn_from_rulings(
         start, rulings, last_note=last_note, date=date, tags=tags, language=language,

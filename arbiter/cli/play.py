@@ -204,8 +204,11 @@ def run(args: argparse.Namespace) -> int:
         start = history[0]
         assert isinstance(start, Start)  # load_unfinished rebuilt the game from it
         session = resume_game(path, history, settings)
-        sys.stderr.write(f"arbiter play: {not_applied(path, start, settings)}\n")
+        kept_settings = not_applied(path, start, settings)
+        sys.stderr.write(f"arbiter play: {kept_settings}\n")
         session.display.note(resumed_note(path, history[-1].t, session.language))
+        if session.display.tty:  # the full screen's first redraw would wipe the stderr line
+            session.display.note(kept_settings)
     else:
         if path.exists() and path.stat().st_size > 0:
             moved = archive(path)
@@ -217,7 +220,7 @@ def run(args: argparse.Namespace) -> int:
         if reading is not None:
             say(reading)  # a screen that cannot be written does not stop the game
         session = new_game(settings, path)
-    info = record_info(settings, path, resumed=going_on is not None)
+    info = record_info(settings, path, session.game.start, resumed=going_on is not None)
     try:
         return report_with_page(session, settings, path, web, info)
     except Exception:

@@ -75,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     web = reserve_page(settings)
     session = resume_game(path, history, settings, gap_s=args.gap, counted=args.counted)
     session.display.note(resumed_note(path, history[-1].t, session.language))
-    info = record_info(settings, path, resumed=True)
+    info = record_info(settings, path, session.game.start, resumed=True)
     try:
         return report_with_page(session, settings, path, web, info)
     finally:

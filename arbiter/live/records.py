@@ -112,8 +112,8 @@ def set_aside(path: Path) -> Path | None:
     return target
 
 
-#: the PGN tags a game's options may give beyond the contract's `start` (which carries Event,
-#: Site, Round, White, Black): option name -> PGN tag
+#: the PGN tags a game's options may give beyond the contract's `start` fields (Event, Site,
+#: Round, White, Black): option name -> PGN tag; journaled in `start.tags` (with the Date)
 EXTRA_TAGS = {
     "board_number": "Board",
     "white_elo": "WhiteElo",

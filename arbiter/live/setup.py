@@ -283,6 +283,11 @@ def start_of(settings: Settings, sources: Sequence[Source], stream_start: Start 
         if callable(extra):
             fields.update(extra())
     fields.update(settings.start_fields())
+    # the record's tags go in the journal itself (docs/events.md `start.tags`), so that a
+    # journal copied anywhere gives the same PGN headers (`arbiter pgn`)
+    tags = {"Date": f"{datetime.now():%Y.%m.%d}", **(fields.get("tags") or {})}
+    tags.update(tags_of(settings.play))
+    fields["tags"] = tags
     return Start(t=0.0, sources=[s.name for s in sources], **fields)
 
 
@@ -515,10 +520,13 @@ def default_journal() -> Path:
     return Path("arbiter-games") / f"game-{datetime.now():%Y%m%d-%H%M%S}.jsonl"
 
 
-def record_info(settings: Settings, journal: Path, *, resumed: bool) -> RecordInfo:
+def record_info(settings: Settings, journal: Path, start: Start, *, resumed: bool) -> RecordInfo:
     """The game's record settings (`arbiter.live.records.RecordInfo`), kept beside the
-    journal: for a new game the options' and today's date; on a resume those kept, with
-    the options given now over them (a warning if they could not be read)."""
+    journal: the tags journaled in `start.tags` (the options' and today's date, for a new
+    game); on a resume those kept beside it over them, then the options given now (a warning
+    if the kept ones could not be read)."""
+    journaled = dict(start.tags or {})
+    begun = journaled.pop("Date", None)
     kept = None
     if resumed:
         kept, warning = load_info(journal)
@@ -531,8 +539,8 @@ def record_info(settings: Settings, journal: Path, *, resumed: bool) -> RecordIn
     pgn = settings.get("pgn")
     info = RecordInfo(
         pgn=str(Path(pgn).resolve()) if pgn else kept.pgn if kept else None,
-        date=kept.date if kept else f"{datetime.now():%Y.%m.%d}",
-        tags={**(kept.tags if kept else {}), **tags_of(settings.play)},
+        date=kept.date if kept else begun or f"{datetime.now():%Y.%m.%d}",
+        tags={**journaled, **(kept.tags if kept else {}), **tags_of(settings.play)},
     )
     save_info(journal, info)
     return info

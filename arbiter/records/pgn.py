@@ -122,7 +122,7 @@ def pgn_from_rulings(
     start: Start,
     rulings: Iterable[Ruling],
     *,
-    date: str = "????.??.??",
+    date: str | None = None,
     last_note: str | None = None,
     tags: Mapping[str, str] | None = None,
     language: str = "en",
@@ -131,10 +131,12 @@ def pgn_from_rulings(
 
     `last_note` is a comment after everything else, e.g. why the record stops early; `tags`
     are more PGN tags (Board, WhiteElo, BlackElo, WhiteFideId, BlackFideId), written in
-    `TAG_ORDER` among the others. The arbiter's clock actions are comments where they happened,
-    from their own rulings (`arbiter_action`); a stop of the clocks at the very start, before
-    anything happened, is the clocks held to be started (`--clock-start`): the resume that
-    ends it is written as the start of the clocks (6.5). `language` is that of the comments.
+    `TAG_ORDER` among the others, over those journaled in `start.tags`; `date` is the Date
+    tag (by default the journaled one, else unknown). The arbiter's clock actions are
+    comments where they happened, from their own rulings (`arbiter_action`); a stop of the
+    clocks at the very start, before anything happened, is the clocks held to be started
+    (`--clock-start`): the resume that ends it is written as the start of the clocks (6.5).
+    `language` is that of the comments.
     """
     plies: list[_Ply] = []
     preamble: list[str] = []
@@ -198,7 +200,18 @@ def pgn_from_rulings(
         note(text)
     if last_note:
         note(last_note)
-    return _write(start, plies, preamble, result, termination, date, tags or {}, language)
+    journaled = dict(start.tags or {})
+    begun = journaled.pop("Date", "????.??.??")
+    return _write(
+        start,
+        plies,
+        preamble,
+        result,
+        termination,
+        begun if date is None else date,
+        {**journaled, **(tags or {})},
+        language,
+    )
 
 
 def _write(

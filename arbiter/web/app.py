@@ -188,8 +188,10 @@ def create_app(
         session = feed.session
         if session is None:
             return refused(404, "no game")
+        start = session.game.start
+        begun = (start.tags or {}).get("Date")  # journaled; a game begun before: today's
         text = pgn_from_rulings(
-            session.game.start, feed.rulings_so_far(), date=f"{datetime.now():%Y.%m.%d}"
+            start, feed.rulings_so_far(), date=begun or f"{datetime.now():%Y.%m.%d}"
         )
         return Response(
             text,

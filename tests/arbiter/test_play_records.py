@@ -100,6 +100,17 @@ def test_resume_keeps_the_pgn_and_headers_a_new_game_moves_them_aside(
     )  # fmt: skip
     assert again.returncode == 0, again.stderr
     assert again.stdout == pgn  # the journal gives the live game's record, headers and all
+    # the journal alone, copied elsewhere: its `start.tags` give the headers of the options
+    # the game began with (the resume's --white X was not applied to the game)
+    alone = tmp_path / "copy"
+    alone.mkdir()
+    (alone / "j.jsonl").write_bytes((tmp_path / "j.jsonl").read_bytes())
+    copied = subprocess.run(
+        [sys.executable, "-m", "arbiter.cli", "pgn", "j.jsonl"],
+        capture_output=True, text=True, cwd=alone, timeout=60,
+    )  # fmt: skip
+    assert copied.returncode == 0, copied.stderr
+    assert copied.stdout == pgn
     # a new game on the same files: the finished game's journal and PGN are moved aside
     third = play(tmp_path, "resign\n", "--journal", "j.jsonl", "--pgn", "g.pgn")
     assert third.returncode == 0, third.stderr
