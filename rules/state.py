@@ -878,8 +878,11 @@ class GameState:
         return Mismatch(t=t, missing=tuple(missing), extra=tuple(extra))
 
     def clear_mismatch(self) -> None:
-        """The board showed the game again: the next difference is ruled anew (7.4)."""
+        """The board showed the game again: the next difference is ruled anew (7.4), and a
+        reinstated illegal move was put right, so the same arrangement made again is a new
+        attempt (7.5.1), no longer a press without a move (7.5.3, `rules.presses`)."""
         self.mismatch_key = None
+        self.turn.reinstated_scene = None
 
     def reinstate(
         self,

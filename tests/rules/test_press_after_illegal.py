@@ -54,6 +54,19 @@ def test_the_queen_lifted_and_put_back_on_d3_is_still_no_move() -> None:
     assert (second.article, second.defect) == ("7.5.3", "no_move")
 
 
+def test_the_same_illegal_move_made_again_after_it_was_put_right_is_a_second_one() -> None:
+    """Trial row 12: the queen put back on d1 (the board shows the game again), then taken to
+    d3 once more and the clock pressed: a new attempt, the same illegal move completed a
+    second time (7.5.1), not a press without a move, and no `mismatch` before it."""
+    s = queen_to_d3().lift("d3", "Q").place("d1", "Q").lift("d1", "Q").place("d3", "Q")
+    r = s.press("white").rulings()
+    first, second = completed(r)
+    assert (second.article, second.defect, second.count) == ("7.5.1", "unreachable", 2)
+    between = r[r.index(first) + 1 : r.index(second)]
+    assert all(m.t == first.t for m in between if isinstance(m, Mismatch))  # the reinstatement's
+    assert over(r) == ("0-1", "illegal_moves")
+
+
 def test_scenario_28_a_new_arrangement_is_a_second_illegal_move() -> None:
     s = queen_to_d3().lift("d3", "Q").place("d4", "Q").press("white")
     second = completed(s.rulings())[1]
