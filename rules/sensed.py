@@ -457,8 +457,11 @@ class Match:
 #: position reached again by other plies with the same squares changed only once, so a far
 #: report is decided in a few dozen plies; the budget is left for reports close enough to
 #: the game that many orders of their plies are plausible. Counted in plies, not in seconds,
-#: so that a replay rules exactly as the game did (issue 17, D4).
-SEARCH_NODES = 100
+#: so that a replay rules exactly as the game did (issue 17, D4). 400 plies (about 7 us each
+#: here, 4 ms at most, some 15 ms on a Raspberry Pi 4) reach real outages of six or seven
+#: plies of a game (issue 17 item 1); 100 plies, the first bound, left some of them to a
+#: `mismatch` (bench/far_report.py: 32 of 300 random reports beyond the budget, now 5).
+SEARCH_NODES = 400
 
 #: at most the squares one ply changes: castling moves four (king and rook), en passant three
 _SQUARES_PER_PLY = 4

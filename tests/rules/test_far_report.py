@@ -128,6 +128,22 @@ def test_the_search_itself_stops_at_its_budget_and_leaves_the_board_as_it_was() 
     assert (board.fen(), len(board.move_stack)) == before
 
 
+@pytest.mark.parametrize(("played", "outage"), [(8, 6), (12, 6)])
+def test_plies_made_while_the_board_was_away_are_recognised_up_to_max_plies(
+    played: int, outage: int
+) -> None:
+    """Issue 17 item 1: a board back after an outage of six or seven plies of the game, asked
+    with max_plies as many, is explained by those plies within the budget (a budget of 100
+    plies tried, as before, left both out of reach: a `mismatch`)."""
+    board, sensed = far_board(played, played + outage)
+    found = find_match(board, sensed, max_plies=outage)
+    assert isinstance(found, Match), found
+    check = board.copy()
+    for move in found.moves:
+        check.push(move)
+    assert check.board_fen() == placements()[played + outage]
+
+
 def shown(letter: str | None, shows: str) -> str | None:
     """A piece's letter as a sensor showing only colours or occupancy shows it."""
     if letter is None:
