@@ -98,6 +98,12 @@ def read_journal(path: str | os.PathLike[str]) -> tuple[list[Event], list[str]]:
             N_("journal {path}: cannot be read ({reason})"), path=p, reason=reason_of(exc)
         ) from None
     with handle:
+        first = handle.readline()
+        if not _begins_a_journal(first, only_line=not handle.read(1).strip()):
+            raise JournalError.of(
+                N_("journal {path}: it does not begin with a 'start' event"), path=p
+            )
+        handle.seek(0)
         try:
             events = list(read_events(handle, f"journal {p}", torn="any", warn=warnings.append))
         except EventError as exc:
@@ -127,7 +133,7 @@ def repair_torn_tail(path: str | os.PathLike[str]) -> Path | None:
         ) from None
     body = data.rstrip(b" \t\r\n")
     cut = body.rfind(b"\n") + 1  # where the last non-blank line begins
-    if not body or torn_fault(body[cut:]) is None:
+    if not body or torn_fault(body[cut:]) is None or not _a_journal(body, cut):
         return None
     n = 1
     while (target := p.with_name(f"{p.name}.torn-{n}")).exists():
@@ -150,6 +156,29 @@ def repair_torn_tail(path: str | os.PathLike[str]) -> Path | None:
             reason=reason_of(exc),
         ) from None
     return target
+
+
+def _a_journal(body: bytes, cut: int) -> bool:
+    """Is `body` (a file's bytes, its last line beginning at `cut`) a game's journal, whose
+    last line a crash may have torn? See `_begins_a_journal`."""
+    end = body.find(b"\n")
+    return _begins_a_journal(body[: end if end >= 0 else None], only_line=cut == 0)
+
+
+def _begins_a_journal(first: bytes, *, only_line: bool) -> bool:
+    """Does a file whose first line is `first` begin as a journal does? That line is a
+    `start` event, or, when it is the file's only line, the torn line of one (a JSON object
+    begun: a power cut while `start` was written). A file that is no journal (a text given by
+    mistake) is then neither cut nor read past: its first line is named as what is wrong."""
+    text = first.strip()
+    if not text or (only_line and text.startswith(b"{")):
+        return True
+    try:
+        from rules.events import parse_line
+
+        return isinstance(parse_line(text.decode("utf-8")), Start)
+    except (EventError, UnicodeDecodeError, ValueError, RecursionError):
+        return False
 
 
 def fsync_folder(folder: Path) -> None:

@@ -106,6 +106,23 @@ def test_a_journal_of_only_a_torn_start_begins_a_new_game(tmp_path: Path) -> Non
     assert isinstance(got[0], Start) and got[0].time_control == "1"
 
 
+@pytest.mark.parametrize("command", ["resume", "play"])
+def test_a_file_that_is_no_journal_is_named_and_left_as_it_is(tmp_path: Path, command: str) -> None:
+    """Probe D13: a text given as the journal by mistake is not cut as if a crash had torn
+    its last line, and the refusal says that it is no journal (before: its last line moved
+    to a `.torn-1`, then "it holds no event")."""
+    path = tmp_path / "notes.jsonl"
+    text = "hello\nworld\nthis is not a journal\n"
+    path.write_text(text)
+    journal = [str(path)] if command == "resume" else ["--journal", str(path)]
+    result = arbiter(command, *journal, "--events", "/nonexistent.jsonl", "--no-keyboard")
+    assert result.returncode == 2, result.stderr
+    assert "does not begin with a 'start' event" in result.stderr
+    assert path.read_text() == text and not list(tmp_path.glob("*.torn-*"))
+    with pytest.raises(JournalError, match="does not begin with a 'start' event"):
+        read_journal(path)
+
+
 BIG = "1" + "0" * 400
 DEEP = "[" * 100_000
 
