@@ -163,9 +163,7 @@ def _station(args: argparse.Namespace, address: Any, rnd: Any) -> int:
     shown = 0
     try:
         while not stop.is_set():
-            if args.duration is not None and time.monotonic() - began >= args.duration:
-                break
-            if boards and all(not b.running for b in boards):
+            if _done(args.duration, boards, time.monotonic() - began):
                 break
             failed = [b for b in boards if getattr(b, "error", None) is not None]
             if failed:
@@ -196,6 +194,15 @@ def _station(args: argparse.Namespace, address: Any, rnd: Any) -> int:
         _say(render(station, names, language_for()))
     _say(_words(SUMMARY).format(boards=len(station.boards), alarms=len(station.alarms)))
     return 0
+
+
+def _done(duration: float | None, boards: list[Any], elapsed: float) -> bool:
+    """Whether the station stops now: after `duration` seconds when it is given (the boards'
+    games may end before: the grid and the page keep showing their results until then),
+    else when every board of this process has stopped (a demo's end; Ctrl-C otherwise)."""
+    if duration is not None:
+        return elapsed >= duration
+    return bool(boards) and all(not b.running for b in boards)
 
 
 def _demo_boards(args: argparse.Namespace, address: Any) -> list[Any]:

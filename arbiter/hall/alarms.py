@@ -12,7 +12,7 @@ say it in their own language (issue 15); `Alarm.text` is the English.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -45,8 +45,6 @@ TWO_GAMES = N_(
 )
 CANNOT_FOLLOW = N_("the station cannot follow the game: {reason}")
 DIFFER = N_("the station's rulings on event {seq} differ from the board's")
-#: a `mismatch` before the first move, in front of the ruling's own sentence
-WRONG_START = N_("the start position is set up wrong: {ruling}")
 
 
 def kind_word(kind: str, language: str) -> str:
@@ -108,11 +106,16 @@ class Alarm:
         return {language: self.wording.say(language) for language in LANGUAGES}
 
 
-def ruling_alarms(rulings: Sequence[Ruling], moves_made: int) -> list[tuple[str, Wording, float]]:
+def ruling_alarms(
+    rulings: Sequence[Ruling], handled: Collection[int] | None
+) -> list[tuple[str, Wording, float]]:
     """(kind, wording, t) for each ruling of one step that needs the arbiter.
 
-    `moves_made` is how many moves stood before this step: a `mismatch` before the first move
-    is a position set up wrong (the game cannot begin until the board shows the start).
+    `handled`: before the first move stood, the squares a hand changed since the board was
+    set up (`BoardReplay.handled`), else None. A `mismatch` then on a square no hand changed
+    is the position set up wrong (`wrong_start`: the game cannot begin until the board shows
+    the start; the kind says so, the ruling's sentence says what to put where); one on the
+    squares of a move attempt is a `mismatch` as later (the illegal move is its own alarm).
     """
     found: list[tuple[str, Wording, float]] = []
     for r in rulings:
@@ -123,8 +126,7 @@ def ruling_alarms(rulings: Sequence[Ruling], moves_made: int) -> list[tuple[str,
         elif isinstance(r, ClaimRuling):
             found.append(("claim", Wording(RULING, ruling=r), r.t))
         elif isinstance(r, Mismatch):
-            if moves_made == 0:
-                found.append(("wrong_start", Wording(WRONG_START, ruling=r), r.t))
-            else:
-                found.append(("mismatch", Wording(RULING, ruling=r), r.t))
+            squares = {p.square for p in (*r.missing, *r.extra)}
+            set_up = handled is not None and not squares <= set(handled)
+            found.append(("wrong_start" if set_up else "mismatch", Wording(RULING, ruling=r), r.t))
     return found

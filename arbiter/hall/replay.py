@@ -11,10 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import chess
+
 from rules.errors import ArbiterError
-from rules.events import Event, Start, parse_event
+from rules.events import Event, Lift, Place, Snapshot, Start, parse_event
 from rules.game import Game
 from rules.i18n import N_
+from rules.placement import Sensed, sensed_from_placement
 from rules.rulings import ClockState, GameOver, Ruling
 
 #: events held ahead of a gap, at most (a board far ahead is asked again later)
@@ -23,13 +26,15 @@ MAX_PENDING = 20000
 
 @dataclass
 class Step:
-    """What one event did: its `seq`, the rulings the station's replay gave, and whether the
-    board's own rulings (sent with a live event) were the same."""
+    """What one event did: its `seq`, the rulings the station's replay gave, whether the
+    board's own rulings (sent with a live event) were the same, and, while no move had stood
+    before it, the squares a hand had changed since the board was set up, this event's too
+    (`BoardReplay.handled`; None once a move stood)."""
 
     seq: int
     event: Event
     rulings: list[Ruling]
-    ply_before: int = 0
+    handled: frozenset[int] | None = None
     agrees: bool | None = None
 
 
@@ -48,6 +53,13 @@ class BoardReplay:
     broken: ArbiterError | None = None
     last_clock: ClockState | None = None
     disagreements: int = 0
+    #: until the first move stands, the squares a hand changed since the board was set up: a
+    #: lift's, a place's, a square a whole-board report changed from the report before (the
+    #: first report shows the board as set up); None once a move stood. A `mismatch` on
+    #: them comes from a move attempt, one elsewhere from the set-up (`alarms.ruling_alarms`)
+    handled: set[int] | None = field(default_factory=set)
+    #: the last whole-board report while `handled` is kept
+    scene: Sensed | None = None
 
     @property
     def start(self) -> Start | None:
@@ -98,7 +110,6 @@ class BoardReplay:
         return self.next_seq, last
 
     def _apply(self, seq: int, data: dict[str, Any], board_rulings: list[Any] | None) -> Any:
-        ply_before = self.game.ply if self.game is not None else 0
         try:
             event = parse_event(data)
             if seq == 1:
@@ -117,6 +128,9 @@ class BoardReplay:
             return None
         self.events.append(event)
         self.rulings.extend(rulings)
+        handled = self._hands(event)
+        if self.game is not None and self.game.ply > 0:
+            self.handled, self.scene = None, None  # a move stood: the set-up is behind
         for r in rulings:
             if isinstance(r, ClockState):
                 self.last_clock = r
@@ -125,7 +139,20 @@ class BoardReplay:
             agrees = [r.to_dict() for r in rulings] == board_rulings
             if not agrees:
                 self.disagreements += 1
-        return Step(seq, event, rulings, ply_before, agrees)
+        return Step(seq, event, rulings, handled, agrees)
+
+    def _hands(self, event: Event) -> frozenset[int] | None:
+        """`handled` with what `event` changed, as it stands after it (None: a move stood)."""
+        if self.handled is None:
+            return None
+        if isinstance(event, Lift | Place):
+            self.handled.add(chess.parse_square(event.square))
+        elif isinstance(event, Snapshot):
+            scene = sensed_from_placement(event.board)
+            if self.scene is not None:
+                self.handled.update(sq for sq in range(64) if scene[sq] != self.scene[sq])
+            self.scene = scene
+        return frozenset(self.handled)
 
     def result(self) -> str:
         """The game's result as PGN writes it (`*` while it goes on)."""

@@ -305,7 +305,7 @@ class Station:
         for step in steps:
             if isinstance(step.event, Start):
                 continue
-            for kind, wording, t in ruling_alarms(step.rulings, step.ply_before):
+            for kind, wording, t in ruling_alarms(step.rulings, step.handled):
                 self._raise(link.name, kind, wording, t)
             if step.agrees is False:
                 self._raise(link.name, "mismatch", Wording(said.DIFFER, {"seq": step.seq}))

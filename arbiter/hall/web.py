@@ -7,6 +7,7 @@ the hall's state when it changed, so the station's MQTT thread never waits on a 
 
     GET  /                      the grid of every board and the alarms
     GET  /board/NAME            one board: position, clocks, record, the arbiter's controls
+    GET  /favicon.svg           the pages' icon (the game page's, `arbiter/web/static`)
     GET  /events                the hall's state as Server-Sent Events (`hall` messages)
     GET  /api/hall              the same state as JSON
     GET  /api/board/NAME.pgn    the board's PGN as the station holds it
@@ -153,6 +154,12 @@ class HallPage:
         def board_page(request: Request) -> Any:
             return FileResponse(static / "board.html", headers={"Cache-Control": "no-store"})
 
+        def icon(request: Request) -> Any:
+            """The game page's icon, shipped once (`arbiter.web`'s static files)."""
+            from arbiter.web.app import static_dir
+
+            return FileResponse(static_dir() / "favicon.svg", media_type="image/svg+xml")
+
         def state(request: Request) -> Response:
             return JSONResponse(self._state)
 
@@ -222,6 +229,7 @@ class HallPage:
         routes = [
             Route("/", page),
             Route("/board/{name}", board_page),
+            Route("/favicon.svg", icon),
             Route("/events", events),
             Route("/api/hall", state),
             Route("/api/strings", strings),

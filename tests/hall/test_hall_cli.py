@@ -99,3 +99,46 @@ def test_trf_results_without_trf_pairings_are_refused_at_once(tmp_path: Path) ->
     )  # fmt: skip
     assert done.returncode == 2 and "TRF results need TRF pairings" in done.stderr
     assert "embedded broker" not in done.stdout  # refused before anything started
+
+
+def test_the_demo_station_and_its_page_stay_up_until_the_duration(tmp_path: Path) -> None:
+    """`--duration` is how long the station runs: the demo's game ends long before, and the
+    page still shows its result until then (it used to stop with the last game)."""
+    import json
+    import re
+    import urllib.request
+
+    duration = 12.0
+    command = [
+        sys.executable, "-m", "arbiter.cli", "hall", "--demo", "1", "--speed", "200",
+        "--duration", str(duration), "--display", "plain", "--web", "127.0.0.1:0",
+        "--journals", str(tmp_path / "j"),
+    ]  # fmt: skip
+    began = time.monotonic()
+    with subprocess.Popen(
+        command, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True,
+    ) as hall:  # fmt: skip
+        assert hall.stdout is not None
+        url = None
+        while url is None:
+            line = hall.stdout.readline()
+            assert line, hall.stderr.read() if hall.stderr else "no page address"
+            found = re.search(r"(http://\S+/)", line)
+            url = found.group(1) if found else None
+
+        def result() -> str:
+            with urllib.request.urlopen(url + "api/hall", timeout=5) as answer:
+                boards = json.loads(answer.read())["boards"]
+            return str(boards[0]["result"]) if boards else "*"  # the board not started yet
+
+        deadline = time.monotonic() + duration - 4
+        while result() == "*":
+            assert time.monotonic() < deadline, "the demo's game did not end in time"
+            time.sleep(0.2)
+        time.sleep(2.5)  # the old station stopped within a second of the last result
+        assert hall.poll() is None and result() != "*"
+        out, err = hall.communicate(timeout=60)
+    assert hall.returncode == 0, err
+    assert time.monotonic() - began >= duration
+    assert "1 boards" in out and "Traceback" not in err

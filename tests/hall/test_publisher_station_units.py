@@ -249,3 +249,62 @@ def test_live_events_during_a_gap_do_not_hold_back_a_lost_request() -> None:
         station.tick(now)
         asked += [now for _ in station.client.take("resend")]
     assert asked[:2] == [1.0, 3.0]  # asked again after 1 s, then 2 s: live events are no answer
+
+
+def _alarms_of(lines: list[dict[str, Any]]) -> list[Any]:
+    """The alarms a station raises for one board's journal lines (`lines`, start first)."""
+    station = Station(BrokerAddress("broker", 1883), mono=lambda: 0.0)
+    station.client = FakeClient()
+    for seq, event in enumerate(lines, start=1):
+        m = {"game": "g", "seq": seq, "event": event}
+        station._on_message(None, None, _msg("arbiter/hall/3/events", m))
+    return station.alarms
+
+
+def test_an_illegal_first_move_is_not_a_wrong_start() -> None:
+    """The colleague's stream (scratch/web/mq/b3.jsonl, as its board journaled it): the board
+    set up right, White's e2 pawn put on e5 and the clock pressed. The illegal move is the
+    alarm, and the board to put right after it a `mismatch`, not a start set up wrong."""
+    lines = [
+        {"t": 0.0, "type": "start", "time_control": "300", "white": "Zofia Wiśniewska",
+         "black": "Goran Nikolovski"},
+        {"t": 1.0, "type": "lift", "square": "e2", "piece": "P"},
+        {"t": 1.4, "type": "place", "square": "e5", "piece": "P"},
+        {"t": 1.65, "type": "tick"},
+        {"t": 2.0, "type": "press", "side": "white"},
+    ]  # fmt: skip
+    alarms = _alarms_of(lines)
+    assert [a.kind for a in alarms] == ["illegal", "mismatch"]
+    assert alarms[1].text.startswith("The board differs from the game: put the white pawn on e2")
+
+
+def test_a_position_set_up_wrong_is_a_wrong_start_in_one_sentence() -> None:
+    """King and queen swapped as the board is set up (its first whole-board report): a wrong
+    start, though the press after it is an illegal move too; the kind says it, the sentence
+    is the ruling's own (no capital in the middle of a sentence)."""
+    lines = [
+        {"t": 0.0, "type": "start", "time_control": "300"},
+        {"t": 1.0, "type": "snapshot", "board": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKQBNR"},
+        {"t": 3.0, "type": "press", "side": "white"},
+    ]
+    alarms = _alarms_of(lines)
+    assert [a.kind for a in alarms] == ["illegal", "wrong_start"]
+    assert alarms[1].text == (
+        "The board differs from the game: put the white queen on d1; put the white king on e1."
+    )
+    assert alarms[1].text_in("pl").startswith("Szachownica różni się")  # the ruling's, in Polish
+
+
+def test_a_whole_board_report_that_moves_a_piece_is_a_hand() -> None:
+    """A board that reports whole boards only: its first report is the set-up, and a square
+    a later report changes is a hand's, so an illegal first move is no wrong start either."""
+    start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
+    lines = [
+        {"t": 0.0, "type": "start", "time_control": "300"},
+        {"t": 0.5, "type": "snapshot", "board": start},
+        {"t": 1.0, "type": "snapshot", "board": "rnbqkbnr/pppppppp/8/8/8/8/PPPP1PPP/RNBQKBNR"},
+        {"t": 1.5, "type": "snapshot", "board": "rnbqkbnr/pppppppp/8/4P3/8/8/PPPP1PPP/RNBQKBNR"},
+        {"t": 2.0, "type": "press", "side": "white"},
+    ]
+    kinds = [a.kind for a in _alarms_of(lines)]
+    assert "wrong_start" not in kinds and "illegal" in kinds

@@ -155,6 +155,38 @@
   };
   tests.theLogLeavesOutThePressesClocks = () => {
     eq(A.logged(rulings).filter((r) => r.type === "clock").length, 1, "only the pause's");
+    // moves ruled as their pieces settled, each clock reading at the press after them
+    const settled = [
+      { type: "move", t: 1.2, ply: 1, san: "e4", side: "white" },
+      { type: "clock", t: 1.9, white: 301, black: 300, running: "black", paused: false },
+      { type: "move", t: 3.1, ply: 2, san: "e5", side: "black" },
+      { type: "clock", t: 3.8, white: 301, black: 299, running: "white", paused: false },
+      { type: "arbiter_action", t: 5, action: "add_time", side: "black", seconds: 60 },
+      { type: "clock", t: 5, white: 300, black: 359, running: "white", paused: false },
+      { type: "illegal", t: 7, side: "white", completed: true },
+      { type: "penalty", t: 7, side: "black", seconds: 60 },
+      { type: "clock", t: 7, white: 298, black: 419, running: "white", paused: false },
+      { type: "move", t: 8, ply: 3, san: "Nf3", side: "white" },
+      { type: "clock", t: 8.5, white: 299, black: 419, running: "black", paused: false },
+      { type: "flag", t: 20, side: "black" },
+      { type: "clock", t: 20, white: 299, black: 0, running: null, paused: false },
+    ];
+    eq(A.logged(settled).filter((r) => r.type === "clock").map((r) => r.t), [5, 7, 20],
+      "the arbiter's time, the penalty's and the flag's; no routine press");
+  };
+  tests.theLogSaysAnArticleOnce = () => {
+    eq(A.withoutArticle("Black touched the piece on h7 and must move it (Art. 4.3.1).", "4.3.1"),
+      "Black touched the piece on h7 and must move it.", "English");
+    eq(A.withoutArticle("Biały otrzymuje 60 sekund (art. 7.5.5, A.3).", "7.5.5, A.3"),
+      "Biały otrzymuje 60 sekund.", "a penalty's two articles, in Polish");
+    eq(A.withoutArticle("Black's claim (threefold repetition) is not correct (Art. 9.5.3).", "9.5.3"),
+      "Black's claim (threefold repetition) is not correct.", "the claim's kind stays");
+    eq(A.withoutArticle("Beli nije uzeo figuru na g1 (taknuto-maknuto, čl. 4.3.1).", "4.3.1"),
+      "Beli nije uzeo figuru na g1 (taknuto-maknuto).", "the words beside the article stay");
+    eq(A.withoutArticle("White played e4 (Art. 14.3).", "4.3"), "White played e4 (Art. 14.3).",
+      "another article is not cut");
+    eq(A.withoutArticle("Clocks: White 4:58, Black 6:00.", undefined),
+      "Clocks: White 4:58, Black 6:00.", "no article");
   };
   tests.translatedStringsReplaceTheEnglishKeyByKey = () => {
     const into = { moves: "Moves", pieceNames: { q: "queen", k: "king" }, flag: "F" };

@@ -22,6 +22,9 @@ const fill = (text, values) => text.replace(/\{(\w+)\}/g, (m, k) => (k in values
 let pageLanguage = "en";
 const oneBoard = document.body.classList.contains("one");
 const boardName = oneBoard ? decodeURIComponent(location.pathname.split("/").pop()) : null;
+// what the header's link says (a key of STRINGS and its values): kept, so that the page's
+// words, which may come after the first `hall` message, say it again instead of resetting it
+let linkSays = { key: "connecting", values: {} };
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -58,12 +61,25 @@ function clock(seconds) {
   return h ? `${h}:${mm}:${ss}` : `${mm}:${ss}`;
 }
 
+/** The header's link says `key` (of STRINGS) filled with `values`, in the page's words. */
+function sayLink(key, values) {
+  linkSays = { key, values: values || {} };
+  document.getElementById("link").textContent = fill(STRINGS[key], linkSays.values);
+}
+
 function clocks(b) {
   const line = el("p", { class: "clocks" });
   line.append(el("span", { class: b.running === "white" ? "run" : "" }, "♔ " + clock(b.white_clock)));
   line.append(el("span", { class: "result" }, b.result === "*" ? (b.to_move ? STRINGS[b.to_move + "ToMove"] || b.to_move : "") : b.result));
   line.append(el("span", { class: b.running === "black" ? "run" : "" }, clock(b.black_clock) + " ♚"));
   return line;
+}
+
+/** The players' names: each ellipsized in its half of a card, the whole name its title. */
+function names(b) {
+  return el("div", { class: "names", title: `${b.white} – ${b.black}` },
+    el("span", { title: b.white }, b.white), el("span", { class: "sep" }, " – "),
+    el("span", { title: b.black }, b.black));
 }
 
 function alarmItem(a) {
@@ -88,7 +104,7 @@ function showHall(state) {
     if (b.online === false) card.classList.add("offline");
     card.append(el("div", { class: "top" }, el("b", {}, fill(STRINGS.board, { name: b.board })),
                    el("span", {}, b.online === false ? STRINGS.offline : (b.synced ? fill(STRINGS.ply, { moves: b.moves }) : STRINGS.catchingUp))));
-    card.append(el("div", { class: "names" }, `${b.white} – ${b.black}`));
+    card.append(names(b));
     card.append(miniBoard(b.fen, false));
     card.append(clocks(b));
     return card;
@@ -132,9 +148,9 @@ const source = new EventSource("/events");
 source.addEventListener("hall", (e) => {
   const state = JSON.parse(e.data);
   if (oneBoard) showBoard(state); else showHall(state);
-  document.getElementById("link").textContent = fill(STRINGS.boards, { count: state.boards.length });
+  sayLink("boards", { count: state.boards.length });
 });
-source.onerror = () => { document.getElementById("link").textContent = STRINGS.reconnecting; };
+source.onerror = () => sayLink("reconnecting");
 
 /** The pages' words in their language, and the language menu (kept by the browser). */
 async function localize() {
@@ -149,6 +165,7 @@ async function localize() {
   document.querySelectorAll("[data-i18n]").forEach((node) => {
     node.textContent = STRINGS[node.dataset.i18n] || node.textContent;
   });
+  sayLink(linkSays.key, linkSays.values);  // the connection's state as it stands, never reset
   if (!oneBoard) document.title = STRINGS.hall;
   const menu = el("select", { "aria-label": STRINGS.language, id: "lang" });
   Object.entries(data.languages).forEach(([code, name]) => {
@@ -159,4 +176,5 @@ async function localize() {
   menu.addEventListener("change", () => { localStorage.setItem("hall-lang", menu.value); location.reload(); });
   document.querySelector("header").append(menu);
 }
+sayLink(linkSays.key, linkSays.values);
 localize();

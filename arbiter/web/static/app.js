@@ -530,9 +530,9 @@ function boardNode(letters, marks, label) {
         const glyph = letter === "X" ? "○" : GLYPHS[letter.toLowerCase()] || "?";
         square.append(el("span", { class: `pc ${white ? "w" : "b"}` }, glyph));
       }
-      if (file === 0 || rank === 0) {
-        square.append(el("span", { class: "coord" }, file === 0 && rank === 0 ? "a1" : name));
-      }
+      // drawn outside the board, beside the a-file and under the first rank: never on a piece
+      if (file === 0) square.append(el("span", { class: "coord rank" }, String(rank + 1)));
+      if (rank === 0) square.append(el("span", { class: "coord file" }, FILES[file]));
       grid.append(square);
     }
   }
@@ -590,10 +590,12 @@ function movesNode() {
   const moves = movesOf(page.rulings);
   if (!moves.length) return el("div", { class: "note" }, STRINGS.noMoves);
   const box = el("div", { class: "moves" });
+  let pair = null;  // a move's number, White's move and Black's: one piece of the line
   for (const m of moves) {
-    if (m.ply % 2 === 1) box.append(el("span", { class: "no" }, `${(m.ply + 1) / 2}.`));
+    if (m.ply % 2 === 1 || !pair) box.append(pair = el("span", { class: "pair" }));
+    if (m.ply % 2 === 1) pair.append(el("span", { class: "no" }, `${(m.ply + 1) / 2}.`));
     const viewing = page.viewPly === m.ply;
-    box.append(el("button", {
+    pair.append(el("button", {
       class: viewing ? "viewing" : "", "data-ply": m.ply, title: m.uci,
       onclick: () => { page.viewPly = m.ply; render(); },
     }, m.san, m.clk !== null ? el("span", { class: "clk" }, ` ${fmtClock(m.clk)}`) : null));
@@ -601,10 +603,36 @@ function movesNode() {
   return box;
 }
 
-/** The rulings the log shows: all but the clock readings that follow a move's press. */
+/** The rulings that change the clocks otherwise than a press does (their time added or
+ * taken, the clocks set or stopped): the clock reading that comes with them says by how much. */
+const CLOCK_NEWS = new Set(["arbiter_action", "penalty", "flag", "illegal", "reinstate", "game_over"]);
+
+/**
+ * The rulings the log shows: a `clock` reading only where it tells the arbiter something: at
+ * the time of a ruling of CLOCK_NEWS (an arbiter's action, a penalty, a flag, an illegal
+ * move, the end), or where the clocks were paused, resumed or stopped. The reading of each
+ * routine press is left out (the moves' list shows it as the move's %clk), whether the move
+ * was ruled at the press or before it.
+ */
 function logged(rulings) {
-  const moveTimes = new Set(rulings.filter((r) => r.type === "move").map((r) => r.t));
-  return rulings.filter((r) => r.type !== "clock" || !moveTimes.has(r.t));
+  const news = new Set(rulings.filter((r) => CLOCK_NEWS.has(r.type)).map((r) => r.t));
+  let last = null;  // the clock reading before
+  return rulings.filter((r) => {
+    if (r.type !== "clock") return true;
+    const turned = last !== null && (Boolean(r.paused) !== Boolean(last.paused) || !r.running !== !last.running);
+    last = r;
+    return news.has(r.t) || turned;
+  });
+}
+
+/** A ruling's sentence without its citation of `article` ("(Art. 4.3.1)", "(čl. 4.3.1)";
+ * "(taknuto-maknuto, čl. 4.3.1)" keeps its words), for the log, which shows the article as
+ * a label beside it; unchanged when the sentence cites it otherwise. */
+function withoutArticle(text, article) {
+  if (!article) return text;
+  const quoted = String(article).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const cited = new RegExp(`\\s*\\((?:([^()]*?),\\s*)?(?:[^()\\s,]+\\s+)?${quoted}\\)`);
+  return text.replace(cited, (all, words) => (words ? ` (${words})` : ""));
 }
 
 function rulingsNode() {
@@ -617,7 +645,7 @@ function rulingsNode() {
     list.prepend(el("li", { class: `r-${r.type}`, "data-type": r.type, "data-n": r.n },
       el("span", { class: "t" }, fmtClock(r.t)),
       r.article ? el("span", { class: "art" }, fill(STRINGS.article, { article: r.article })) : null,
-      sentence(r, page.language) || r.type,
+      withoutArticle(sentence(r, page.language), r.article) || r.type,
       i === claimAt ? verdictNode(verdict) : null));
   });
   return list;
@@ -907,6 +935,7 @@ function tick() {
 window.ArbiterPage = {
   STRINGS, fill, translate, sentence, fmtClock, parseClock, streamNow, clockReading, movesOf, positionAt, placement,
   squareName, squareIndex, differences, teachText, lessonText, periodOf, movesMade, delayLeft, faceMarks, lastClaimIndex, verdictChoices, openMismatch, lastRefusal, logged,
+  withoutArticle,
 };
 
 if (!window.ARBITER_NO_START) {
