@@ -57,18 +57,27 @@ def declare(game: GameState, ev: Declare, out: list[Ruling]) -> None:
 
 
 def pause(game: GameState, ev: PauseClocks, out: list[Ruling]) -> None:
-    """6.11.1: both clocks stop (an `arbiter_action` ruling, then the clocks)."""
+    """6.11.1: both clocks stop (an `arbiter_action` ruling, then the clocks); at t = 0,
+    before anything happened, they are held to be started (6.5: `hold_start`)."""
     if game.timed:
         game.pause_clock(ev.t)
-        out.append(ArbiterDid(t=ev.t, action="pause", article="6.11.1"))
+        if game.clocks_held_at_start:  # before anything happened: the clocks wait (6.5)
+            out.append(ArbiterDid(t=ev.t, action="hold_start", article="6.5"))
+        else:
+            out.append(ArbiterDid(t=ev.t, action="pause", article="6.11.1"))
         game.clock_ruling(out, ev.t)
 
 
 def resume(game: GameState, ev: Resume, out: list[Ruling]) -> None:
-    """6.11.1: the clocks go on after the arbiter stopped them."""
+    """6.11.1: the clocks go on after the arbiter stopped them; clocks held at the start
+    are started (6.5: `start_clocks`)."""
     if game.timed:
+        starts = game.clocks_held_at_start
         game.resume_clock(ev.t)
-        out.append(ArbiterDid(t=ev.t, action="resume", article="6.11.1"))
+        if starts:
+            out.append(ArbiterDid(t=ev.t, action="start_clocks", article="6.5"))
+        else:
+            out.append(ArbiterDid(t=ev.t, action="resume", article="6.11.1"))
         game.clock_ruling(out, ev.t)
 
 

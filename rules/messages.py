@@ -144,6 +144,8 @@ EN: dict[str, str | Plural] = {
     "note": N_("{text}"),
     "arbiter_action.pause": N_("The arbiter stopped the clocks (Art. {article})."),
     "arbiter_action.resume": N_("The arbiter restarted the clocks (Art. {article})."),
+    "arbiter_action.hold_start": N_("The clocks wait to be started (Art. {article})."),
+    "arbiter_action.start_clocks": N_("The clocks were started (Art. {article})."),
     "arbiter_action.add_time.white": N_(
         "The arbiter added {seconds:g} s to White's clock (Art. {article})."
     ),

@@ -88,7 +88,8 @@ Reason: TypeAlias = Literal[
 ]
 #: what the arbiter did to the clocks (`arbiter_action`, a project extension, docs/events.md)
 ArbiterDoing: TypeAlias = Literal[
-    "pause", "resume", "add_time", "set_clock", "uphold_claim", "reject_claim", "confirm_claim"
+    "pause", "resume", "add_time", "set_clock", "uphold_claim", "reject_claim", "confirm_claim",
+    "hold_start", "start_clocks",
 ]
 #: what a `note` is about (a project extension of the contract, docs/events.md)
 NoteTopic: TypeAlias = Literal[

@@ -147,6 +147,9 @@ class GameState:
         self.reason: Reason | None = None
         self.turn = Turn(SIDE[self.board.turn])
         self.records: list[MoveRecord] = []
+        #: the clocks were stopped before anything happened, to be started (6.5): the next
+        #: restart starts them (`pause_clock`, `resume_clock`)
+        self._held_at_start = False
         self._illegal_count: dict[Side, int] = {"white": 0, "black": 0}  # `illegal_count`
         self.pending: dict[int, tuple[float, Side]] = {}  # square -> (place time, hand side)
         self.recent_lift: dict[int, tuple[float, str | None, Side]] = {}  # blink detection
@@ -402,12 +405,20 @@ class GameState:
         self.clock.stop(self.clock_time(t))
 
     def pause_clock(self, t: float) -> None:
-        """The arbiter stops the clocks at `t` (6.11.1)."""
+        """The arbiter stops the clocks at `t` (6.11.1); at t = 0, before anything happened,
+        they are held to be started (6.5: `--clock-start`; `clocks_held_at_start`)."""
+        self._held_at_start = t == 0 and self.ply == 0 and not self.records
         self.clock.pause(self.clock_time(t))
 
     def resume_clock(self, t: float) -> None:
-        """The clocks run again from `t` (6.11.1)."""
+        """The clocks run again from `t` (6.11.1), or start (6.5) if they were held so."""
+        self._held_at_start = False
         self.clock.resume(self.clock_time(t))
+
+    @property
+    def clocks_held_at_start(self) -> bool:
+        """Were the clocks stopped before anything happened, waiting to be started (6.5)?"""
+        return self._held_at_start
 
     def give_time(self, side: Side, seconds: float, t: float) -> None:
         """`seconds` more on `side`'s clock at `t` (negative: taken off; 7.5.5, 9.5, 12.9)."""

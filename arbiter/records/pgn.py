@@ -99,8 +99,6 @@ def pgn_time_control(control: str | None) -> str:
     return ":".join(parts)
 
 
-#: the comment of the resume that starts clocks held at the start (`--clock-start`)
-CLOCKS_STARTED = N_("The clocks were started (Art. 6.5).")
 
 
 def _whole(seconds: float) -> str:
@@ -133,9 +131,8 @@ def pgn_from_rulings(
     are more PGN tags (Board, WhiteElo, BlackElo, WhiteFideId, BlackFideId), written in
     `TAG_ORDER` among the others, over those journaled in `start.tags`; `date` is the Date
     tag (by default the journaled one, else unknown). The arbiter's clock actions are
-    comments where they happened, from their own rulings (`arbiter_action`); a stop of the
-    clocks at the very start, before anything happened, is the clocks held to be started
-    (`--clock-start`): the resume that ends it is written as the start of the clocks (6.5).
+    comments where they happened, from their own rulings (`arbiter_action`); the clocks held
+    to be started (`hold_start`, `--clock-start`) are written only where they started (6.5).
     `language` is that of the comments.
     """
     plies: list[_Ply] = []
@@ -148,24 +145,19 @@ def pgn_from_rulings(
     def note(text: str) -> None:
         (plies[-1].comments if plies else preamble).append(text)
 
-    holding = False  # the clocks held at the start (`--clock-start`), not yet started
     at_claim: list[_Ply] = []  # the plies when the last claim was ruled
 
     for r in rulings:
         if isinstance(r, ArbiterDid):
-            if r.action == "pause" and r.t == 0 and not plies and not preamble:
-                holding = True  # the clocks wait to be started: no arbiter's stop
-            elif r.action == "resume" and holding:
-                holding = False
-                note(gettext(CLOCKS_STARTED, language))
-            else:
-                if r.action in ("uphold_claim", "reject_claim"):
-                    # the arbiter overruled the claim's ruling: the game as it stood at the
-                    # claim (a reinstated move back, no result); the new ruling's follow
-                    plies[:] = at_claim
-                    waiting_clock = None
-                    result, termination = "*", "unterminated"
-                note(format_ruling(r, language))
+            if r.action == "hold_start":
+                continue  # the clocks wait to be started: `start_clocks` says when they did
+            if r.action in ("uphold_claim", "reject_claim"):
+                # the arbiter overruled the claim's ruling: the game as it stood at the
+                # claim (a reinstated move back, no result); the new ruling's follow
+                plies[:] = at_claim
+                waiting_clock = None
+                result, termination = "*", "unterminated"
+            note(format_ruling(r, language))
             continue
         if isinstance(r, ClaimRuling):
             at_claim = list(plies)

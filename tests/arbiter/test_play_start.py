@@ -16,7 +16,7 @@ from arbiter.errors import ConfigError
 from arbiter.live.config import Settings, merge
 from arbiter.live.session import Session
 from rules.events import Lift, Place, Press, Start
-from rules.rulings import ClockState, Illegal, MoveStands
+from rules.rulings import ArbiterDid, ClockState, Illegal, MoveStands
 from tests.arbiter.live_harness import play_typed
 
 OPTIONS = ["--board", "dgt-sim", "--tc", "5+3", "--clock-start", "black-press"]
@@ -69,6 +69,12 @@ def test_the_clocks_start_when_whites_first_move_is_made(tmp_path: Path) -> None
     assert 0 < spent <= after_e5.t - after_e4.t + 1e-6  # Black's clock ran from White's press
     assert "The clocks were started (Art. 6.5)." in played.pgn
     assert played.pgn.index("The clocks were started") > played.pgn.index("1. e4")
+    # the screen says the same as the PGN, through the one formatter (trial row 19: it said
+    # "The arbiter stopped the clocks (Art. 6.11.1)" for the start's wait)
+    assert "The clocks were started (Art. 6.5)." in played.screen
+    assert "stopped the clocks" not in played.screen and "stopped the clocks" not in played.pgn
+    actions = [r.action for r in played.rulings if isinstance(r, ArbiterDid)]
+    assert actions == ["hold_start", "start_clocks"]
 
 
 def test_white_move_on_a_board_without_a_clock_starts_blacks_clock_at_whites_move(

@@ -138,6 +138,8 @@ def other_rulings() -> list[Ruling]:
         ArbiterDid(t=1, side="white", article="9.5", action="uphold_claim"),
         ArbiterDid(t=1, side="black", article="9.5", action="reject_claim"),
         ArbiterDid(t=1, side="white", article="4.8", action="confirm_claim"),
+        ArbiterDid(t=0, article="6.5", action="hold_start"),
+        ArbiterDid(t=1, article="6.5", action="start_clocks"),
         Note(t=1, article="9.5", topic="no_claim_to_rule"),
     ]  # fmt: skip
     out += [GameOver(t=2, article="5", result="1/2-1/2", reason=r) for r in REASONS]  # type: ignore[arg-type]
