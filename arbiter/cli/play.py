@@ -66,9 +66,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     g.add_argument(
         "--clock-start", dest="clock_start", type=lambda v: v.replace("-", "_"),
         choices=("now", "black_press", "white_move"), metavar="now|black-press|white-move",
-        help="when the clocks start: now (default); when Black presses once the pieces"
-        " stand in the start position (what is wrong, and where, is said before); or when"
-        " White's first move is made (White's press starts Black's clock)",
+        help="when the clocks start: when Black presses once the pieces stand in the start"
+        " position, as on a DGT 3000 (default; what is wrong, and where, is said before; a"
+        " move White makes first starts Black's clock); when White's first move is made"
+        " (White's press starts Black's clock); or now",
     )  # fmt: skip
     g.add_argument("--mode", help="standard, rapid or blitz (default: from the time control)")
     g.add_argument("--rules", help="rule profile: fide-2023 (default), bs, pl, cs")
@@ -204,11 +205,11 @@ def run(args: argparse.Namespace) -> int:
         start = history[0]
         assert isinstance(start, Start)  # load_unfinished rebuilt the game from it
         session = resume_game(path, history, settings)
-        kept_settings = not_applied(path, start, settings)
-        sys.stderr.write(f"arbiter play: {kept_settings}\n")
+        sys.stderr.write(f"arbiter play: {not_applied(path, start, settings)}\n")
         session.display.note(resumed_note(path, history[-1].t, session.language))
-        if session.display.tty:  # the full screen's first redraw would wipe the stderr line
-            session.display.note(kept_settings)
+        differ = options_not_applied(start, settings)
+        if differ and session.display.tty:  # the full screen's redraw wipes the stderr line
+            session.display.note(f"not applied to the resumed game: {', '.join(differ)}")
     else:
         if path.exists() and path.stat().st_size > 0:
             moved = archive(path)
@@ -274,18 +275,23 @@ def check_publish(url: str | None) -> None:
         parse_address(url)
 
 
-def not_applied(journal: Path, start: Start, settings: Settings) -> str:
-    """What `arbiter play --journal J` says when J holds a game still going on: that game is
-    resumed, and which of the options given differ from its own settings (they are not
-    applied: a game keeps the settings it began with)."""
+def options_not_applied(start: Start, settings: Settings) -> list[str]:
+    """The options given (`--tc 600+5`) that differ from the resumed game's own settings."""
     from arbiter.live.config import PLAY_TO_START
 
     option = {start_key: key for key, start_key in PLAY_TO_START.items()}
-    differ = [
+    return [
         f"{settings.where.get(key) or settings.where.get(option.get(key, key), key)} {value}"
         for key, value in settings.start_fields().items()
         if getattr(start, key, None) != value
     ]
+
+
+def not_applied(journal: Path, start: Start, settings: Settings) -> str:
+    """What `arbiter play --journal J` says when J holds a game still going on: that game is
+    resumed, and which of the options given differ from its own settings (they are not
+    applied: a game keeps the settings it began with)."""
+    differ = options_not_applied(start, settings)
     players = f"{start.white or 'White'} v {start.black or 'Black'}"
     control = start.time_control or "no clock"
     said = f"journal {journal} holds a game still going on ({players}, {control}): it is resumed"

@@ -323,6 +323,11 @@ def make_display(settings: Settings, start: Start, sources: Sequence[Source]) ->
     return display
 
 
+#: when a new live game's clocks start unless told (`--clock-start`): at Black's press, as on
+#: a DGT 3000 (issue 12 item 7; White's first move made before it starts Black's clock)
+DEFAULT_CLOCK_START = "black_press"
+
+
 def new_game(settings: Settings, journal_path: Path, clock: Clock | None = None) -> Session:
     """A new live game, its `start` journaled first (`clock`: a test's, else real time)."""
     clock = clock if clock is not None else MonotonicClock()
@@ -331,7 +336,7 @@ def new_game(settings: Settings, journal_path: Path, clock: Clock | None = None)
     display = make_display(settings, start, sources)
     session = Session.new(start, journal_path, clock, sources=sources, display=display)
     wait_for_verdicts(session)
-    clock_start = settings.get("clock_start")
+    clock_start = settings.get("clock_start") or DEFAULT_CLOCK_START
     if clock_start in ("black_press", "white_move") and session.game.timed and not stream_start:
         session.wait_for_start(clock_start)  # a scripted stream has its own presses
     return session

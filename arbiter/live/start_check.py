@@ -1,14 +1,14 @@
 """The start of a live game (issue 12 item 7): the clocks start when Black presses, once the
 pieces stand as the game begins.
 
-With `clock_start = "black_press"` (`--clock-start black-press`) a new timed game begins with
+With `clock_start = "black_press"` (the default; `--clock-start`) a new timed game begins with
 its clocks stopped (a journaled `pause` at t = 0, so a replay of the journal gives the same
 clocks) and the arbiter or the players set up the pieces. Black's press starts White's clock,
 as on a DGT 3000 (FIDE 6.5: the clock of the player with the white pieces is started), but
 only once the board shows the game's starting position: before that, the press is answered
 with what is wrong and where ("put the white rook on h1; take the white pawn off e4"), and
 the clocks stay stopped.
-With `clock_start = "now"` (the default) White's clock runs from the start.
+With `clock_start = "now"` White's clock runs from the start.
 """
 
 from __future__ import annotations

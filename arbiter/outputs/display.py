@@ -98,17 +98,29 @@ def ruling_text(r: Ruling, language: str = "en") -> str:
 
 
 def _fit(
-    head: list[str], blocks: list[list[str]], tail: list[str], rows: int | None
+    head: list[str],
+    blocks: list[list[str]],
+    tail: list[str],
+    rows: int | None,
+    notes: list[list[str]] | None = None,
 ) -> list[str]:
     """The screen's lines within `rows` terminal lines: a screen taller than the terminal
     scrolls its top (the title, the board) away at every redraw. The oldest incidents go
-    first; a terminal still too short keeps the top of the screen. One line is left free:
-    the last line's newline must not scroll."""
+    first, then the session's oldest notes (shown between the incidents and `tail`); a
+    terminal still too short keeps the top of the screen. One line is left free: the last
+    line's newline must not scroll."""
+    notes = list(notes or [])
+
+    def height() -> int:
+        return len(head) + sum(map(len, blocks)) + sum(map(len, notes)) + len(tail)
+
     if rows is not None:
         budget = rows - 1
-        while blocks and len(head) + sum(map(len, blocks)) + len(tail) > budget:
+        while blocks and height() > budget:
             blocks = blocks[1:]
-    lines = head + [line for block in blocks for line in block] + tail
+        while len(notes) > 1 and height() > budget:
+            notes = notes[1:]
+    lines = head + [line for part in (*blocks, *notes) for line in part] + tail
     return lines if rows is None else lines[: max(1, rows - 1)]
 
 
@@ -275,10 +287,14 @@ class Display:
                     lesson, width, initial_indent=" " * 13 + "> ", subsequent_indent=" " * 15
                 )
             blocks.append(block)
-        tail = [f"  {n}" for n in self.notes]
+        notes = [  # wrapped too: a long note (the options a resume did not apply) stays whole
+            textwrap.wrap(n, width, initial_indent="  ", subsequent_indent="    ")
+            for n in self.notes
+        ]
+        tail = []
         if self.footer:  # wrapped: the keys line's end (w/b, :command, q stop) stays seen
             tail += ["", *textwrap.wrap(self.footer, width, break_on_hyphens=False)]
-        lines = _fit(lines, blocks, tail, self._height())
+        lines = _fit(lines, blocks, tail, self._height(), notes)
         text = "\n".join(line[:width] for line in lines)
         return _ascii(text) if self.ascii_only else text
 

@@ -172,3 +172,23 @@ def test_the_keys_line_is_wrapped_not_cut() -> None:
     assert max(len(line) for line in screen.split("\n")) <= 78
     for key in ("space press", "offer/accept/decline", "w/b +60 s", ":command", "q stop"):
         assert key in screen
+
+
+def test_a_long_note_is_wrapped_and_the_oldest_note_goes_when_the_screen_is_short() -> None:
+    """Trial row 18 re-run: the note of the options a resume did not apply was cut at the
+    terminal's width (or wiped by the redraw, when it was only on stderr); a note is wrapped
+    like an incident, and on a short terminal the oldest note goes before the keys line."""
+    out = io.StringIO()
+    display = Display(out, tty=True, title="Ann v Bob", footer=keys_line("en"))
+    display.attach(played_game())
+    display._width = lambda: 60  # type: ignore[method-assign]
+    display._height = lambda: 60  # type: ignore[method-assign]
+    display.note("resumed the game of j.jsonl at t=1.25")
+    display.note("not applied to the resumed game: --tc 600+5, --white New, --black Game")
+    screen = display.render(2.0)
+    assert max(len(line) for line in screen.split("\n")) <= 60
+    assert "--black Game" in screen and "resumed the game" in screen
+    display._height = lambda: len(screen.split("\n"))  # type: ignore[method-assign]
+    short = display.render(2.0)
+    assert "--black Game" in short and "resumed the game" not in short
+    assert "q stop" in short

@@ -56,7 +56,10 @@ def test_a_reply_lifted_within_latency_of_the_press_is_the_opponents(
     tmp_path: Path, sim: str
 ) -> None:
     played = play_typed(
-        tmp_path, ["--board", sim, "--tc", "5+2", "--set", "latency_s=0.3"], FAST, timed=True
+        tmp_path,
+        ["--board", sim, "--tc", "5+2", "--set", "latency_s=0.3", "--clock-start", "now"],
+        FAST,
+        timed=True,
     )
     _check_fast_reply(played.rulings)
     record = chess.pgn.read_game(io.StringIO(played.pgn))

@@ -149,7 +149,8 @@ def test_play_on_an_unfinished_journal_resumes_it(tmp_path: Path) -> None:
     assert events[-1].type == "resign"
     # and once the game is over, the next `play` moves its journal aside for a new game
     third = arbiter(
-        "play", "--tc", "1", "--force-tc", "--journal", str(journal), "--display", "plain"
+        "play", "--tc", "1", "--force-tc", "--clock-start", "now", "--journal", str(journal),
+        "--display", "plain",
     )  # a one-second game: refused as a mistyping unless forced
     assert third.returncode == 0, third.stderr
     assert (tmp_path / "j.1.jsonl").exists()
@@ -158,7 +159,8 @@ def test_play_on_an_unfinished_journal_resumes_it(tmp_path: Path) -> None:
 
 def test_plain_lines_without_a_terminal(tmp_path: Path) -> None:
     done = arbiter(
-        "play", "--tc", "0.5", "--force-tc", "--white", "Ann", "--journal", str(tmp_path / "j")
+        "play", "--tc", "0.5", "--force-tc", "--clock-start", "now", "--white", "Ann",
+        "--journal", str(tmp_path / "j")
     )
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
@@ -210,7 +212,8 @@ def test_resume_of_an_unreadable_journal_says_so(tmp_path: Path) -> None:
 def test_the_config_file_gives_the_settings(tmp_path: Path) -> None:
     config = tmp_path / "arbiter.toml"
     config.write_text(
-        '[play]\ntc = "0.4"\nforce_tc = true\nwhite = "Config White"\ngpio = "fake"\n'
+        '[play]\ntc = "0.4"\nforce_tc = true\nclock_start = "now"\nwhite = "Config White"\n'
+        'gpio = "fake"\n'
         "[start]\nnoise_s = 0.3\n[gpio.pins]\nled_white = 14\n",
         encoding="utf-8",
     )

@@ -41,8 +41,18 @@ def test_the_clocks_wait_for_blacks_press_on_a_board_set_up_right(tmp_path: Path
     assert started.t > 1.0  # not at the refused press (0.45) but once the rook was back
 
 
-def test_by_default_whites_clock_runs_from_the_start(tmp_path: Path) -> None:
-    played = play_typed(tmp_path, ["--board", "dgt-sim", "--tc", "5+3"], ["e2e4", "quit"])
+def test_by_default_the_clocks_wait_for_blacks_press(tmp_path: Path) -> None:
+    """Issue 12 item 7, trial row 19: as on a DGT 3000, a new game's clocks start when Black
+    presses; `--clock-start now` runs White's clock from the start."""
+    played = play_typed(tmp_path, ["--board", "dgt-sim", "--tc", "5+3"], ["press", "quit"])
+    clocks = [r for r in played.rulings if isinstance(r, ClockState)]
+    assert clocks[0].paused and clocks[0].t == 0.0
+    assert [r.action for r in played.rulings if isinstance(r, ArbiterDid)] == [
+        "hold_start", "start_clocks",
+    ]  # fmt: skip
+    assert clocks[-1].running == "white" and not clocks[-1].paused
+    now = ["--board", "dgt-sim", "--tc", "5+3", "--clock-start", "now"]
+    played = play_typed(tmp_path, now, ["e2e4", "quit"], name="now")
     clocks = [r for r in played.rulings if isinstance(r, ClockState)]
     assert not clocks[0].paused
 

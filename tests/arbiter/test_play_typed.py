@@ -136,7 +136,8 @@ def test_bad_commands_say_what_is_expected(text: str, says: str) -> None:
 
 def test_the_arbiters_clock_actions_are_in_the_pgn_where_they_happened(tmp_path: Path) -> None:
     lines = ["e2e4", "pause", "resume", "add white 60", "e7e5", "setclock 4:00 3:30", "quit"]
-    played = play_typed(tmp_path, ["--board", "dgt-sim", "--tc", "5+3"], lines)
+    options = ["--board", "dgt-sim", "--tc", "5+3", "--clock-start", "now"]
+    played = play_typed(tmp_path, options, lines)
     flat = " ".join(played.pgn.split())
     assert "1. e4 { [%clk 0:05:02.1] The arbiter stopped the clocks (Art. 6.11.1)." in flat
     assert "The arbiter restarted the clocks (Art. 6.11.1)." in flat
@@ -229,7 +230,8 @@ def test_press_names_the_hand_on_the_button(tmp_path: Path) -> None:
     """`press black` is Black's own button, whatever runs: pressed while White's clock runs it
     changes nothing (a press by the player whose clock is stopped)."""
     lines = ["press black", "e2e4", "quit"]
-    played = play_typed(tmp_path, ["--board", "dgt-sim", "--tc", "5+3"], lines)
+    options = ["--board", "dgt-sim", "--tc", "5+3", "--clock-start", "now"]
+    played = play_typed(tmp_path, options, lines)
     journal = played.journal.read_text(encoding="utf-8").splitlines()
     presses = [line for line in journal if '"type": "press"' in line]
     assert '"side": "black"' in presses[0], journal
