@@ -63,6 +63,51 @@ class MonotonicClock:
         return (mono - self.origin) * self.speed
 
 
+class PacedClock:
+    """Real time at `speed`, never past the moment a scripted player last allowed (the demo
+    on a virtual board: `arbiter.demo.board.PlayedOnTheBoard`).
+
+    Stream time runs with the monotonic clock, as `MonotonicClock`'s, but stops at `cap`:
+    the player allows the time of its next event (`set`), waits until the stream gets there
+    (`until`), then acts; whatever the virtual board reports of that act reaches the session
+    while the time stands at exactly that moment, however late the machine's load makes it
+    arrive. Every run of the demo so gives the same journal and PGN, clocks included (issue
+    12 item 5, trial row 17), and time still runs between events (releases, the clocks on
+    the screen). A machine too slow for the speed makes the game slower, never different.
+    """
+
+    def __init__(self, *, speed: float = 1.0, source: Callable[[], float] = time.monotonic) -> None:
+        if not speed > 0:
+            raise SourceError(f"the speed must be above 0, not {speed!r}")
+        self.speed = speed
+        self._source = source
+        self.origin = source()
+        self.cap = 0.0
+
+    def _running(self) -> float:
+        return (self._source() - self.origin) * self.speed
+
+    def now(self) -> float:
+        return min(self._running(), self.cap)
+
+    def set(self, t: float) -> None:
+        """Let the stream time run up to `t` (never back)."""
+        self.cap = max(self.cap, t)
+
+    def until(self, t: float) -> float:
+        """The real seconds until the running time reaches `t` (0 if it has)."""
+        return max(0.0, (t - self._running()) / self.speed)
+
+    def real_delay(self, dt: float) -> float:
+        return max(0.0, dt / self.speed)
+
+    def mono(self, t: float) -> float:
+        return self.origin + t / self.speed
+
+    def stream(self, mono: float) -> float:
+        return (mono - self.origin) * self.speed
+
+
 class FakeClock:
     """A clock a test sets by hand (`set`, `advance`); stream time and monotonic time agree."""
 

@@ -89,7 +89,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, clock: Clock | None = None) -> int:
     """Play the demo; `clock`: a test's (`FakeClock`), else real time at the demo's speed."""
-    from arbiter.clock import MonotonicClock
+    from arbiter.clock import MonotonicClock, PacedClock
     from arbiter.demo.board import follow, open_virtual_sources
     from arbiter.demo.game import default_speed, demo_events, demo_game
     from arbiter.errors import DemoError
@@ -130,7 +130,8 @@ def run(args: argparse.Namespace, clock: Clock | None = None) -> int:
         from arbiter.web.live import preload
 
         preload()  # before the clock starts: the import must not eat the game's first seconds
-    clock = clock if clock is not None else MonotonicClock(speed=speed)
+    if clock is None:  # on a virtual board, its reports are stamped at their script's times
+        clock = PacedClock(speed=speed) if args.board is not None else MonotonicClock(speed=speed)
     virtual = None
     sources: list[Source] = [StreamSource(events[1:], name=DEMO_SOURCE)]
     settings: dict[str, float] = {}

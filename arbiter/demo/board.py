@@ -40,8 +40,10 @@ class PlayedOnTheBoard(Source):
 
     On a clock that can be set (`FakeClock`, in tests) it moves the clock itself, once the
     session has ruled on everything sent before: the board's reports are then stamped at
-    exactly their stream times and every run gives the same journal and PGN. On real time it
-    waits for each event's moment. If the stream is played out and the game is still not
+    exactly their stream times and every run gives the same journal and PGN. On a
+    `PacedClock` (`arbiter demo --board`) it does the same, and waits in real time for each
+    event's moment: the same PGN every run, played at the demo's pace. On a plain real-time
+    clock it waits for each event's moment. If the stream is played out and the game is still not
     over `GRACE_S` later, it fails: the board path lost or misread something, and the demo
     must say so, not hang.
 
@@ -77,10 +79,13 @@ class PlayedOnTheBoard(Source):
         `silence_s` is gone), so the board's bytes must follow the jump at once. A press or
         a claim carries its own time and needs no move of the clock."""
         jump = getattr(clock, "set", None)
+        paced = getattr(clock, "until", None)  # `PacedClock`: the real time to get there
         if callable(jump):
             self.idle()
-            if move and clock.now() < t:
+            if (move or callable(paced)) and clock.now() < t:
                 jump(t)
+                if callable(paced) and self._stop.wait(paced(t)):
+                    return False
             return not self._stop.is_set()
         return not self._stop.wait(clock.real_delay(t - clock.now()))
 
