@@ -49,6 +49,9 @@ def build_parser(commands: dict[str, str]) -> tuple[argparse.ArgumentParser, dic
         prog="arbiter",
         description="An arbiter and clock for a physical chess set (FIDE Laws of Chess 2023).",
     )
+    parser.add_argument(
+        "--version", action=_Version, help="show the program's version and exit"
+    )
     add_lang_argument(parser, dest="lang_before_command")  # `arbiter --lang sr demo`
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     modules: dict[str, object] = {}
@@ -60,6 +63,32 @@ def build_parser(commands: dict[str, str]) -> tuple[argparse.ArgumentParser, dic
         with contextlib.suppress(argparse.ArgumentError):  # a command's own `--lang` stays
             add_lang_argument(p)
     return parser, modules
+
+
+class _Version(argparse.Action):
+    """`arbiter --version`: the installed package's version, looked up only when asked (the
+    package metadata is not read at every start)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: object) -> None:
+        super().__init__(
+            option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, nargs=0,
+            help=str(kwargs.get("help") or ""),
+        )  # fmt: skip
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            number = version("otb-arbiter")
+        except PackageNotFoundError:
+            number = "(not installed as a package)"
+        parser.exit(message=f"arbiter {number}\n")
 
 
 def add_lang_argument(parser: argparse.ArgumentParser, dest: str = "lang") -> None:

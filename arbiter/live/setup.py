@@ -38,6 +38,7 @@ from arbiter.live.session import VERDICT_WAIT_S, Session, rebuild
 from arbiter.live.virtual_play import CommandSource, open_virtual_board
 from arbiter.outputs.display import Display, say
 from arbiter.records.journal import JournalWriter, read_journal
+from rules.errors import ArbiterError
 from rules.events import Event, Start
 from rules.i18n import N_
 from rules.library_reasons import reason_of
@@ -48,6 +49,11 @@ PUBLISH_LINGER_S = 10.0
 SOURCE_KEYS = ("events", "gpio", "board", "camera", "video")
 #: `--board gpio-matrix`: a reed-switch board on the Pi's GPIO instead of a serial e-board
 GPIO_MATRIX = "gpio-matrix"
+#: `--board gpio-matrix` with no `--gpio`, where the Pi's GPIO library cannot be had
+NO_PI_FOR_MATRIX = N_(
+    "--board gpio-matrix reads a reed-switch board wired to a Raspberry Pi's GPIO: {error}."
+    " Elsewhere, --gpio fake plays it from the keyboard"
+)
 #: how a source's name in `start.sources` carries its calibration file (a camera, a Certabo
 #: board), so that `arbiter resume` uses it again
 CALIBRATION_TAG = " calibration="
@@ -94,8 +100,15 @@ def open_sources(
         if gpio == "none":
             gpio = "rpi"
     if gpio != "none":
+        from firmware_bridge.gpio.base import GpioUnavailable
+
         mode = _panel_mode(strict, settings.get("feedback", False))
-        sources.append(GpioSource(gpio, settings.pin_map(), mode, matrix=matrix))
+        try:
+            sources.append(GpioSource(gpio, settings.pin_map(), mode, matrix=matrix))
+        except GpioUnavailable as exc:
+            if settings.get("gpio", "none") != "none":
+                raise
+            raise SourceError.of(NO_PI_FOR_MATRIX, error=exc) from None  # trial row 21
     virtual = None
     if board in SIM_BOARDS:
         # a virtual board played by hand with typed commands (arbiter.live.virtual_play)
@@ -140,17 +153,30 @@ def _board(
             N_("--board {spec}: e-boards are not available in this build"), spec=spec
         )
     calibration = calibration or settings.get("calibration")
-    source = BoardAdapter(
-        spec,
-        clock,
-        calibration,
-        capture=settings.get("capture"),
-        clock_white=settings.get("clock_white"),
-        feedback=feedback,
-    )
+    try:
+        source = BoardAdapter(
+            spec,
+            clock,
+            calibration,
+            capture=settings.get("capture"),
+            clock_white=settings.get("clock_white"),
+            feedback=feedback,
+        )
+    except ArbiterError as exc:
+        raise _with_all_boards(exc) from None
     if calibration is not None and getattr(source.board.codec, "calibration", None) is not None:
         source.name += f"{CALIBRATION_TAG}{os.path.abspath(calibration)}"
     return source
+
+
+def _with_all_boards(exc: ArbiterError) -> ArbiterError:
+    """A bad `--board` names every protocol of the e-board codecs: add what `play` knows
+    besides (trial row 21: the reed-switch board on the Pi's GPIO and the virtual boards)."""
+    fields = getattr(exc, "fields", None)
+    if exc.template is None or not isinstance(fields, dict) or "known" not in fields:
+        return exc
+    known = ", ".join([fields["known"], GPIO_MATRIX, *SIM_BOARDS])
+    return type(exc).of(exc.template, **{**fields, "known": known})
 
 
 def camera_source(calibration: str | None, camera: int | str | None, video: str | None) -> Source:
