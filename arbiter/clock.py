@@ -74,7 +74,15 @@ class PacedClock:
     arrive. Every run of the demo so gives the same journal and PGN, clocks included (issue
     12 item 5, trial row 17), and time still runs between events (releases, the clocks on
     the screen). A machine too slow for the speed makes the game slower, never different.
+
+    The time stands at `cap` for at most `HOLD_S` real seconds: a report that has not come by
+    then waits on something that itself waits for time to pass (a link judged silent, which
+    reconnects after a back-off on this clock). The time then runs on, as on a plain real-time
+    clock: the game goes on right, only no longer to the tenth of the script's times.
     """
+
+    #: real seconds the time may stand at `cap` (a board's report comes within milliseconds)
+    HOLD_S = 1.0
 
     def __init__(self, *, speed: float = 1.0, source: Callable[[], float] = time.monotonic) -> None:
         if not speed > 0:
@@ -83,12 +91,24 @@ class PacedClock:
         self._source = source
         self.origin = source()
         self.cap = 0.0
+        self._held_since: float | None = None  # the real time the running time passed `cap`
+        self._last = 0.0  # never back
 
     def _running(self) -> float:
         return (self._source() - self.origin) * self.speed
 
     def now(self) -> float:
-        return min(self._running(), self.cap)
+        running = self._running()
+        if running <= self.cap:
+            self._held_since = None
+            value = running
+        else:
+            real = self._source()
+            if self._held_since is None:
+                self._held_since = real
+            value = self.cap if real - self._held_since < self.HOLD_S else running
+        self._last = max(self._last, value)
+        return self._last
 
     def set(self, t: float) -> None:
         """Let the stream time run up to `t` (never back)."""
