@@ -24,10 +24,23 @@ def _wrong(pred: str, truth: str) -> list[tuple[int, int]]:
 
 
 def _report(failures_dir: Path, name: str, figures: dict[str, Any]) -> None:
+    """Add `figures` to `accuracy.json` under `name`. Tests on several xdist workers write it
+    at once: one at a time (a lock), each by an atomic replace, so that no reader meets half a
+    file (a full run failed so, five tests at once, when the suite went to 4 workers)."""
+    import fcntl
+    import os
+
     path = failures_dir / "accuracy.json"
-    data = json.loads(path.read_text()) if path.exists() else {}
-    data[name] = figures
-    path.write_text(json.dumps(data, indent=1))
+    with open(failures_dir / ".accuracy.lock", "a") as lock:
+        fcntl.flock(lock.fileno(), fcntl.LOCK_EX)
+        try:
+            data = json.loads(path.read_text())
+        except (OSError, ValueError):
+            data = {}
+        data[name] = figures
+        written = path.with_name(f".{path.name}.{os.getpid()}")
+        written.write_text(json.dumps(data, indent=1))
+        os.replace(written, path)
     print(name, json.dumps({k: v for k, v in figures.items() if k != "per_image"}))
 
 
