@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from arbiter.cli.localize import argv_error
+from rules.i18n import N_
 
 if TYPE_CHECKING:
     from arbiter.live.config import Settings
@@ -163,7 +164,7 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from arbiter.i18n import language_for, said_in
+    from arbiter.i18n import gettext, language_for, said_in
     from arbiter.live.records import discard_unplayed, lock_journal, set_aside
     from arbiter.live.session import resumed_note
     from arbiter.live.setup import (
@@ -183,7 +184,7 @@ def run(args: argparse.Namespace) -> int:
     reading = None
     standard = settings.start_fields().get("time_control")
     if standard:
-        from arbiter.i18n import TIME_CONTROL_READ, gettext
+        from arbiter.i18n import TIME_CONTROL_READ
         from arbiter.live.club_time import describe
         from rules.timecontrol import TimeControl
 
@@ -205,11 +206,13 @@ def run(args: argparse.Namespace) -> int:
         start = history[0]
         assert isinstance(start, Start)  # load_unfinished rebuilt the game from it
         session = resume_game(path, history, settings)
-        sys.stderr.write(f"arbiter play: {not_applied(path, start, settings)}\n")
-        session.display.note(resumed_note(path, history[-1].t, session.language))
+        language = session.language
+        sys.stderr.write(f"arbiter play: {not_applied(path, start, settings, language)}\n")
+        session.display.note(resumed_note(path, history[-1].t, language))
         differ = options_not_applied(start, settings)
         if differ and session.display.tty:  # the full screen's redraw wipes the stderr line
-            session.display.note(f"not applied to the resumed game: {', '.join(differ)}")
+            note = gettext(NOT_APPLIED_NOTE, language).format(options=", ".join(differ))
+            session.display.note(note)
     else:
         if path.exists() and path.stat().st_size > 0:
             moved = archive(path)
@@ -287,20 +290,35 @@ def options_not_applied(start: Start, settings: Settings) -> list[str]:
     ]
 
 
-def not_applied(journal: Path, start: Start, settings: Settings) -> str:
+#: what `play --journal J` says of a game still going on in J, and of the options not applied
+RESUMED_GAME = N_(
+    "journal {journal} holds a game still going on ({players}, {control}): it is resumed"
+)
+NOT_APPLIED = N_(
+    "{resumed}. Not applied to it: {options} (a game keeps its own settings; for a new game"
+    " give another --journal)"
+)
+NOT_APPLIED_NOTE = N_("not applied to the resumed game: {options}")
+
+
+def not_applied(journal: Path, start: Start, settings: Settings, language: str = "en") -> str:
     """What `arbiter play --journal J` says when J holds a game still going on: that game is
     resumed, and which of the options given differ from its own settings (they are not
     applied: a game keeps the settings it began with)."""
+    from arbiter.i18n import gettext
+
     differ = options_not_applied(start, settings)
-    players = f"{start.white or 'White'} v {start.black or 'Black'}"
-    control = start.time_control or "no clock"
-    said = f"journal {journal} holds a game still going on ({players}, {control}): it is resumed"
+    players = gettext("{white} v {black}", language).format(
+        white=start.white or gettext("White", language),
+        black=start.black or gettext("Black", language),
+    )
+    control = start.time_control or gettext("no clock", language)
+    said = gettext(RESUMED_GAME, language).format(
+        journal=journal, players=players, control=control
+    )
     if not differ:
         return said
-    return (
-        f"{said}. Not applied to it: {', '.join(differ)} (a game keeps its own settings; for "
-        "a new game give another --journal)"
-    )
+    return gettext(NOT_APPLIED, language).format(resumed=said, options=", ".join(differ))
 
 
 def files_of(journal: Path, settings: Settings) -> dict[str, str | Path | None]:

@@ -118,3 +118,14 @@ def test_resume_keeps_the_pgn_and_headers_a_new_game_moves_them_aside(
     assert (tmp_path / "g.1.pgn").read_text() == pgn
     assert "1. e4" not in (tmp_path / "g.pgn").read_text()
     assert (tmp_path / "j.1.jsonl").exists()
+
+
+def test_the_options_not_applied_to_a_resumed_game_are_said_in_its_language(
+    tmp_path: Path,
+) -> None:
+    first = play(tmp_path, "e2e4\nquit\n", "--journal", "j.jsonl", "--white", "Ana")
+    assert first.returncode == 0, first.stderr
+    second = play(tmp_path, "quit\n", "--lang", "sr", "--journal", "j.jsonl", "--tc", "5+3")
+    assert second.returncode == 0, second.stderr
+    assert "dnevnik j.jsonl sadrži partiju koja još traje (Ana – " in second.stderr
+    assert "Nije primenjeno na nju: --tc 300+3" in second.stderr
