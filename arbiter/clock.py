@@ -63,7 +63,7 @@ class MonotonicClock:
         return (mono - self.origin) * self.speed
 
 
-class PacedClock:
+class PacedClock(MonotonicClock):
     """Real time at `speed`, never past the moment a scripted player last allowed (the demo
     on a virtual board: `arbiter.demo.board.PlayedOnTheBoard`).
 
@@ -85,20 +85,13 @@ class PacedClock:
     HOLD_S = 1.0
 
     def __init__(self, *, speed: float = 1.0, source: Callable[[], float] = time.monotonic) -> None:
-        if not speed > 0:
-            raise SourceError(f"the speed must be above 0, not {speed!r}")
-        self.speed = speed
-        self._source = source
-        self.origin = source()
+        super().__init__(speed=speed, source=source)
         self.cap = 0.0
         self._held_since: float | None = None  # the real time the running time passed `cap`
         self._last = 0.0  # never back
 
-    def _running(self) -> float:
-        return (self._source() - self.origin) * self.speed
-
     def now(self) -> float:
-        running = self._running()
+        running = super().now()
         if running <= self.cap:
             self._held_since = None
             value = running
@@ -116,16 +109,7 @@ class PacedClock:
 
     def until(self, t: float) -> float:
         """The real seconds until the running time reaches `t` (0 if it has)."""
-        return max(0.0, (t - self._running()) / self.speed)
-
-    def real_delay(self, dt: float) -> float:
-        return max(0.0, dt / self.speed)
-
-    def mono(self, t: float) -> float:
-        return self.origin + t / self.speed
-
-    def stream(self, mono: float) -> float:
-        return (mono - self.origin) * self.speed
+        return self.real_delay(t - super().now())
 
 
 class FakeClock:

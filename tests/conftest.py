@@ -12,6 +12,9 @@ from pathlib import Path
 
 import pytest
 
+# the browser tests' Chromium (one a module), for the hall's pages too (tests/hall)
+from tests.web.conftest import browser  # noqa: F401
+
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
 #: a file system in memory (Linux): the tests' `tmp_path` folders go there when it can be

@@ -69,11 +69,10 @@ class _Version(argparse.Action):
     """`arbiter --version`: the installed package's version, looked up only when asked (the
     package metadata is not read at every start)."""
 
-    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: object) -> None:
+    def __init__(self, option_strings: Sequence[str], dest: str, help: str | None = None) -> None:
         super().__init__(
-            option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, nargs=0,
-            help=str(kwargs.get("help") or ""),
-        )  # fmt: skip
+            option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, nargs=0, help=help
+        )
 
     def __call__(
         self,

@@ -207,9 +207,9 @@ def run(args: argparse.Namespace) -> int:
         assert isinstance(start, Start)  # load_unfinished rebuilt the game from it
         session = resume_game(path, history, settings)
         language = session.language
-        sys.stderr.write(f"arbiter play: {not_applied(path, start, settings, language)}\n")
-        session.display.note(resumed_note(path, history[-1].t, language))
         differ = options_not_applied(start, settings)
+        sys.stderr.write(f"arbiter play: {not_applied(path, start, differ, language)}\n")
+        session.display.note(resumed_note(path, history[-1].t, language))
         if differ and session.display.tty:  # the full screen's redraw wipes the stderr line
             note = gettext(NOT_APPLIED_NOTE, language).format(options=", ".join(differ))
             session.display.note(note)
@@ -301,13 +301,12 @@ NOT_APPLIED = N_(
 NOT_APPLIED_NOTE = N_("not applied to the resumed game: {options}")
 
 
-def not_applied(journal: Path, start: Start, settings: Settings, language: str = "en") -> str:
+def not_applied(journal: Path, start: Start, differ: list[str], language: str = "en") -> str:
     """What `arbiter play --journal J` says when J holds a game still going on: that game is
-    resumed, and which of the options given differ from its own settings (they are not
-    applied: a game keeps the settings it began with)."""
+    resumed, and which of the options given differ from its own settings (`differ`, from
+    `options_not_applied`: they are not applied, a game keeps the settings it began with)."""
     from arbiter.i18n import gettext
 
-    differ = options_not_applied(start, settings)
     players = gettext("{white} v {black}", language).format(
         white=start.white or gettext("White", language),
         black=start.black or gettext("Black", language),

@@ -92,13 +92,14 @@ def open_sources(
     gpio = settings.get("gpio", "none")
     board = settings.get("board")
     matrix = settings.matrix()
+    pi_for_matrix = False  # the Pi's own GPIO taken for `--board gpio-matrix`, none being given
     if board == GPIO_MATRIX:
         # the reed-switch board of hardware_docs/reed-matrix.md, wired to the Pi's header
         from firmware_bridge.gpio.pins import MatrixSettings
 
         board, matrix = None, matrix or MatrixSettings()
         if gpio == "none":
-            gpio = "rpi"
+            gpio, pi_for_matrix = "rpi", True
     if gpio != "none":
         from firmware_bridge.gpio.base import GpioUnavailable
 
@@ -106,7 +107,7 @@ def open_sources(
         try:
             sources.append(GpioSource(gpio, settings.pin_map(), mode, matrix=matrix))
         except GpioUnavailable as exc:
-            if settings.get("gpio", "none") != "none":
+            if not pi_for_matrix:
                 raise
             raise SourceError.of(NO_PI_FOR_MATRIX, error=exc) from None  # trial row 21
     virtual = None

@@ -8,12 +8,13 @@ Replaying the journal rebuilds the position, the clocks and every ruling.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 from pathlib import Path
 from typing import TextIO
 
 from arbiter.errors import JournalError
-from arbiter.records.stream import read_events, torn_fault
+from arbiter.records.stream import MAX_LINE_BYTES, read_events, torn_fault
 from rules.errors import EventError
 from rules.events import Event, Restart, Start
 from rules.i18n import N_
@@ -98,8 +99,9 @@ def read_journal(path: str | os.PathLike[str]) -> tuple[list[Event], list[str]]:
             N_("journal {path}: cannot be read ({reason})"), path=p, reason=reason_of(exc)
         ) from None
     with handle:
-        first = handle.readline()
-        if not _begins_a_journal(first, only_line=not handle.read(1).strip()):
+        first = handle.readline(MAX_LINE_BYTES + 1)  # a longer one is the reader's to refuse
+        whole = len(first) <= MAX_LINE_BYTES
+        if whole and not _begins_a_journal(first, only_line=not handle.read(1).strip()):
             raise JournalError.of(
                 N_("journal {path}: it does not begin with a 'start' event"), path=p
             )
@@ -166,19 +168,19 @@ def _a_journal(body: bytes, cut: int) -> bool:
 
 
 def _begins_a_journal(first: bytes, *, only_line: bool) -> bool:
-    """Does a file whose first line is `first` begin as a journal does? That line is a
-    `start` event, or, when it is the file's only line, the torn line of one (a JSON object
-    begun: a power cut while `start` was written). A file that is no journal (a text given by
-    mistake) is then neither cut nor read past: its first line is named as what is wrong."""
+    """Does a file whose first line is `first` begin as a journal does? That line is a JSON
+    object of type `start` (a bad field of it is the reader's to name, line and fault), or,
+    when it is the file's only line, the torn line of one (a JSON object begun: a power cut
+    while `start` was written). A file that is no journal (a text given by mistake) is then
+    neither cut nor read past: its first line is named as what is wrong."""
     text = first.strip()
     if not text or (only_line and text.startswith(b"{")):
         return True
     try:
-        from rules.events import parse_line
-
-        return isinstance(parse_line(text.decode("utf-8")), Start)
-    except (EventError, UnicodeDecodeError, ValueError, RecursionError):
+        head = json.loads(text.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
         return False
+    return isinstance(head, dict) and head.get("type") == Start.type
 
 
 def fsync_folder(folder: Path) -> None:

@@ -248,3 +248,15 @@ def test_an_empty_stream_names_the_file(tmp_path: Path) -> None:
     for command in ("replay", "pgn"):
         result = arbiter(command, str(path))
         assert result.returncode == 2 and f"{path}: the stream is empty" in result.stderr
+
+
+def test_a_journal_whose_start_has_a_bad_field_is_named_by_line_and_fault(tmp_path: Path) -> None:
+    """The check that a file begins as a journal leaves a `start` line with a bad field to the
+    reader, which names the line and the fault (not "does not begin with a 'start' event")."""
+    path = tmp_path / "g.jsonl"
+    path.write_text('{"t": 0, "type": "start", "max_plies": 0}\n{"t": 1, "type": "tick"}\n')
+    result = arbiter("resume", str(path), "--no-keyboard")
+    assert result.returncode == 2
+    assert "line 1: 'max_plies' must be between 1 and 8, not 0" in result.stderr
+    with pytest.raises(JournalError, match="line 1"):
+        read_journal(path)

@@ -6,7 +6,6 @@ names, and no request of the pages failing (their icon)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -50,31 +49,10 @@ def hall() -> Iterator[HallPage]:
         page.stop()
 
 
-@pytest.fixture(scope="module")
-def chromium(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS, _unavailable
-
-    if not Path(CHROMIUM).exists():
-        _unavailable(f"{CHROMIUM} is missing (apt-get install chromium)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _unavailable("the Python package playwright is missing (pip install -e '.[dev]')")
-    with sync_playwright() as p:
-        context = p.chromium.launch_persistent_context(
-            str(tmp_path_factory.mktemp("profile")), executable_path=CHROMIUM,
-            args=CHROMIUM_ARGS, headless=True, viewport={"width": 1280, "height": 860},
-        )  # fmt: skip
-        try:
-            yield context
-        finally:
-            context.close()
-
-
-def test_the_link_keeps_the_boards_when_the_words_come_late(hall: HallPage, chromium: Any) -> None:
+def test_the_link_keeps_the_boards_when_the_words_come_late(hall: HallPage, browser: Any) -> None:
     """The first state came before the page's words (1 load in 4 on the colleague's
     machine; here the words are held back): they must not put "connecting…" back."""
-    tab = chromium.new_page()
+    tab = browser.new_page()
     held: list[Any] = []
     tab.route("**/api/strings*", lambda route: held.append(route))
     tab.goto(hall.url)
@@ -86,8 +64,8 @@ def test_the_link_keeps_the_boards_when_the_words_come_late(hall: HallPage, chro
     tab.close()
 
 
-def test_the_cards_footers_and_names_lay_out_on_their_lines(hall: HallPage, chromium: Any) -> None:
-    tab = chromium.new_page()
+def test_the_cards_footers_and_names_lay_out_on_their_lines(hall: HallPage, browser: Any) -> None:
+    tab = browser.new_page()
     tab.goto(hall.url)
     tab.wait_for_selector(f".card[data-board='{BOARDS}'] .clocks")
     cards = tab.evaluate(
@@ -124,9 +102,9 @@ def _failures(tab: Any) -> list[str]:
     return failed
 
 
-def test_no_request_of_the_pages_fails(hall: HallPage, chromium: Any) -> None:
+def test_no_request_of_the_pages_fails(hall: HallPage, browser: Any) -> None:
     for path in ("", "board/1"):
-        tab = chromium.new_page()
+        tab = browser.new_page()
         failed = _failures(tab)
         tab.goto(hall.url + path)
         tab.wait_for_selector("#lang")
