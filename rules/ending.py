@@ -16,7 +16,7 @@ from rules.rulings import Flag, GameOver, Note, Reason, Ruling
 from rules.sides import COLOR, SIDE, other, win_for
 from rules.state import GameState
 from rules.types import Result, Side
-from rules.winnability.explain import static_reason
+from rules.winnability.explain import CannotMate, say, static_proof
 from rules.winnability.material import few_minor_pieces, minor_pieces_only, pawns_locked
 
 #: work allowed for the dead-position check after a move (winnability budget units)
@@ -59,10 +59,9 @@ def after_move(game: GameState, t: float, out: list[Ruling], made_at: float) -> 
         game_over(game, t, "1/2-1/2", "profile", "5.2.2", out)
 
 
-def dead_position(game: GameState) -> str | None:
-    """5.2.2: no series of legal moves can end in mate (proven, never guessed): the reason in
-    words, each side's (the `explanation` of the draw), or None when the position is not
-    proven dead.
+def dead_position(game: GameState) -> tuple[CannotMate, ...] | None:
+    """5.2.2: no series of legal moves can end in mate (proven, never guessed): each side's
+    reason (the `explanation` of the draw), or None when the position is not proven dead.
 
     Checked after every move, so it must be cheap: python-chess's insufficient material
     first, then the full analysis only where every pawn is locked (a position where some
@@ -85,11 +84,11 @@ def dead_position(game: GameState) -> str | None:
             return None
     reasons = []
     for color in (chess.WHITE, chess.BLACK):
-        can, why = winnability.verdict(board, color, DEAD_POSITION_BUDGET)
+        can, why = winnability.proven_verdict(board, color, DEAD_POSITION_BUDGET)
         if can is not False or why is None:
             return None
         reasons.append(why)
-    return ". ".join(reasons)
+    return tuple(reasons)
 
 
 def cannot_mate(game: GameState, side: Side) -> bool:
@@ -100,12 +99,13 @@ def cannot_mate(game: GameState, side: Side) -> bool:
 def why_cannot_mate(game: GameState, side: Side) -> str | None:
     """6.9, 5.1.2, 7.5.5: why `side` cannot mate by any series of legal moves, in words (the
     `explanation` of the draw), or None when that is not proven."""
-    return mate_verdict(game, side)[1]
+    why = mate_verdict(game, side)[1]
+    return None if why is None else say(why)
 
 
-def mate_verdict(game: GameState, side: Side) -> tuple[bool | None, str | None]:
-    """6.9, 5.1.2, 7.5.5: can `side` mate by some series of legal moves? (False, why in
-    words) when proven impossible, (True, None) when mate is possible, (None, None) when
+def mate_verdict(game: GameState, side: Side) -> tuple[bool | None, CannotMate | None]:
+    """6.9, 5.1.2, 7.5.5: can `side` mate by some series of legal moves? (False, why) when
+    proven impossible, (True, None) when mate is possible, (None, None) when
     undecided within `RULING_BUDGET` (`winnability.verdict`).
 
     python-chess's insufficient material and the static proof of blocked pawns come first
@@ -118,12 +118,12 @@ def mate_verdict(game: GameState, side: Side) -> tuple[bool | None, str | None]:
     """
     board = game.board
     color = COLOR[side]
-    reason = static_reason(board, color)
+    reason = static_proof(board, color)
     if reason is not None:
         return False, reason
     if not searched(board, color):
         return True, None
-    return winnability.verdict(board, color, RULING_BUDGET)
+    return winnability.proven_verdict(board, color, RULING_BUDGET)
 
 
 def searched(board: chess.Board, color: chess.Color) -> bool:
@@ -152,7 +152,6 @@ def work_ahead(game: GameState, nodes: int) -> bool:
     return False
 
 
-
 #: the endings a move makes by itself (`after_move`)
 ENDED_BY_THE_MOVE = frozenset(
     {"checkmate", "stalemate", "fivefold_repetition", "seventyfive_moves", "dead_position",
@@ -167,18 +166,28 @@ def game_over(
     reason: Reason,
     article: str | None,
     out: list[Ruling],
-    explanation: str | None = None,
+    why: CannotMate | tuple[CannotMate, ...] | None = None,
 ) -> None:
     """The game ended (5, 6.9, 9.6, 7.5.5, a claim, the arbiter): rule it and stop the clocks.
 
-    `explanation` (a project extension, docs/events.md): why the game is drawn when the side
-    that would win cannot mate (time_dead_position, resignation_dead_position,
-    illegal_moves_dead_position), for the arbiter to show."""
+    `why`: why the game is drawn when the side that would win cannot mate (dead_position,
+    time_dead_position, resignation_dead_position, illegal_moves_dead_position), for the
+    arbiter to show: the ruling's `explanation` in English (a project extension,
+    docs/events.md) and the typed reasons, which the formatter says in the players' language."""
     if game.over:
         return
     game.end(result, reason)
+    reasons = why if isinstance(why, tuple) else () if why is None else (why,)
+    explanation = ". ".join(say(r) for r in reasons) if reasons else None
     out.append(
-        GameOver(t=t, article=article, result=result, reason=reason, explanation=explanation)
+        GameOver(
+            t=t,
+            article=article,
+            result=result,
+            reason=reason,
+            explanation=explanation,
+            why=reasons,
+        )
     )
     if game.timed:
         stop = t
@@ -204,29 +213,57 @@ def flag(
         return
     game.flag_fell(side)
     game.stop_clock(at)
+    out.append(Flag(t=t, side=side, article="6.9", at=round(at, 6)))
+    if game.defer_verdicts and not verdict_ready(game, other(side)):
+        game.await_verdict(side, t)  # the live session settles it between inputs (`settle`)
+        return
+    flag_verdict(game, side, t, out)
+
+
+def flag_verdict(game: GameState, side: Side, t: float, out: list[Ruling]) -> None:
+    """6.9, after `side`'s flag: a loss if the opponent can still mate by some series of legal
+    moves, a draw if that is proven impossible. Undecided within the budget, a `note`
+    (`flag_undecided`) says that the arbiter decides: the clocks stop and the game holds
+    (board events ignored) until the arbiter's `declare` (docs/events.md)."""
     winner = other(side)
     can, why = mate_verdict(game, winner)
     if can is None:  # no guess either way: the game holds for the arbiter's `declare`
-        held(game, side, at, t, out)
-        return
-    out.append(Flag(t=t, side=side, article="6.9", at=round(at, 6)))
-    if can is False:
+        out.append(Note(t=t, side=side, article="6.9", topic="flag_undecided"))
+        hold(game, t, out)
+    elif can is False:
         game_over(game, t, "1/2-1/2", "time_dead_position", "6.9", out, why)
     else:
         game_over(game, t, win_for(winner), "time", "6.9", out)
 
 
-def held(game: GameState, side: Side, at: float, t: float, out: list[Ruling]) -> None:
-    """6.9 with the analysis out of budget: the flag is ruled `undecided`, the clocks stop and
-    the game holds (board events ignored) until the arbiter declares the result (docs/events.md
-    `flag.undecided`)."""
-    winner = "White" if other(side) == "white" else "Black"
-    text = (
-        f"undecided: the arbiter decides whether {winner} can still mate "
-        f"(the analysis did not settle it within its budget)"
-    )
-    out.append(Flag(t=t, side=side, article="6.9", at=round(at, 6), undecided=text))
-    hold(game, t, out)
+def verdict_ready(game: GameState, side: Side) -> bool:
+    """Whether `mate_verdict(game, side)` is known without searching further: a static proof,
+    no search asked (`searched`), or the search worked out ahead (`work_ahead`) finished or
+    at its budget. Asks the kept search only: expands no position."""
+    board = game.board
+    color = COLOR[side]
+    if not searched(board, color):
+        return True
+    return winnability.work_ahead(board, color, RULING_BUDGET, 0)
+
+
+def settle(game: GameState, nodes: int | None, out: list[Ruling]) -> bool:
+    """The verdict a flag left to the live session (`GameState.awaiting_verdict`): advance
+    its search by at most `nodes` positions (None: to the end) and, once it is known, rule it
+    into `out`. True when nothing awaits any more. The rulings are those `flag` would have
+    given at once: only their moment in real time differs."""
+    waiting = game.awaiting_verdict
+    if waiting is None:
+        return True
+    side, t = waiting
+    winner = other(side)
+    if nodes is not None and not verdict_ready(game, winner):
+        winnability.work_ahead(game.board, COLOR[winner], RULING_BUDGET, nodes)
+        if not verdict_ready(game, winner):
+            return False
+    game.verdict_given()
+    flag_verdict(game, side, t, out)
+    return True
 
 
 def hold(game: GameState, t: float, out: list[Ruling]) -> None:

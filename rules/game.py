@@ -73,6 +73,8 @@ class Game(GameState):
                 before=self.t,
             )
         out: list[Ruling] = []
+        if self.awaiting_verdict is not None:  # the flag's verdict comes before anything later
+            ending.settle(self, None, out)
         flag = self.flag_due()
         if (
             self.pending
@@ -81,6 +83,8 @@ class Game(GameState):
         ):
             # a tick says that time reached t: what falls due at t itself is decided too
             self._advance(t, out, strict_before=not isinstance(event, Tick))
+            if self.awaiting_verdict is not None and not isinstance(event, Tick):
+                ending.settle(self, None, out)  # the event is ruled in the flag's aftermath
         self.time_reaches(t)
         if not self.rules_events or self.held:  # over, or a flag held for the arbiter
             if isinstance(event, ArbiterAction):
@@ -94,9 +98,20 @@ class Game(GameState):
     def advance(self, t: float) -> list[Ruling]:
         """Take every decision that falls due up to `t` (live sessions call this on timers)."""
         out: list[Ruling] = []
-        if t >= self.t:
+        if t >= self.t:  # a flag's verdict still awaited (`settle`) holds back what follows it
             self._advance(t, out, strict_before=False)
             self.time_reaches(t)
+        return self._ordered(out)
+
+    def settle(self, nodes: int | None = None) -> list[Ruling] | None:
+        """The verdict of a flag ruled while `defer_verdicts` is on (6.9), worked out at most
+        `nodes` positions further (None: to the end): its rulings once known (empty when
+        nothing awaits), None while more work is left. The live session calls it between
+        inputs; any event or `advance` settles it first, so the rulings and their order are
+        those of a replay, which rules the verdict with the flag."""
+        out: list[Ruling] = []
+        if not ending.settle(self, nodes, out):
+            return None
         return self._ordered(out)
 
     def next_deadline(self) -> float | None:
@@ -116,8 +131,10 @@ class Game(GameState):
     def finish(self) -> list[Ruling]:
         """End of a stream: pending placements are released as though time had passed."""
         out: list[Ruling] = []
+        if self.awaiting_verdict is not None:
+            ending.settle(self, None, out)
         if self.over:
-            return out
+            return self._ordered(out)
         while self.pending and not self.over:
             sq = min(self.pending, key=self.release_due)
             due = max(self.t, self.release_due(sq))
@@ -142,7 +159,7 @@ class Game(GameState):
 
         `strict_before`: only what falls due before `until`, not at `until` itself.
         """
-        while not self.over:
+        while not self.over and self.awaiting_verdict is None:
             # the earliest due: releases (in the order put down), then a press, then the flag
             best: float | None = None
             kind = -1  # 0 a release, 1 a press, 2 the flag

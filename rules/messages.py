@@ -32,6 +32,7 @@ from rules.rulings import (
     Ruling,
     Violation,
 )
+from rules.winnability.explain import say
 
 __all__ = [
     "EN",
@@ -140,6 +141,9 @@ EN: dict[str, str | Plural] = {
     "draw_offer": N_("{Side} offers a draw (Art. {article})."),
     "game_over": N_("The game is over: {result}, {reason_text} (Art. {article})."),
     "game_over.declared": N_("The game is over: {result}, {reason_text}."),
+    "game_over.explained": N_(
+        "The game is over: {result}, {reason_text} (Art. {article}). {explanation}."
+    ),
     "warning": N_("{Side}: {text}"),
     "note": N_("{text}"),
     "arbiter_action.pause": N_("The arbiter stopped the clocks (Art. {article})."),
@@ -213,6 +217,10 @@ NOTES: dict[str, str] = {
     "resignation_undecided": N_(
         "Undecided: the arbiter decides whether the opponent of the player who resigned can"
         " still mate (Art. 5.1.2)."
+    ),
+    "flag_undecided": N_(
+        "Undecided: the arbiter decides whether the opponent of the player whose time ran out"
+        " can still mate (Art. 6.9)."
     ),
     "illegal_moves_undecided": N_(
         "Undecided: the arbiter decides whether the opponent of the player who made a second"
@@ -292,6 +300,8 @@ def key_of(ruling: Ruling) -> str:
             return "claim.valid" if valid else "claim.invalid"
         case GameOver(article=None):
             return "game_over.declared"  # the arbiter's declaration (12.2) names no article
+        case GameOver(explanation=str()):
+            return "game_over.explained"  # why the side that would win cannot mate
     return ruling.type
 
 
@@ -306,6 +316,10 @@ def format_ruling(ruling: Ruling, language: str = "en") -> str:
     elif isinstance(ruling, Note):
         note = NOTES.get(ruling.topic)
         fields["text"] = ruling.topic if note is None else translations(language).gettext(note)
+    elif isinstance(ruling, GameOver) and ruling.why and language != "en":
+        # the typed reasons in the players' language (a ruling read back from JSON has only
+        # the English `explanation`, which then stands)
+        fields["explanation"] = ". ".join(say(reason, language) for reason in ruling.why)
     return message(key_of(ruling), language, side=ruling.side, article=ruling.article, **fields)
 
 

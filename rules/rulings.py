@@ -13,8 +13,8 @@ from its fields, when it is read, by the one formatter `rules.messages.format_ru
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any, ClassVar, Literal, TypeAlias, get_args
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeAlias, get_args
 
 import chess
 
@@ -22,6 +22,9 @@ from rules.errors import EventError
 from rules.i18n import N_
 from rules.types import Result, Side, Square
 from rules.values import quick_init
+
+if TYPE_CHECKING:
+    from rules.winnability.explain import CannotMate
 
 __all__ = [
     "RULING_CLASSES",
@@ -93,7 +96,7 @@ ArbiterDoing: TypeAlias = Literal[
 ]
 #: what a `note` is about (a project extension of the contract, docs/events.md)
 NoteTopic: TypeAlias = Literal[
-    "draw_before_both_moved", "resignation_undecided", "illegal_moves_undecided",
+    "draw_before_both_moved", "resignation_undecided", "illegal_moves_undecided", "flag_undecided",
     "no_claim_to_rule",
 ]
 
@@ -309,15 +312,9 @@ class Flag(Ruling):
 
     type: ClassVar[str] = "flag"
     at: float
-    #: project extension (docs/events.md): set when it is not known within the analysis's
-    #: budget whether the opponent can still mate; no `game_over` follows, the arbiter decides
-    undecided: str | None = None
 
     def fields(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"at": self.at}
-        if self.undecided is not None:
-            out["undecided"] = self.undecided
-        return out
+        return {"at": self.at}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -336,6 +333,10 @@ class GameOver(Ruling):
     reason: Reason
     #: project extension (docs/events.md): why the side that would win cannot mate
     explanation: str | None = None
+    #: the same reasons typed (`rules.winnability.explain`), for the formatter to say them in
+    #: the players' language; not in the contract's JSON (a ruling read back from JSON has the
+    #: English `explanation` only), so not compared
+    why: tuple[CannotMate, ...] = field(default=(), compare=False)
 
     def fields(self) -> dict[str, Any]:
         out: dict[str, Any] = {"result": self.result, "reason": self.reason}
@@ -513,7 +514,7 @@ def _parse(
             paused=bool(d["paused"]),
         )
     if cls is Flag:
-        return Flag(**common, at=d["at"], undecided=d.get("undecided"))
+        return Flag(**common, at=d["at"])
     if cls is GameOver:
         return GameOver(
             **common, result=d["result"], reason=d["reason"], explanation=d.get("explanation")

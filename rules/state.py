@@ -167,6 +167,12 @@ class GameState:
         #: a flag fell and whether the opponent can still mate is undecided (6.9): the game
         #: holds, board events are ignored, until the arbiter's `declare` ends it
         self.held = False
+        #: the live session's choice (`Game.settle`): a flag whose verdict needs more search
+        #: than was worked out ahead is ruled at once and its verdict left to `settle`, so that
+        #: the flag is never delayed by the analysis; off (replays), the verdict follows at once
+        self.defer_verdicts = False
+        #: a flag (side, ruled at t) whose verdict (6.9) `settle` has still to give
+        self.awaiting_verdict: tuple[Side, float] | None = None
         #: while the board is being restored (`restoring`): when its last change was reported
         self.restore_seen_at = start.t
         #: while the board is restored, with `auto_press`: the squares a piece was put down
@@ -335,6 +341,15 @@ class GameState:
         """The flag that waited for a release (`flag_waits`), ruled now; None if none did."""
         waited, self.flag_wait = self.flag_wait, None
         return waited
+
+    def await_verdict(self, side: Side, t: float) -> None:
+        """`side`'s flag was ruled at `t`; whether the opponent can still mate (6.9) is left to
+        `Game.settle` (the live session, between inputs: `defer_verdicts`)."""
+        self.awaiting_verdict = (side, t)
+
+    def verdict_given(self) -> None:
+        """The verdict `await_verdict` left is ruled now."""
+        self.awaiting_verdict = None
 
     def hold_for_verdict(self) -> None:
         """Whether the side that would win can still mate is undecided (6.9, 5.1.2, 7.5.5):

@@ -145,6 +145,9 @@ class Session:
         rulings: list[Ruling] | None = None,
     ) -> None:
         self.game = game
+        #: a flag is ruled at once, its verdict (6.9) between inputs (`_settle`): the search
+        #: that decides it never delays the flag (docs/winnability.md, "The live limit")
+        game.defer_verdicts = True
         self.journal = journal
         self.clock = clock
         self.sources = list(sources)
@@ -537,8 +540,18 @@ class Session:
         pending = [t for t in times if t is not None]
         return min(pending) if pending else None
 
+    def _settle(self) -> None:
+        """One slice of the search a flag's verdict waits for (`Game.settle`); its rulings
+        (`game_over`, or the `flag_undecided` note, and the clocks) once it is known."""
+        rulings = self.game.settle(AHEAD_NODES)
+        if rulings:
+            self._deliver(rulings, self.last_t)
+
     def finished_inputs(self) -> bool:
-        """Every source has ended and nothing more can happen by time alone."""
+        """Every source has ended and nothing more can happen by time alone (nor is a flag's
+        verdict still being worked out)."""
+        if self.game.awaiting_verdict is not None:
+            return False
         if not self.sources or any(
             not getattr(s, "finite", False) or s.name not in self.done for s in self.sources
         ):
@@ -575,6 +588,9 @@ class Session:
                     self._next_refresh = now + refresh_t
                 if self.finished_inputs():
                     break
+                if self.queue.empty() and self.game.awaiting_verdict is not None:
+                    self._settle()  # a slice of the verdict of a flag ruled already (6.9)
+                    continue
                 if self.queue.empty() and ending.work_ahead(self.game, AHEAD_NODES):
                     continue  # idle: a slice of what a flag would need (6.9), inputs first
                 wake = self.wake_at(now)

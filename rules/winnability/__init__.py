@@ -8,8 +8,8 @@ walk of every reachable position); `True` only with a helpmate line in hand (`de
 it); `None` when the node budget ran out first.
 
 Public API: `Winnability`, `analyse`, `can_mate`, `decide`, `find_helpmate`, `why_cannot_mate`
-(the reason in words), `verdict` (the answer and its reason together), `may_be_dead` (the
-cheap screen after every move), `board_from_fen`.
+(the reason in words), `verdict` (the answer and its reason together; `proven_verdict` with the
+reason typed, `CannotMate`), `may_be_dead` (the cheap screen after every move), `board_from_fen`.
 
 The method follows the Chess Unwinnability Analyzer (Ambrona, 2022): a static look at pawns that
 can never move (`static`), then a guided best-first helpmate search
@@ -32,7 +32,7 @@ from rules.errors import PositionError
 from rules.i18n import N_, Listed, Word
 from rules.winnability import ahead
 from rules.winnability.ahead import answer
-from rules.winnability.explain import searched_reason, static_reason
+from rules.winnability.explain import CannotMate, say, static_proof
 from rules.winnability.screen import remember_line, screen
 from rules.winnability.search import position_key
 from rules.winnability.static import cannot_mate, rams
@@ -89,7 +89,7 @@ def work_ahead(board: chess.Board, color: chess.Color, budget: int, nodes: int) 
     key = (position_key(board), color)
     static = _static.get(key)
     if static is None:
-        static = board.is_checkmate() or static_reason(board, color) is not None
+        static = board.is_checkmate() or static_proof(board, color) is not None
         _static[key] = static
         if len(_static) > 64:
             del _static[next(iter(_static))]
@@ -160,13 +160,22 @@ def verdict(
     """`can_mate` with its reason: (False, why in words) when `color` provably cannot mate,
     (True, None) when a helpmate was found, (None, None) when undecided within `budget` (the
     arbiter decides: FIDE 6.9 gives no default)."""
+    found, reason = proven_verdict(board, color, budget)
+    return found, None if reason is None else say(reason)
+
+
+def proven_verdict(
+    board: chess.Board, color: chess.Color, budget: int = DEFAULT_BUDGET
+) -> tuple[bool | None, CannotMate | None]:
+    """`verdict` with its reason as a typed value (`CannotMate`), which `say` puts in words in
+    any language of the catalogue: a ruling keeps it, so that the players read it in theirs."""
     if board.is_checkmate() and board.turn == color:
-        return False, f"{'White' if color == chess.WHITE else 'Black'} is checkmated"
-    reason = static_reason(board, color)
+        return False, CannotMate(color, "checkmated")
+    reason = static_proof(board, color)
     if reason is not None:
         return False, reason
     found = decide(board, color, budget)[0]
-    return (False, searched_reason(color)) if found is False else (found, None)
+    return (False, CannotMate(color, "searched")) if found is False else (found, None)
 
 
 def decide(

@@ -5,8 +5,9 @@ never change (with where the enemy king can go and which colour of squares the b
 keep), or an exhaustive walk of every reachable position.
 
 A reason is a typed value (`CannotMate`), said in words by `say(reason, language)` through
-the rules' catalogue (`rules.i18n`); `static_reason` and `searched_reason` give the English,
-which a ruling's `explanation` carries (the contract's English).
+the rules' catalogue (`rules.i18n`); `say(reason)` gives the English, which a ruling's
+`explanation` carries (the contract's English), and a `game_over` ruling keeps the typed
+reasons too (`GameOver.why`), so that the players read them in their language.
 """
 
 from __future__ import annotations
@@ -161,8 +162,3 @@ def static_reason(board: chess.Board, color: chess.Color) -> str | None:
     """The reason of a static proof that `color` cannot mate, in English, or None."""
     proof = static_proof(board, color)
     return None if proof is None else say(proof)
-
-
-def searched_reason(color: chess.Color) -> str:
-    """The reason when every reachable position was walked without a mate by `color`."""
-    return say(CannotMate(color, "searched"))

@@ -120,6 +120,7 @@ def other_rulings() -> list[Ruling]:
         Reinstate,
         Violation,
     )
+    from rules.winnability.explain import CannotMate, say
 
     fen = chess.Board().fen()
     pieces = tuple(PieceOn(i, p) for i, p in enumerate("KQRBNPkqrbnpXx?"))
@@ -143,6 +144,20 @@ def other_rulings() -> list[Ruling]:
         Note(t=1, article="9.5", topic="no_claim_to_rule"),
     ]  # fmt: skip
     out += [GameOver(t=2, article="5", result="1/2-1/2", reason=r) for r in REASONS]  # type: ignore[arg-type]
+    out.append(Note(t=2, side="white", article="6.9", topic="flag_undecided"))
+    reasons = (
+        CannotMate(chess.BLACK, "only_king"),
+        CannotMate(chess.WHITE, "material", pieces=("bishop", "knight")),
+        CannotMate(chess.WHITE, "searched"),
+        CannotMate(chess.BLACK, "checkmated"),
+        CannotMate(chess.WHITE, "blocked", pawns=8, squares=12, can_check=True, bishops="dark"),
+        CannotMate(chess.BLACK, "blocked", pawns=16, squares=20, bishops="light"),
+    )
+    out += [
+        GameOver(t=2, article="6.9", result="1/2-1/2", reason="time_dead_position",
+                 explanation=say(why), why=(why,))
+        for why in reasons
+    ]  # fmt: skip
     out += [
         Illegal(t=2, side="white", article="7.5.1", completed=True, defect=d, count=2)  # type: ignore[arg-type]
         for d in DEFECTS

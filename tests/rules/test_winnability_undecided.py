@@ -47,15 +47,16 @@ def test_flag_with_the_analysis_out_of_budget_is_held_for_the_arbiter(
     r = script.rulings()
     flag = of(r, "flag", side="white")[0]
     assert isinstance(flag, Flag)
-    assert flag.undecided is not None and flag.undecided.startswith("undecided: the arbiter")
-    assert "Black" in flag.undecided
+    note = of(r, "note", side="white")[0]
+    assert isinstance(note, Note) and note.topic == "flag_undecided" and note.article == "6.9"
+    assert format_ruling(note).startswith("Undecided: the arbiter decides")
+    assert [x.type for x in r] == ["flag", "note", "clock"]
     assert over(r) is None and not of(r, "move")
     assert script.game.held and not script.game.over
     clocks = of(r, "clock")
     assert clocks and clocks[-1].running is None  # type: ignore[attr-defined]
-    wire = flag.to_dict()
-    assert wire["undecided"] == flag.undecided
-    assert parse_ruling(wire) == flag
+    assert parse_ruling(flag.to_dict()) == flag
+    assert parse_ruling(note.to_dict(format_ruling), format_ruling) == note
 
 
 def test_the_arbiter_declares_after_an_undecided_flag(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -79,9 +80,7 @@ def test_a_flag_with_free_pieces_is_a_loss_without_a_search(
 def test_flag_with_a_helpmate_found_is_a_loss_and_carries_no_undecided() -> None:
     r = Script(MIDDLEGAME, time_control="60").tick(61).rulings()
     assert over(r) == ("0-1", "time")
-    flag = of(r, "flag", side="white")[0]
-    assert isinstance(flag, Flag) and flag.undecided is None
-    assert "undecided" not in flag.to_dict()
+    assert of(r, "flag", side="white") and not of(r, "note")
 
 
 def test_resignation_with_the_analysis_out_of_budget_is_held(
