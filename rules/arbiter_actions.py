@@ -51,9 +51,16 @@ def arbiter_action(game: GameState, ev: ArbiterAction, out: list[Ruling]) -> Non
 
 
 def declare(game: GameState, ev: Declare, out: list[Ruling]) -> None:
-    """The arbiter declares the result (12.2); a reason the contract lacks is their decision."""
-    reason: Any = ev.reason if ev.reason in _REASONS else "arbiter_decision"
-    ending.game_over(game, ev.t, ev.result, reason, None, out)
+    """The arbiter declares the result (12.2); a reason the contract lacks is their decision,
+    and their own words for it (`declare 1-0 did not come to the board`) go with it as the
+    `game_over`'s `explanation`, for the players and the record."""
+    if ev.reason in _REASONS:
+        reason: Any = ev.reason
+        said = None
+    else:
+        reason = "arbiter_decision"
+        said = " ".join((ev.reason or "").replace("_", " ").split()) or None
+    ending.game_over(game, ev.t, ev.result, reason, None, out, said=said)
 
 
 def pause(game: GameState, ev: PauseClocks, out: list[Ruling]) -> None:

@@ -167,18 +167,21 @@ def game_over(
     article: str | None,
     out: list[Ruling],
     why: CannotMate | tuple[CannotMate, ...] | None = None,
+    *,
+    said: str | None = None,
 ) -> None:
     """The game ended (5, 6.9, 9.6, 7.5.5, a claim, the arbiter): rule it and stop the clocks.
 
     `why`: why the game is drawn when the side that would win cannot mate (dead_position,
     time_dead_position, resignation_dead_position, illegal_moves_dead_position), for the
     arbiter to show: the ruling's `explanation` in English (a project extension,
-    docs/events.md) and the typed reasons, which the formatter says in the players' language."""
+    docs/events.md) and the typed reasons, which the formatter says in the players' language.
+    `said`: the arbiter's own words for a declared result (12.2), the `explanation` as typed."""
     if game.over:
         return
     game.end(result, reason)
     reasons = why if isinstance(why, tuple) else () if why is None else (why,)
-    explanation = ". ".join(say(r) for r in reasons) if reasons else None
+    explanation = ". ".join(say(r) for r in reasons) if reasons else said
     out.append(
         GameOver(
             t=t,

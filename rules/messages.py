@@ -141,6 +141,7 @@ EN: dict[str, str | Plural] = {
     "draw_offer": N_("{Side} offers a draw (Art. {article})."),
     "game_over": N_("The game is over: {result}, {reason_text} (Art. {article})."),
     "game_over.declared": N_("The game is over: {result}, {reason_text}."),
+    "game_over.declared_with": N_("The game is over: {result}, {reason_text} ({explanation})."),
     "game_over.explained": N_(
         "The game is over: {result}, {reason_text} (Art. {article}). {explanation}."
     ),
@@ -298,6 +299,8 @@ def key_of(ruling: Ruling) -> str:
             if not ruling.admissible:
                 return "claim.inadmissible"
             return "claim.valid" if valid else "claim.invalid"
+        case GameOver(article=None, explanation=str()):
+            return "game_over.declared_with"  # with the arbiter's own words
         case GameOver(article=None):
             return "game_over.declared"  # the arbiter's declaration (12.2) names no article
         case GameOver(explanation=str()):

@@ -145,6 +145,9 @@ def other_rulings() -> list[Ruling]:
     ]  # fmt: skip
     out += [GameOver(t=2, article="5", result="1/2-1/2", reason=r) for r in REASONS]  # type: ignore[arg-type]
     out.append(Note(t=2, side="white", article="6.9", topic="flag_undecided"))
+    # the arbiter's own words for a declared result stand as typed (here a board number)
+    out.append(GameOver(t=2, article=None, result="1-0", reason="arbiter_decision",
+                        explanation="12"))  # fmt: skip
     reasons = (
         CannotMate(chess.BLACK, "only_king"),
         CannotMate(chess.WHITE, "material", pieces=("bishop", "knight")),

@@ -22,7 +22,8 @@ from arbiter.cli.localize import use_language
 from arbiter.records.pgn import pgn_from_rulings
 from arbiter.web.feed import sentences
 from rules import ending
-from rules.events import Start
+from rules.events import Declare, Start
+from rules.game import Game
 from rules.messages import format_ruling, ruling_dict
 from rules.rulings import GameOver, parse_ruling
 
@@ -108,3 +109,21 @@ def test_a_flag_left_undecided_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
     assert "the arbiter decides whether the opponent" in format_ruling(note)
     assert "sudija odlučuje da li protivnik" in format_ruling(note, "sr")
     assert not of(rulings, "game_over")
+
+
+def test_the_arbiter_s_own_words_for_a_declared_result_are_kept() -> None:
+    """12.2: `declare 1-0 did not come to the board` (the terminal joins the words with _)."""
+    game = Game(Start(t=0.0, time_control="60"))
+    over = of(game.handle(Declare(t=1.0, result="1-0", reason="did_not_come to  the board")),
+              "game_over")[0]
+    assert isinstance(over, GameOver) and over.reason == "arbiter_decision"
+    assert over.explanation == "did not come to the board"
+    assert format_ruling(over) == (
+        "The game is over: 1-0, the arbiter's decision (did not come to the board)."
+    )
+    assert format_ruling(over, "pl").startswith("Partia zakończona: 1-0")
+    assert "(did not come to the board)" in format_ruling(over, "pl")
+    # a reason of the contract is no free text: no explanation
+    agreed = of(Game(Start(t=0.0)).handle(Declare(t=1.0, result="1/2-1/2", reason="agreement")),
+                "game_over")[0]
+    assert isinstance(agreed, GameOver) and agreed.explanation is None
