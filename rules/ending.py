@@ -260,10 +260,10 @@ def settle(game: GameState, nodes: int | None, out: list[Ruling]) -> bool:
         return True
     side, t = waiting
     winner = other(side)
-    if nodes is not None and not verdict_ready(game, winner):
-        winnability.work_ahead(game.board, COLOR[winner], RULING_BUDGET, nodes)
-        if not verdict_ready(game, winner):
-            return False
+    if nodes is not None and not winnability.work_ahead(
+        game.board, COLOR[winner], RULING_BUDGET, nodes
+    ):
+        return False  # more of the search is left than this slice
     game.verdict_given()
     flag_verdict(game, side, t, out)
     return True

@@ -32,7 +32,6 @@ from rules.rulings import (
     Ruling,
     Violation,
 )
-from rules.winnability.explain import say
 
 __all__ = [
     "EN",
@@ -321,7 +320,10 @@ def format_ruling(ruling: Ruling, language: str = "en") -> str:
         fields["text"] = ruling.topic if note is None else translations(language).gettext(note)
     elif isinstance(ruling, GameOver) and ruling.why and language != "en":
         # the typed reasons in the players' language (a ruling read back from JSON has only
-        # the English `explanation`, which then stands)
+        # the English `explanation`, which then stands); imported here, as the analysis is
+        # not needed to say anything else (`arbiter --help` imports this module)
+        from rules.winnability.explain import say
+
         fields["explanation"] = ". ".join(say(reason, language) for reason in ruling.why)
     return message(key_of(ruling), language, side=ruling.side, article=ruling.article, **fields)
 
