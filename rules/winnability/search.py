@@ -257,13 +257,21 @@ class HelpmateSearch:
         line.reverse()
         return line
 
-    def _expand(self, node: chess.Board, state: State, key: Hashable, check: bool) -> None:
-        """Queue the moves of `node` (in the position `state`) by their score."""
+    def _expand(
+        self,
+        node: chess.Board,
+        state: State,
+        key: Hashable,
+        check: bool,
+        legal: list[chess.Move] | None = None,
+    ) -> None:
+        """Queue the moves of `node` (in the position `state`) by their score (`legal`: its
+        legal moves when in check, if already listed)."""
         self.expanded += 1
         heap = self.heap
         counter = self.counter
         push = heapq.heappush
-        for f, code in self.guide.children(node, check):
+        for f, code in self.guide.children(node, check, legal):
             counter -= 1  # ties: newest first, so plateaus are walked in depth
             push(heap, (f, counter, state, code, key))
         self.counter = counter
@@ -305,7 +313,9 @@ class HelpmateSearch:
                 continue
             parents[key] = (parent_key, code)
             check = node.is_check()
-            if check and node.is_checkmate():
+            # in check, the legal moves are listed once: none is a mate, else the children
+            legal = list(node.generate_legal_moves()) if check else None
+            if check and not legal:
                 if node.turn != winner:
                     self._finish(self._line_to(key))
                     return True
@@ -320,7 +330,7 @@ class HelpmateSearch:
             if self.expanded >= limit:
                 self.pending = (snapshot(node) if child is None else child, key, check)
                 return False
-            self._expand(node, snapshot(node) if child is None else child, key, check)
+            self._expand(node, snapshot(node) if child is None else child, key, check, legal)
         self._finish(None)
         return True
 
