@@ -114,29 +114,42 @@ class Guide:
         winner = self.winner
         own = board.occupied_co[winner]
         h = W_CORNER * self.corner[kl] + self.w_king * max(0, _DIST[kw][kl] - 2)
+        # the squares in python-chess's `scan_forward` order (lowest first), inline: the sum
+        # is the same float, added in the same order
         pawn_term = self.pawn_term
-        for sq in chess.scan_forward(board.pawns & own):
-            h += pawn_term[sq]
+        bb = board.pawns & own
+        while bb:
+            low = bb & -bb
+            h += pawn_term[low.bit_length() - 1]
+            bb ^= low
         near = _PIECE_TERM[kl]
         for piece, bb in (
-            (chess.KNIGHT, board.knights),
-            (chess.BISHOP, board.bishops),
-            (chess.ROOK, board.rooks),
-            (chess.QUEEN, board.queens),
+            (chess.KNIGHT, board.knights & own),
+            (chess.BISHOP, board.bishops & own),
+            (chess.ROOK, board.rooks & own),
+            (chess.QUEEN, board.queens & own),
         ):
             strength = _STRENGTH[piece]
-            for sq in chess.scan_forward(bb & own):
-                h += near[sq] - strength
+            while bb:
+                low = bb & -bb
+                h += near[low.bit_length() - 1] - strength
+                bb ^= low
         foe = _FOE_TERM[kl]
-        for sq in chess.scan_forward(board.occupied_co[not winner] & ~board.kings):
-            h += foe[sq]
+        bb = board.occupied_co[not winner] & ~board.kings
+        while bb:
+            low = bb & -bb
+            h += foe[low.bit_length() - 1]
+            bb ^= low
         return h
 
-    def children(self, board: chess.Board, check: bool) -> list[tuple[float, int]]:
+    def children(
+        self, board: chess.Board, check: bool, legal: list[chess.Move] | None = None
+    ) -> list[tuple[float, int]]:
         """(score after the move, move code) for every *pseudo-legal* move of `board` (the
         search drops those that leave the mover's king in check when it plays them), without
         a push: each score is the parent's corrected for the moved unit and the captured one.
-        `check` says whether the side to move is in check (the search knows it already).
+        `check` says whether the side to move is in check (the search knows it already), and
+        `legal` may give the legal moves then (python-chess's order), listed by the search.
 
         A move code is `from | to << 6 | promotion << 12 | IRREVERSIBLE` (`decode` gives the
         move back): the search plays only a few of a position's moves, so most never become
@@ -149,7 +162,9 @@ class Guide:
         if kl is None or kw is None:
             return [(0.0, encode(board, m)) for m in _candidate_moves(board)]
         if check:
-            return self._scored(board, list(board.generate_legal_moves()), kl, kw)
+            if legal is None:
+                legal = list(board.generate_legal_moves())
+            return self._scored(board, legal, kl, kw)
         if board.turn == self.winner:
             return self._winner_children(board, kl, kw)
         return self._loser_children(board, kl, kw)
@@ -221,7 +236,11 @@ class Guide:
         pawn_term = self.pawn_term
         base = sum(pawn_term[sq] for sq in chess.scan_forward(own & board.pawns))
         pieces = own & ~board.pawns & ~board.kings
-        mine = [(sq, _STRENGTH[board.piece_type_at(sq) or 0]) for sq in chess.scan_forward(pieces)]
+        queens, rooks = board.queens, board.rooks
+        mine = [
+            (sq, STRENGTH_QUEEN if queens >> sq & 1 else STRENGTH_ROOK if rooks >> sq & 1 else 0.0)
+            for sq in chess.scan_forward(pieces)
+        ]
         foes = list(chess.scan_forward(board.occupied_co[not self.winner] & ~board.kings))
         return base, mine, foes
 
