@@ -68,10 +68,12 @@ DISC_RADIAL = 0.8
 SHADOW_SIDE = 0.35
 SHADE_BAND = (0.3, 0.85)  #: a shade pixel: this share of the square's own colour around it
 SHADE_CONSISTENT = 0.25  #: ... in all three channels, within this share of their mean
-#: least outline score, as a share of `outline_threshold`, of a square asked for a disc
-#: (rim and shadow together are evidence enough a little below the outline threshold: the
-#: real empty squares with a rim and a shadow's shape: none at any outline level)
-DISC_OUTLINE = 0.7
+#: least outline score, as a share of `outline_threshold`, of a square asked for a disc:
+#: rim and shadow together are evidence enough below the outline threshold (no real empty
+#: square of the video or of `uschess` has both, at any outline level; a faint rim and
+#: shadow from above reach 0.49-0.77 of it on light squares); some outline is still asked,
+#: as the radial share of a nearly flat square is noise
+DISC_OUTLINE = 0.3
 
 _WEIGHTS: Any = None  #: (SQ*SQ, 4) quadrant weights of the ring
 _RADIAL: Any = None  #: (2, SQ, SQ) unit vectors from the square's centre
