@@ -21,13 +21,16 @@ from vision.features import (
 )
 from vision.outline import (
     DISC_OUTLINE,
+    DISC_RADIAL,
     NOVEL,
+    SHADOW_DOUBT,
+    SHADOW_SIDE,
+    disc_evidence,
     distances,
     learned_outline,
     outline_scores,
     outline_threshold,
     piece_colour,
-    seen_from_above,
 )
 from vision.placement import EMPTY, STATES, from_grid, square_name, to_grid
 from vision.shade import unshaded
@@ -212,7 +215,9 @@ def unlike_known(
     is a piece when its rim is round and it casts a one-sided shadow
     (`outline.seen_from_above`): on a square never seen empty the printed look (whose
     prints include discs and rings) explained a white pawn's head from above better than
-    the empty look, so it read empty, silently.
+    the empty look, so it read empty, silently. A round rim with a weaker one-sided shadow
+    (`SHADOW_DOUBT` to `SHADOW_SIDE`: a head in softer light, or a round print beside a
+    neighbour's shadow) is unreadable (`?`): neither empty nor a piece can be said.
     """
     n = np()
     dist = distances(feats, cal.model.looks())
@@ -221,24 +226,29 @@ def unlike_known(
     plain_empty = (post.argmax(axis=1) == 0) & ~printed
     threshold = outline_threshold(cal.outline)
     above = n.zeros(64, dtype=bool)
+    doubt = n.zeros(64, dtype=bool)
     if seen is not None:
         asked = n.flatnonzero((post.argmax(axis=1) == 0) & (outline >= DISC_OUTLINE * threshold))
-        above[asked] = seen_from_above(seen[0], seen[1], asked)
+        radial, side = disc_evidence(seen[0], seen[1], asked)
+        round_rim = radial >= DISC_RADIAL
+        above[asked] = round_rim & (side >= SHADOW_SIDE)
+        doubt[asked] = round_rim & (side >= SHADOW_DOUBT) & (side < SHADOW_SIDE)
     suspect = novel | plain_empty
-    if not (suspect.any() or above.any()):
+    if not (suspect.any() or above.any() or doubt.any()):
         return post
     outlined = outline >= threshold
     # a novel square the model takes for a piece is one (a tall piece seen from the side has
     # no closed outline); only its colour is judged again
     piece = (suspect & outlined) | (novel & (post.argmax(axis=1) != 0)) | above
-    if not (novel.any() or piece.any()):
+    doubt &= ~piece
+    if not (novel.any() or piece.any() or doubt.any()):
         return post
     post = post.copy()
     mu, _ = cal.model.arrays()
     idx = n.arange(64)
     par = (idx // 8 + idx % 8) % 2
     colour = piece_colour(feats[:, 0], mu[par, 1, 0], mu[par, 2, 0])
-    post[novel & ~piece] = 1.0 / 3.0
+    post[(novel & ~piece) | doubt] = 1.0 / 3.0
     post[piece, 0] = 0.0
     post[piece, 1:] = colour[piece]
     return post

@@ -66,6 +66,10 @@ DISC_RADIAL = 0.8
 #: Empty squares of the video reach 0.43 (grain, uneven light): the shadow alone does not
 #: tell, it is asked with the rim
 SHADOW_SIDE = 0.35
+#: a round rim with a shadow side from this up to `SHADOW_SIDE` is `?`, unreadable: a head
+#: in softer light (faint rims and shadows painted from above: 0.28-0.36 where still read
+#: empty) or a round print beside a shadow; no real empty square's round rim has one
+SHADOW_DOUBT = 0.2
 SHADE_BAND = (0.3, 0.85)  #: a shade pixel: this share of the square's own colour around it
 SHADE_CONSISTENT = 0.25  #: ... in all three channels, within this share of their mean
 #: least outline score, as a share of `outline_threshold`, of a square asked for a disc:

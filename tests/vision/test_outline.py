@@ -254,3 +254,34 @@ def test_the_us_chess_logo_is_no_disc_from_above(images: dict[str, Any], vision_
             assert to_grid(classify_board(board, here)[0])[7][7] == "."
         seen += 1
     assert seen >= 40
+
+
+def test_faint_pawns_from_above_on_light_squares_are_pieces_or_unreadable(
+    frames: list[Any], video: dict[str, Any], video_cal: Any
+) -> None:
+    """White plastic heads with a faint rim and shadow (softer light) on light squares:
+    before, nearly all read as empty squares, silently (the outline under its threshold).
+    Now a round rim with a one-sided shadow is a piece, and with a weaker shadow `?`
+    (unreadable): never empty, never black; the unpainted squares stay right."""
+    clean, grid = _clean_board(frames, video, video_cal)
+    where = [
+        (r, c)
+        for r in range(8)
+        for c in range(8)
+        if grid[r][c] == "." and (r + c) % 2 == 0 and (r // 2 + c // 2) % 2 == 0
+    ]
+    board = clean
+    for r, c in where:
+        board = pawn_head(board, r, c, WHITE_PLASTIC, rim=0.12, shadow=0.2)
+    seen = reading(classify_board(board, video_cal)[2], 0.6)
+    read = to_grid(seen.placement)
+    got = [read[r][c] for r, c in where]
+    assert len(where) >= 6 and all(g in "X?" for g in got), got
+    assert "X" in got
+    others = [
+        (r, c)
+        for r in range(8)
+        for c in range(8)
+        if (r, c) not in where and read[r][c] != grid[r][c]
+    ]
+    assert not others, others
