@@ -10,9 +10,10 @@ and the board is classified with the calibration of frame 3. `other squares` cou
 unpainted squares then read wrong (the discs upset the light mapping).
 
 Kinds: white plastic and light wood pawn heads (radius 0.28 square), each with its rim and a
-soft shadow or as a flat disc with neither (contrast with the square alone), and a black
-plastic one. Each disc is counted as read right, as the wrong colour, as `?` (said it cannot
-read: honest) or as empty (a silent misread).
+soft shadow or as a flat disc with neither (contrast with the square alone), white plastic
+also with a faint rim and shadow (softer light), and a black plastic one. Each disc is
+counted as read right, as the wrong colour, as `?` (said it cannot read: honest) or as
+empty (a silent misread).
 
 Then the real photos (no paint), per source, read as `arbiter snapshot` reads them: right,
 `?` (what saying "cannot read" costs on ordinary squares) and wrong (silent misreads).
@@ -48,19 +49,25 @@ from vision.synth import pawn_head  # noqa: E402
 DATA = ROOT.parent / "shared" / "data" / "vision"
 MIN_CONFIDENCE = 0.6  #: as `arbiter snapshot` and the tracker
 
-#: name: (BGR colour, expected state, with rim and shadow)
-KINDS: dict[str, tuple[tuple[int, int, int], str, bool]] = {
-    "white plastic, rim + shadow": ((232, 236, 238), "X", True),
-    "white plastic, flat": ((232, 236, 238), "X", False),
-    "light wood, rim + shadow": ((140, 185, 222), "X", True),
-    "light wood, flat": ((140, 185, 222), "X", False),
-    "black plastic, rim + shadow": ((38, 38, 42), "x", True),
+#: name: (BGR colour, expected state, share of light its rim and its shadow take; (0, 0):
+#: a flat disc). The faint kind (a rim and a shadow a third to a half as strong) stands for
+#: softer light than the lamp above one side of the others
+KINDS: dict[str, tuple[tuple[int, int, int], str, tuple[float, float]]] = {
+    "white plastic, rim + shadow": ((232, 236, 238), "X", (0.35, 0.45)),
+    "white plastic, faint rim + shadow": ((232, 236, 238), "X", (0.12, 0.2)),
+    "white plastic, flat": ((232, 236, 238), "X", (0.0, 0.0)),
+    "light wood, rim + shadow": ((140, 185, 222), "X", (0.35, 0.45)),
+    "light wood, flat": ((140, 185, 222), "X", (0.0, 0.0)),
+    "black plastic, rim + shadow": ((38, 38, 42), "x", (0.35, 0.45)),
 }
 
 
-def paint_disc(board: Any, row: int, col: int, bgr: tuple[int, int, int], relief: bool) -> None:
+def paint_disc(
+    board: Any, row: int, col: int, bgr: tuple[int, int, int], relief: tuple[float, float]
+) -> None:
     """A pawn's head seen from above on square (row, col), in place (`vision.synth`)."""
-    board[:] = pawn_head(board, row, col, bgr, relief)
+    rim, shadow = relief
+    board[:] = pawn_head(board, row, col, bgr, rim > 0 or shadow > 0, rim=rim, shadow=shadow)
 
 
 def _tally(read: str, truth: str, tally: dict[str, int]) -> None:

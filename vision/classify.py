@@ -20,7 +20,12 @@ from vision.features import (
     square_features,
 )
 from vision.outline import (
+    DISC_OUTLINE,
+    DISC_RADIAL,
     NOVEL,
+    SHADOW_DOUBT,
+    SHADOW_SIDE,
+    disc_evidence,
     distances,
     learned_outline,
     outline_scores,
@@ -41,9 +46,10 @@ def _posterior(ll: Any) -> Any:
     return p / p.sum(axis=1, keepdims=True)
 
 
-def _light_mapped(board: Any, cal: Calibration) -> tuple[Any, Any, Any]:
+def _light_mapped(board: Any, cal: Calibration) -> tuple[Any, Any, Any, Any]:
     """(first-pass posteriors, the board mapped to the calibration's light or None, the
-    outline scores (`vision.outline`) of the roughly scaled board, or None)."""
+    outline scores (`vision.outline`) of the roughly scaled board, or None, and that board
+    with its `gradients`)."""
     n = np()
     assert cal.rough is not None and cal.levels is not None
     rough = rough_normalised(board)
@@ -60,8 +66,9 @@ def _light_mapped(board: Any, cal: Calibration) -> tuple[Any, Any, Any]:
     if n.isnan(measured).any():
         measured = empty_levels(board, first.argmax(axis=1) == 0)
     if n.isnan(measured).any():
-        return first, None, None
-    return first, levels_normalised(board, measured, n.asarray(cal.levels)), outline
+        return first, None, None, (rough, grads)
+    mapped = levels_normalised(board, measured, n.asarray(cal.levels))
+    return first, mapped, outline, (rough, grads)
 
 
 def posteriors(
@@ -81,14 +88,14 @@ def posteriors(
     origins = cal.origins()
     if cal.rough is None or cal.levels is None:
         return _posterior(cal.model.log_likelihood(square_features(board, origins, REF)))
-    first, mapped, outline = _light_mapped(board, cal)
+    first, mapped, outline, seen = _light_mapped(board, cal)
     if mapped is None:
         return first
     brightened = unshaded(mapped, cal.levels)
     feats = square_features(brightened, origins, REF)
     post = _posterior(cal.model.log_likelihood(feats))
     if outline is not None:
-        post = unlike_known(post, feats, outline, cal)
+        post = unlike_known(post, feats, outline, cal, seen)
     if brightened is not mapped:
         post = shade_judged(post, feats, mapped, brightened, cal)
     return hidden_judged(behind_judged(post, feats, cal), cal, known, fill=fill_hidden)
@@ -188,7 +195,9 @@ def behind_judged(post: Any, feats: Any, cal: Calibration) -> Any:
     return post
 
 
-def unlike_known(post: Any, feats: Any, outline: Any, cal: Calibration) -> Any:
+def unlike_known(
+    post: Any, feats: Any, outline: Any, cal: Calibration, seen: tuple[Any, Any] | None = None
+) -> Any:
     """The posteriors, with squares unlike every look the model knows judged apart.
 
     The model gives a look it never saw to the least unlike class, sure of it: a white
@@ -200,27 +209,46 @@ def unlike_known(post: Any, feats: Any, outline: Any, cal: Calibration) -> Any:
     one the model reads as a piece; read as empty and without an outline, it is unreadable
     (`?`, even odds). A square read as empty is a piece too when it has an outline, unless
     a print explains it better than its colour's empty look (`vision.outline`).
+
+    `seen`: the roughly scaled board and its `gradients`, where `outline` was measured.
+    With it, a square read as empty whose outline reaches `DISC_OUTLINE` of the threshold
+    is a piece when its rim is round and it casts a one-sided shadow
+    (`outline.seen_from_above`): on a square never seen empty the printed look (whose
+    prints include discs and rings) explained a white pawn's head from above better than
+    the empty look, so it read empty, silently. A round rim with a weaker one-sided shadow
+    (`SHADOW_DOUBT` to `SHADOW_SIDE`: a head in softer light, or a round print beside a
+    neighbour's shadow) is unreadable (`?`): neither empty nor a piece can be said.
     """
     n = np()
     dist = distances(feats, cal.model.looks())
     novel = n.min(n.stack(list(dist.values())), axis=0) > NOVEL
     printed = dist.get("printed", n.full(64, n.inf)) < dist["empty"]
     plain_empty = (post.argmax(axis=1) == 0) & ~printed
+    threshold = outline_threshold(cal.outline)
+    above = n.zeros(64, dtype=bool)
+    doubt = n.zeros(64, dtype=bool)
+    if seen is not None:
+        asked = n.flatnonzero((post.argmax(axis=1) == 0) & (outline >= DISC_OUTLINE * threshold))
+        radial, side = disc_evidence(seen[0], seen[1], asked)
+        round_rim = radial >= DISC_RADIAL
+        above[asked] = round_rim & (side >= SHADOW_SIDE)
+        doubt[asked] = round_rim & (side >= SHADOW_DOUBT) & (side < SHADOW_SIDE)
     suspect = novel | plain_empty
-    if not suspect.any():
+    if not (suspect.any() or above.any() or doubt.any()):
         return post
-    outlined = outline >= outline_threshold(cal.outline)
+    outlined = outline >= threshold
     # a novel square the model takes for a piece is one (a tall piece seen from the side has
     # no closed outline); only its colour is judged again
-    piece = (suspect & outlined) | (novel & (post.argmax(axis=1) != 0))
-    if not (novel.any() or piece.any()):
+    piece = (suspect & outlined) | (novel & (post.argmax(axis=1) != 0)) | above
+    doubt &= ~piece
+    if not (novel.any() or piece.any() or doubt.any()):
         return post
     post = post.copy()
     mu, _ = cal.model.arrays()
     idx = n.arange(64)
     par = (idx // 8 + idx % 8) % 2
     colour = piece_colour(feats[:, 0], mu[par, 1, 0], mu[par, 2, 0])
-    post[novel & ~piece] = 1.0 / 3.0
+    post[(novel & ~piece) | doubt] = 1.0 / 3.0
     post[piece, 0] = 0.0
     post[piece, 1:] = colour[piece]
     return post
@@ -251,8 +279,7 @@ def learn_position(
         raise CalibrationError("this calibration cannot learn positions: recalibrate")
     empty = [s == "." for row in to_grid(placement) for s in row]
     board = geometry.warp(frame, cal.homography())
-    _, mapped, _ = _light_mapped(board, cal)
-    rough = rough_normalised(board)
+    _, mapped, _, (rough, _) = _light_mapped(board, cal)
     exact_f, rough_f = [], []
     for dx in AUGMENT:
         for dy in AUGMENT:

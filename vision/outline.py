@@ -20,6 +20,15 @@ measures stop that:
   squares score under about 0.07 (light) and 0.24 (dark, grained wood) on the video,
   pieces and discs from above 0.3-1.2.
 
+- `disc_evidence`: what tells a piece's head seen from straight above from a print on the
+  square (a logo, a letter: `vision.marks`), which has outlines too. A head's rim is round:
+  in the outline's ring nearly all of the lightness gradient points along the radius
+  (`DISC_RADIAL`; painted heads 0.85-0.96 in every quadrant, the US Chess logo's diamond
+  of checks 0.66-0.71, empty squares up to 0.72, or 0.85 where nearly flat). And a piece
+  casts a shadow: just outside its rim, on one side more than on the opposite one, pixels
+  that are a darker share of the square's own colour around it (`SHADOW_SIDE`); a print
+  is ink of the board's other colour, centred, and casts none.
+
 A novel square with an outline is a piece; its colour comes from its lightness alone,
 between the calibrated white and black pieces' (`piece_colour`); a novel square without an
 outline, or whose lightness lies between the two, is `?`. A square the model reads as empty
@@ -27,7 +36,11 @@ that has an outline is a piece too, unless a print explains it (a square never s
 whose printed look fits it better than its colour's empty look: a logo has outlines): a
 light-wood head on a dark square looks much like the dark square in its window, only its
 outline tells. A square seen empty at calibration has its own outline level (a knot in the
-wood), so its grain is not taken for an outline.
+wood), so its grain is not taken for an outline. A square read as empty (printed or not)
+with a round rim and a one-sided shadow around its centre (`disc_evidence`) is a piece:
+on a square never seen empty the printed look explains a pawn's head from above better
+than the empty look does (its disc and rings are prints too), so only the shadow and the
+rim's roundness tell them apart there.
 """
 
 from __future__ import annotations
@@ -42,6 +55,29 @@ RING = (0.12, 0.42)  #: inner and outer radius of the outline's ring, in squares
 OUTLINE_MIN = 0.3  #: least outline score of a piece (lightness gradient / 100 per pixel)
 OUTLINE_FACTOR = 2.0  #: ... and at least this many times the calibration's empty squares'
 COLOUR_SURE = 0.25  #: lightness within this share of the white-black gap from one side
+#: least share of the outline ring's lightness gradient along the radius, in its poorest
+#: quadrant, of a round rim (painted heads from above 0.85-0.96; the real US Chess logo
+#: 0.66-0.71; empty squares of the video and of `uschess` up to 0.72 where outlined)
+DISC_RADIAL = 0.8
+#: least excess of shade pixels in the half-ring on the shadow's side (0.25-0.5 square from
+#: the centre) over the opposite half. Painted heads on squares never seen empty: 0.39 and
+#: more; synthetic round prints (`vision.marks` discs and rings, other seed) on the video's
+#: grained dark squares: up to 0.30; the real logo: median 0.07, 90th percentile 0.12.
+#: Empty squares of the video reach 0.43 (grain, uneven light): the shadow alone does not
+#: tell, it is asked with the rim
+SHADOW_SIDE = 0.35
+#: a round rim with a shadow side from this up to `SHADOW_SIDE` is `?`, unreadable: a head
+#: in softer light (faint rims and shadows painted from above: 0.28-0.36 where still read
+#: empty) or a round print beside a shadow; no real empty square's round rim has one
+SHADOW_DOUBT = 0.2
+SHADE_BAND = (0.3, 0.85)  #: a shade pixel: this share of the square's own colour around it
+SHADE_CONSISTENT = 0.25  #: ... in all three channels, within this share of their mean
+#: least outline score, as a share of `outline_threshold`, of a square asked for a disc:
+#: rim and shadow together are evidence enough below the outline threshold (no real empty
+#: square of the video or of `uschess` has both, at any outline level; a faint rim and
+#: shadow from above reach 0.49-0.77 of it on light squares); some outline is still asked,
+#: as the radial share of a nearly flat square is noise
+DISC_OUTLINE = 0.3
 
 _WEIGHTS: Any = None  #: (SQ*SQ, 4) quadrant weights of the ring
 _RADIAL: Any = None  #: (2, SQ, SQ) unit vectors from the square's centre
@@ -148,3 +184,80 @@ def piece_colour(light: Any, white: Any, black: Any) -> Any:
     t = (light - black) / gap
     p_white = n.where(t >= 1 - COLOUR_SURE, 0.9, n.where(t <= COLOUR_SURE, 0.1, 0.5))
     return n.stack([p_white, 1 - p_white], axis=1)
+
+
+_DISC: Any = None  #: (ring quadrants (SQ*SQ, 4), radial unit x, y, corner mask, half-rings)
+
+
+def _disc_masks() -> tuple[Any, Any, Any, Any, Any]:
+    """The fixed masks of `disc_evidence`, built once: the outline ring's four quadrants
+    (0/1 columns), the radial unit vectors, the square's outer band (its own colour there
+    is the reference of a shade), and 8 half-rings around the centre (rows 0..7 point at
+    0, 45, ... 315 degrees), each as a (SQ*SQ, 8) mean."""
+    global _DISC
+    if _DISC is None:
+        n = np()
+        yy, xx = n.mgrid[0:SQ, 0:SQ].astype("float32") - (SQ - 1) / 2
+        rr = n.hypot(xx, yy)
+        ring = (rr >= RING[0] * SQ) & (rr <= RING[1] * SQ)
+        quads = [(xx >= 0) & (yy >= 0), (xx < 0) & (yy >= 0), (xx < 0) & (yy < 0)]
+        quads.append((xx >= 0) & (yy < 0))
+        quad = n.stack([(ring & q).ravel() for q in quads], axis=1).astype("float32")
+        ux = (xx / n.maximum(rr, 1e-3)).ravel()
+        uy = (yy / n.maximum(rr, 1e-3)).ravel()
+        outer = (n.maximum(n.abs(xx), n.abs(yy)) >= 0.4 * SQ).ravel()
+        around = (rr >= 0.25 * SQ) & (rr <= 0.5 * SQ)
+        angle = n.arctan2(yy, xx)
+        halves = []
+        for k in range(8):
+            side = around & (n.cos(angle - k * n.pi / 4) > 0.5)
+            halves.append(side.ravel() / float(side.sum()))
+        _DISC = (quad, ux, uy, outer, n.stack(halves, axis=1).astype("float32"))
+    return _DISC  # type: ignore[no-any-return]
+
+
+def disc_evidence(board: Any, grads: tuple[Any, Any, Any], squares: Any) -> tuple[Any, Any]:
+    """(radial share, shadow side) of each of `squares` (grid indices) of a canonical BGR
+    board, `grads` its `features.gradients`: the evidence that a square holds a piece seen
+    from straight above rather than a print (module docstring).
+
+    Radial share: in the outline's ring, the sum of the lightness gradient along the radius
+    over the sum of its magnitude, in the poorest of the four quadrants (1: a round rim
+    about the centre; a diamond, a letter or a grain score less). Shadow side: the share of
+    shade pixels (`SHADE_BAND` of the square's own colour, measured on its outer band, in
+    all three channels alike) in the half-ring 0.25-0.5 square from the centre on one side,
+    less the share on the opposite side, at the best of 8 directions."""
+    n = np()
+    sq = n.asarray(squares, dtype="int64")
+    if not len(sq):
+        return n.zeros(0), n.zeros(0)
+    quad, ux, uy, outer, halves = _disc_masks()
+    rows, cols = sq // 8, sq % 8
+    _, gx, gy = grads
+
+    def cells(img: Any) -> Any:
+        parts = [
+            img[r * SQ : (r + 1) * SQ, c * SQ : (c + 1) * SQ]
+            for r, c in zip(rows, cols, strict=True)
+        ]
+        return n.stack(parts).reshape(len(sq), SQ * SQ, *img.shape[2:]).astype("float32")
+
+    x, y = cells(gx), cells(gy)
+    along = n.abs(x * ux + y * uy) @ quad
+    total = n.hypot(x, y) @ quad + 1e-3
+    radial = (along / total).min(axis=1)
+    pix = cells(board) + 1.0  # (k, SQ*SQ, 3)
+    own = n.median(pix[:, outer], axis=1)  # (k, 3)
+    share = pix / own[:, None, :]
+    mean = share.mean(axis=2)
+    spread = (share.max(axis=2) - share.min(axis=2)) / n.maximum(mean, 1e-3)
+    shade = (spread <= SHADE_CONSISTENT) & (mean >= SHADE_BAND[0]) & (mean <= SHADE_BAND[1])
+    sides = shade.astype("float32") @ halves  # (k, 8)
+    return radial, (sides - n.roll(sides, 4, axis=1)).max(axis=1)
+
+
+def seen_from_above(board: Any, grads: tuple[Any, Any, Any], squares: Any) -> Any:
+    """(len(squares),) bool: a round rim and a one-sided shadow (`disc_evidence`), a piece
+    seen from above and no print."""
+    radial, side = disc_evidence(board, grads, squares)
+    return (radial >= DISC_RADIAL) & (side >= SHADOW_SIDE)

@@ -90,10 +90,13 @@ def pawn_head(
     bgr: tuple[int, int, int],
     relief: bool = True,
     radius: float = PAWN_HEAD,
+    rim: float = 0.35,
+    shadow: float = 0.45,
 ) -> Any:
     """A canonical board (top-down, 8 x `SQ` px squares) with a pawn seen from straight above
     on square (row, col): a disc of colour `bgr`; with `relief`, a darker rim (the head's
-    rounded edge) and a soft shadow to the lower right, as a lamp above one side casts."""
+    rounded edge, `rim` of its light taken) and a soft shadow to the lower right, as a lamp
+    above one side casts (`shadow` of the light taken)."""
     from vision.geometry import SQ
 
     n = np()
@@ -104,12 +107,12 @@ def pawn_head(
     img = board.astype("float32")
     if relief:
         d_shadow = n.hypot(xx - cx - 0.12 * SQ, yy - cy - 0.12 * SQ)
-        img *= 1 - (n.clip((r * 1.15 - d_shadow) / 3.0, 0, 1) * 0.45)[..., None]
+        img *= 1 - (n.clip((r * 1.15 - d_shadow) / 3.0, 0, 1) * shadow)[..., None]
     d = n.hypot(xx - cx, yy - cy)
     inside = n.clip((r - d) / 1.5, 0, 1)[..., None]
     colour = n.array(bgr, "float32")
     if relief:
-        rim = n.clip(1 - n.abs(d - r * 0.85) / (0.18 * r), 0, 1)[..., None]
-        colour = colour * (1 - 0.35 * rim)
+        edge = n.clip(1 - n.abs(d - r * 0.85) / (0.18 * r), 0, 1)[..., None]
+        colour = colour * (1 - rim * edge)
     img = img * (1 - inside) + colour * inside
     return n.clip(img, 0, 255).astype("uint8")
