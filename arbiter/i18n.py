@@ -21,7 +21,7 @@ from pathlib import Path
 
 from rules.errors import ArbiterError, EventError, ProfileError
 from rules.i18n import DOMAIN as RULES_DOMAIN
-from rules.i18n import N_, Joined, Np_, Word, choose_language, translations
+from rules.i18n import N_, Counted, Joined, Nn_, Np_, Word, choose_language, translations
 from rules.library_reasons import Reason
 from rules.profiles import get_profile
 
@@ -164,6 +164,11 @@ def _field_text(value: object, language: str) -> object:
     if isinstance(value, Word):  # a word of the rules' catalogue ("increment"), or of ours
         said = translations(language).gettext(value)
         return gettext(value, language) if said == value else said
+    if isinstance(value, Counted):  # a counted phrase ("2 boards"), in its plural form
+        said = value.said(translations(language, DOMAIN, str(LOCALE_DIR)).ngettext)
+        if language != "en" and said == str(value):  # a phrase of the rules' catalogue
+            said = value.said(translations(language).ngettext)
+        return said
     if isinstance(value, Joined):  # several fields in a row (the squares a calibration misreads)
         return type(value)(_field_text(item, language) for item in value)
     if isinstance(value, ArbiterError):
@@ -307,9 +312,40 @@ DEVICE_ERRORS = (
     N_("--calibration is for Certabo boards; a {protocol} board needs none"),
     N_("--board {spec!r}: expected PROTOCOL:DEVICE, e.g. dgt:/dev/ttyUSB0 (protocols: {known})"),
     N_("--board {spec!r}: no device after {protocol!r}"),
+    # `--board auto` and `auto:DEVICE` (`firmware_bridge.source`, `firmware_bridge.transport`),
+    # and what the search could not reach (`firmware_bridge.discovery`)
+    N_("--board auto: no board found"),
+    N_("--board auto: no board found; {notes}"),
+    N_("--board auto: {boards} found ({specs}): name one with --board"),
+    N_("{url}: the port failed while detecting the board: {reason}"),
+    N_("no known board answered on {url} (tried {tried})"),
+    N_("{protocol} at {baud} baud"),
+    N_("serial ports: not searched (pyserial is missing)"),
+    N_("USB HID: not searched (no /sys/class/hidraw on this system)"),
+    N_("Bluetooth LE: not searched ({error})"),
+    # a board on USB HID or Bluetooth LE (`firmware_bridge.hid_transport`, `.ble`)
+    N_("a Chessnut board on USB needs hidapi: pip install 'otb-arbiter[hid]'"),
+    N_(
+        "cannot open the USB HID board {path}: {reason} (is there a udev rule giving this "
+        "user access to it? see hardware_docs/install.md)"
+    ),
+    N_("Bluetooth LE boards need the bleak package: pip install 'otb-arbiter[ble]'"),
+    N_("cannot scan for Bluetooth LE boards: {reason}"),
+    N_("cannot connect to the Bluetooth LE board {address}: {reason}"),
+    # a reed-switch board without its matrix, a Certabo calibration's entries, a virtual board
+    N_(
+        "a reed-switch board needs 'matrix_rows' and 'matrix_cols' in [gpio.pins]; "
+        "the pin map has none"
+    ),
+    N_("{key!r} is not an identifier (five numbers from 0 to 255)"),
+    N_("{ident} is an empty-square reading"),
+    N_("{letter!r} is not a FEN piece letter"),
+    N_("no virtual board speaks {protocol!r}; virtual boards: {known}"),
 )
 #: the words inside them (what RPi.GPIO could not do to a pin)
 DEVICE_WORDS = (N_("set up"), N_("watch edges on"))
+#: the counted phrases inside them (`rules.i18n.Counted`: `firmware_bridge.source.BOARDS`)
+DEVICE_COUNTED = (Nn_("{count} board", "{count} boards", "count"),)
 
 #: the errors `vision` raises with templates (`vision.sources`, `vision.calibration`)
 VISION_ERRORS = (

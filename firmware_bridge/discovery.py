@@ -44,6 +44,16 @@ SERIAL_BOARDS: dict[tuple[int, int], tuple[str, str, bool]] = {
 #: USB HID vendor -> protocol: Chessnut (EasyLinkSDK masks PID & FF00: 80xx-86xx)
 HID_BOARDS: dict[int, str] = {0x2D80: "chessnut"}
 
+#: what could not be searched (`Discovery.notes`), as templates of `ArbiterError.of`: the
+#: `arbiter` command says them in the user's language (arbiter/i18n.py DEVICE_ERRORS)
+SERIAL_NOT_SEARCHED = "serial ports: not searched (pyserial is missing)"
+HID_NOT_SEARCHED = "USB HID: not searched (no /sys/class/hidraw on this system)"
+BLE_NOT_SEARCHED = "Bluetooth LE: not searched ({error})"
+
+
+class SearchNote(ArbiterError):
+    """What could not be searched, and why (a note of `Discovery`; not raised)."""
+
 
 @dataclass(frozen=True)
 class Found:
@@ -64,7 +74,7 @@ class Discovery:
     """The boards found and what could not be searched."""
 
     found: list[Found] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
+    notes: list[ArbiterError] = field(default_factory=list)
 
     @property
     def boards(self) -> list[Found]:
@@ -85,7 +95,7 @@ def serial_boards(
         try:
             from serial.tools import list_ports
         except ImportError:  # pyserial is a dependency: only a broken install lacks it
-            out.notes.append("serial ports: not searched (pyserial is missing)")
+            out.notes.append(SearchNote.of(SERIAL_NOT_SEARCHED))
             return out
         ports = list_ports.comports
     for port in ports():
@@ -122,7 +132,7 @@ def hid_boards(root: Path = Path("/sys/class/hidraw")) -> Discovery:
     """Chessnut boards on USB HID, read from sysfs (`root`, injected for tests)."""
     out = Discovery()
     if not root.is_dir():
-        out.notes.append("USB HID: not searched (no /sys/class/hidraw on this system)")
+        out.notes.append(SearchNote.of(HID_NOT_SEARCHED))
         return out
     for node in sorted(root.iterdir()):
         try:
@@ -166,7 +176,7 @@ def ble_boards(timeout: float = 5.0, *, central: Any = None) -> Discovery:
             central = real_central()
         adverts += central.scan(timeout)
     except ArbiterError as exc:
-        out.notes.append(f"Bluetooth LE: not searched ({exc})")
+        out.notes.append(SearchNote.of(BLE_NOT_SEARCHED, error=exc))
     seen: set[str] = set()
     for advert in adverts:
         if advert.address in seen:

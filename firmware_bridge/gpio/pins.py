@@ -238,10 +238,7 @@ def open_matrix_source(
 ) -> ReedMatrixSource:
     """The reed-switch board of the pin map and `[gpio.matrix]` settings, ready to `step`."""
     if not pin_map.has_matrix:
-        raise PinConfigError(
-            "a reed-switch board needs 'matrix_rows' and 'matrix_cols' in [gpio.pins]; "
-            "the pin map has none"
-        )
+        raise PinConfigError.of(said.NO_MATRIX)
     s = settings if settings is not None else MatrixSettings()
     matrix = ReedMatrix(
         pins,

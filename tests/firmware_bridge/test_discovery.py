@@ -94,7 +94,7 @@ def test_no_radio_is_a_note_and_fakes_are_still_listed() -> None:
     with FakePeripheral("virtual-pegasus", PROFILES["pegasus"]):
         found = ble_boards(0.0, central=NoRadio())
     assert [f.spec for f in found.found] == ["pegasus:virtual-pegasus"]
-    assert found.notes == ["Bluetooth LE: not searched (no adapter)"]
+    assert [str(note) for note in found.notes] == ["Bluetooth LE: not searched (no adapter)"]
 
 
 def test_the_report_gives_each_board_its_board_option() -> None:
