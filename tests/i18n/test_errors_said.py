@@ -194,6 +194,7 @@ def test_the_errors_of_firmware_bridge_are_in_the_catalogue() -> None:
     templates |= _raised_templates("firmware_bridge") | _constants(messages, words=False)
     assert templates == set(i18n.DEVICE_ERRORS)
     assert _constants(messages, words=True) == set(i18n.DEVICE_WORDS)
+    assert set(i18n.DEVICE_COUNTED) == {source.BOARDS}  # the counted phrases (`Counted`)
     for language in TRANSLATED:
         for template in (*i18n.DEVICE_ERRORS, *i18n.DEVICE_WORDS):
             if re.search(r"[^\W\d_]", re.sub(r"\{[^}]*\}", "", template)):  # words to say
