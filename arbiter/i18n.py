@@ -360,6 +360,7 @@ VISION_ERRORS = (
     ),
     N_("{where}: the calibration lacks {field}"),
     N_("{path}: not valid JSON ({reason})"),
+    N_("{where}: the calibration's {field!r} cannot be read"),
     # the camera's calibration, geometry and pictures (`vision.messages`)
     N_('corners {text!r} must be four "x,y" pairs separated by spaces'),
     N_('corners {text!r} must be exactly four "x,y" pairs'),
@@ -445,6 +446,22 @@ VISION_ERRORS = (
     N_("the source gave no frame"),
     N_("{path}: the video gave no frame"),
     N_(
+        "the calibration position has no empty square to learn from; use a position with "
+        "white and black pieces and empty squares"
+    ),
+    N_(
+        "the calibration position has no white piece to learn from; use a position with "
+        "white and black pieces and empty squares"
+    ),
+    N_(
+        "the calibration position has no black piece to learn from; use a position with "
+        "white and black pieces and empty squares"
+    ),
+    N_("the square model lacks {field}"),
+    N_("the calibration's square model cannot be read"),
+    N_("the calibration's reference image is not base64"),
+    N_("the calibration's reference image is not a PNG"),
+    N_(
         "a hand or arm is over the board: something crossing its edge hides {count} "
         "squares ({squares}). Take the picture again with nothing over the board (a "
         "shadow moving across it looks the same)"
@@ -472,6 +489,11 @@ VISION_ERRORS = (
         "give --corners"
     ),
     N_("the board is not where the calibration has it: give --corners"),
+    N_(
+        "frames are {width}x{height} but the calibration was made at {cal_width}x{cal_height},"
+        " and the board could not be found in them ({error}): set the camera to that size or "
+        "recalibrate"
+    ),
     N_(
         "the board moved by about {squares:.1f} squares since the calibration: give "
         "--corners or recalibrate"

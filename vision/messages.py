@@ -111,6 +111,20 @@ EMPTY_OTHER_SIZE = (
 )
 SOURCE_NO_FRAME = "the source gave no frame"
 VIDEO_NO_FRAME = "{path}: the video gave no frame"
+#: a calibration position without one of the three looks (`vision.model.fit`), by the look
+NOTHING_TO_LEARN = (
+    "the calibration position has no empty square to learn from; use a position with white "
+    "and black pieces and empty squares",
+    "the calibration position has no white piece to learn from; use a position with white "
+    "and black pieces and empty squares",
+    "the calibration position has no black piece to learn from; use a position with white "
+    "and black pieces and empty squares",
+)
+#: a calibration file whose square model or reference picture is damaged
+MODEL_LACKS = "the square model lacks {field}"
+MODEL_UNREADABLE = "the calibration's square model cannot be read"
+REFERENCE_NOT_BASE64 = "the calibration's reference image is not base64"
+REFERENCE_NOT_PNG = "the calibration's reference image is not a PNG"
 
 # ------------------------------------------------------------ a picture read with a calibration
 HAND_OVER_BOARD = (
@@ -139,6 +153,12 @@ OTHER_SIZE = (
     "the picture is {width}x{height}, the calibration's {cal_width}x{cal_height}: give --corners"
 )
 BOARD_NOT_THERE = "the board is not where the calibration has it: give --corners"
+#: a camera's or video's frames of another size than the calibration's (`vision.tracker`)
+FRAMES_OTHER_SIZE = (
+    "frames are {width}x{height} but the calibration was made at {cal_width}x{cal_height}, "
+    "and the board could not be found in them ({error}): set the camera to that size or "
+    "recalibrate"
+)
 BOARD_MOVED = (
     "the board moved by about {squares:.1f} squares since the calibration: give --corners or "
     "recalibrate"

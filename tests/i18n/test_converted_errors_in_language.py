@@ -185,3 +185,68 @@ def test_several_boards_found_is_counted_in_the_language(
         assert str(error) == f"--board auto: {count} boards found ({specs}): name one with --board"
     else:
         assert english_left(text) == set(), text
+
+
+@pytest.fixture(scope="module")
+def photo(shared: Path) -> tuple[str, str, str]:
+    """A labelled photo of a board: its file, its corners, its position."""
+    import json
+
+    data = shared / "data" / "vision"
+    labels = json.loads((data / "labels.json").read_text(encoding="utf-8"))
+    ref = next(i for i in labels["images"] if i["file"] == "uschess/IMG_4755.jpg")
+    corners = " ".join(f"{x},{y}" for x, y in ref["corners"])
+    return str(data / ref["file"]), corners, ref["fen"]
+
+
+@pytest.mark.parametrize("language", ["en", "sr", "pl", "mk"])
+def test_camera_calibration_faults_in_the_language(
+    language: str, photo: tuple[str, str, str], tmp_path: Path
+) -> None:
+    """A calibration position without White's pieces, and a calibration file whose reference
+    picture or square model is damaged (`vision.model`, `vision.registration`)."""
+    import base64
+    import json
+
+    image, corners, fen = photo
+    no_white = run_cli(
+        "calibrate", "--image", image, "--corners", corners, "--fen",
+        "rnbqkbnr/pppppppp/8/8/8/8/8/8", "--out", str(tmp_path / "x.json"), "--lang", language,
+    )  # fmt: skip
+    cal = tmp_path / "cal.json"
+    made = run_cli("calibrate", "--image", image, "--corners", corners, "--fen", fen,
+                   "--out", str(cal))  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    good = json.loads(cal.read_text(encoding="utf-8"))
+    damaged = {
+        "b64": {**good, "reference": "!!!"},
+        "png": {**good, "reference": base64.b64encode(b"hello").decode()},
+        "model": {**good, "model": {k: v for k, v in good["model"].items() if k != "means"}},
+        "unreadable": {**good, "model": 5},
+        "levels": {**good, "levels": []},  # once an IndexError's traceback
+    }
+    lines = [no_white]
+    for name, doc in damaged.items():
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(doc), encoding="utf-8")
+        argv = ("snapshot", "--image", image, "--calibration", str(path), "--lang", language)
+        lines.append(run_cli(*argv))
+    for done in lines:
+        assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+        assert done.stderr.count("\n") == 1, done.stderr
+    said = [done.stderr.split(": ", 1)[1].strip() for done in lines]
+    said[-1] = said[-1].removeprefix(f"{tmp_path / 'levels.json'}: ")
+    if language == "en":
+        assert said == [
+            "the calibration position has no white piece to learn from; use a position with"
+            " white and black pieces and empty squares",
+            "the calibration's reference image is not base64",
+            "the calibration's reference image is not a PNG",
+            "the square model lacks 'means'",
+            "the calibration's square model cannot be read",
+            "the calibration's 'levels' cannot be read",
+        ]
+    else:
+        for text in said:
+            left = english_left(text.replace("base64", " ").replace("PNG", " "))
+            assert left == set(), f"{language}: {text}"
