@@ -520,6 +520,21 @@ VISION_ERRORS = (
         "install 'otb-arbiter[camera]'"
     ),
 )
+#: the corner picker page's own words (`vision.messages.PICK_PAGE`: `arbiter calibrate --pick`)
+PICK_PAGE_WORDS = (
+    N_("OTB Arbiter: click the board's corners"),
+    N_("Undo"),
+    N_("Start again"),
+    N_("Send corners"),
+    N_(
+        "Click the corners of the 8x8 playing area (not the board's frame), as seen in the"
+        " picture: {corners}."
+    ),
+    N_("next: {corner} corner"),
+    N_("four corners: send them, or undo"),
+    N_("the picture could not be loaded"),
+    N_("could not send: {error}"),
+)
 #: the words inside them (`vision.messages`: the corners' names, what a square was read as)
 VISION_WORDS = (
     N_("top-left"),

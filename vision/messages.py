@@ -46,6 +46,22 @@ PICKER_STOPPED = (
 )
 PICKER_NO_CORNERS = "the corner picker stopped without corners"
 PICKER_NO_JPEG = "the frame could not be encoded as JPEG for the corner picker"
+#: the picker page's own words (`vision.pick.page`), in the command's language: its title,
+#: buttons, help line and prompts (the corners' names are `CORNER_NAMES`)
+PICK_PAGE = {
+    "title": "OTB Arbiter: click the board's corners",
+    "undo": "Undo",
+    "reset": "Start again",
+    "send": "Send corners",
+    "help": (
+        "Click the corners of the 8x8 playing area (not the board's frame), as seen in the"
+        " picture: {corners}."
+    ),
+    "next": "next: {corner} corner",
+    "four": "four corners: send them, or undo",
+    "noPicture": "the picture could not be loaded",
+    "notSent": "could not send: {error}",
+}
 #: the picker page's answers to the browser (`vision.pick`), in the command's language
 PICK_SEND_JSON = 'send JSON: {{"corners": [[x, y], [x, y], [x, y], [x, y]]}}'
 PICK_FOUR = "click exactly four corners (top-left, top-right, bottom-right, bottom-left)"

@@ -218,10 +218,11 @@ def test_the_vision_errors_are_in_the_catalogue() -> None:
     from vision import messages
 
     templates = _raised_templates("vision") | _constants(messages, words=False)
-    assert templates == set(i18n.VISION_ERRORS)
+    assert templates == set(i18n.VISION_ERRORS) | set(i18n.PICK_PAGE_WORDS)
+    assert set(messages.PICK_PAGE.values()) == set(i18n.PICK_PAGE_WORDS)
     assert _constants(messages, words=True) == set(i18n.VISION_WORDS)
     for language in TRANSLATED:
-        for template in (*i18n.VISION_ERRORS, *i18n.VISION_WORDS):
+        for template in (*i18n.VISION_ERRORS, *i18n.VISION_WORDS, *i18n.PICK_PAGE_WORDS):
             assert i18n.gettext(template, language) != template, (language, template)
 
 
