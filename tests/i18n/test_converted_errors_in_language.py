@@ -48,6 +48,7 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
         "verdict.jsonl": '{"t": 0, "type": "start"}\n'
         '{"t": 1, "type": "arbiter", "action": "claim_verdict", "valid": 3}\n',
         "nomatrix.toml": "[gpio.pins]\nmatrix_rows = []\nmatrix_cols = []\n",
+        "scan_inf.toml": "[gpio.matrix]\nscan_hz = inf\n",
         "badkey.json": '{"format": "otb-arbiter/certabo-calibration", "version": 1, '
         '"pieces": {"1 2 3": "P"}}',
         "badletter.json": '{"format": "otb-arbiter/certabo-calibration", "version": 1, '
@@ -86,6 +87,11 @@ CASES = [
         "a reed-switch board needs 'matrix_rows' and 'matrix_cols' in [gpio.pins]; the pin"
         " map has none",
     ),
+    (
+        ["play", "--board", "gpio-matrix", "--gpio", "fake", "--config", "scan_inf.toml",
+         "--display", "plain"],
+        "scan_inf.toml [gpio.matrix]: 'scan_hz' = inf; it must be a number, 50 or more",
+    ),  # once the reed matrix's own English check of a scan period of 0.0 s
     (
         ["teach", "--board", "foo-sim"],
         "--board foo-sim: no virtual board speaks 'foo'; virtual boards: dgt, millennium,"
