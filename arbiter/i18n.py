@@ -178,7 +178,8 @@ def _field_text(value: object, language: str) -> object:
     return value
 
 
-#: python-chess's reasons for a FEN it cannot read (its `ValueError`s, `chess.Board(fen)`),
+#: python-chess's reasons for a FEN it cannot read (its `ValueError`s, `chess.Board(fen)`) and
+#: for a move of a PGN file it cannot play (`parse_san`),
 #: said in the reader's language where one fills an error of ours (`bad FEN {fen!r}: {reason}`)
 CHESS_REASONS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern), template)
@@ -205,6 +206,24 @@ CHESS_REASONS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"^invalid fullmove number in fen", N_("the move number cannot be read")),
         (r"^fullmove number cannot be negative", N_("the move number cannot be negative")),
         (r"^fen string has more parts than expected", N_("the FEN has more parts than six")),
+        # a move of a PGN file it cannot play (`chess.Board.parse_san`: `arbiter simulate`)
+        (
+            r"^illegal san: (?P<move>'[^']*') in (?P<fen>\S.*)$",
+            N_("the move {move} is illegal in {fen}"),
+        ),
+        (
+            r"^ambiguous san: (?P<move>'[^']*') in (?P<fen>\S.*)$",
+            N_("the move {move} is ambiguous in {fen}"),
+        ),
+        (
+            r"^missing promotion piece type: (?P<move>'[^']*') in (?P<fen>\S.*)$",
+            N_("the move {move} does not say what the pawn promotes to, in {fen}"),
+        ),
+        (r"^invalid san: (?P<move>'[^']*')$", N_("the move {move} cannot be read")),
+        (
+            r"^unsupported multi-leg move: (?P<move>'[^']*')$",
+            N_("the move {move} has several legs"),
+        ),
     )
 )
 #: python-chess's names of what makes a position impossible (`chess.Status`), as
@@ -232,11 +251,12 @@ CHESS_FAULTS = (
 
 def _library_reason(exc: ValueError, language: str) -> object:
     """A library's reason inside an error of ours in `language`, where it is one we know
-    (python-chess's FEN faults); any other as the library says it."""
+    (python-chess's FEN and SAN faults); any other as the library says it."""
     text = str(exc)
     for pattern, template in CHESS_REASONS:
-        if pattern.search(text):
-            return gettext(template, language)
+        found = pattern.search(text)
+        if found:  # the move and the position it names, as python-chess gives them
+            return gettext(template, language).format(**found.groupdict())
     return exc
 
 

@@ -27,12 +27,13 @@ ENGLISH = {
     "played", "by", "and", "demo", "inputs", "ended", "with", "they", "reopened", "keeps",
     "as", "far", "went", "writes", "record", "play", "name", "got",
     "found", "one", "empty", "square", "reading", "known", "answered", "tried", "baud",
+    "illegal", "san", "games", "range",
 }  # fmt: skip
 #: what stays as typed: quoted values, options, paths, `arbiter CMD ...` in backquotes,
 #: the config's [tables], lists of protocols, PGN moves, true and false, FIDE, 'x,y'
 KEPT = re.compile(
     r"'[^']*'|`[^`]*`|--[\w-]+|\S*/\S*|\S*:\S*|\[[\w.]+\]|arbiter \w+|\b[KQRBN]?[a-h][1-8]\b"
-    r"|(?:[\w-]+, )+[\w-]+|\btrue\b|\bfalse\b|\bFIDE\b|\bFEN\b"
+    r"|(?:[\w-]+, )+[\w-]+|\btrue\b|\bfalse\b|\bFIDE\b|\bFEN\b|\S+\.(?:pgn|jsonl|json|toml)\b"
 )
 
 
@@ -60,6 +61,8 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
         "virtual-game.jsonl": '{"t": 0, "type": "start", '
         '"sources": ["board:dgt:/tmp/otb-virtual-gone-h15/dgt"]}\n',
         "empty.bin": "",
+        "illegal.pgn": '[Event "x"]\n\n1. e4 e5 2. Qxf7 *\n',
+        "five.pgn": "".join(f'[Event "{n}"]\n\n1. e4 *\n\n' for n in range(5)),
     }
     for name, text in files.items():
         (here / name).write_text(text, encoding="utf-8")
@@ -112,6 +115,15 @@ CASES = [
         " reproduce it",
     ),
     (
+        ["simulate", "illegal.pgn"],
+        "illegal.pgn, game 1: illegal san: 'Qxf7' in"
+        " rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+    ),  # python-chess's reason, in our words in the other languages
+    (
+        ["simulate", "five.pgn", "--game", "9"],
+        "five.pgn has 5 games, so --game 9 is out of range",
+    ),
+    (
         ["resume", "demo-game.jsonl"],
         "journal demo-game.jsonl: its game was played by `arbiter demo`, and the demo's"
         " inputs ended with it: they cannot be reopened. The journal keeps the game as far as"
@@ -149,6 +161,11 @@ def test_the_converted_refusals_in_serbian_and_polish(folder: Path) -> None:
     assert "liczba posunięć okresu musi być liczbą całkowitą, co najmniej 1, a nie 0" in (
         pl.stderr
     ), pl.stderr
+    five = {lang: run_cli("simulate", "five.pgn", "--game", "9", "--lang", lang, cwd=folder)
+            for lang in ("sr", "pl", "cs")}  # fmt: skip
+    assert "five.pgn ima 5 partija, pa je --game 9 van opsega" in five["sr"].stderr
+    assert "five.pgn ma 5 partii, więc" in five["pl"].stderr
+    assert "five.pgn má 5 partií, takže" in five["cs"].stderr
     cs = run_cli("simulate", "rise.pgn", "--lang", "cs", cwd=folder).stderr
     assert "partie 1: tah 2. Nf3: hodiny během tahu vzrostly z 298.0 s na 330.0 s" in cs, cs
 
