@@ -343,6 +343,13 @@ DEVICE_ERRORS = (
     N_("serial ports: not searched (pyserial is missing)"),
     N_("USB HID: not searched (no /sys/class/hidraw on this system)"),
     N_("Bluetooth LE: not searched ({error})"),
+    N_("DGT board"),
+    N_("FTDI bridge: an older DGT board?"),
+    N_("CP210x bridge: a Certabo board?"),
+    N_("Bluetooth serial port"),
+    N_("unknown serial device"),
+    N_("no board answered ({error})"),
+    N_("{protocol} board (it answered)"),
     # a board on USB HID or Bluetooth LE (`firmware_bridge.hid_transport`, `.ble`)
     N_("a Chessnut board on USB needs hidapi: pip install 'otb-arbiter[hid]'"),
     N_(

@@ -35,11 +35,21 @@ __all__ = [
     "serial_boards",
 ]
 
+#: what a serial device is, as `arbiter boards` says it: templates of `ArbiterError.of`, said
+#: in the user's language (arbiter/i18n.py DEVICE_ERRORS; a HID or BLE device's own name stays)
+DGT_BOARD = "DGT board"
+FTDI_BRIDGE = "FTDI bridge: an older DGT board?"
+CP210X_BRIDGE = "CP210x bridge: a Certabo board?"
+BLUETOOTH_SERIAL = "Bluetooth serial port"
+UNKNOWN_SERIAL = "unknown serial device"
+NO_ANSWER = "no board answered ({error})"
+ANSWERED = "{protocol} board (it answered)"
+
 #: USB VID:PID -> (protocol, what it is, certain?)
 SERIAL_BOARDS: dict[tuple[int, int], tuple[str, str, bool]] = {
-    (0x04D8, 0x000A): ("dgt", "DGT board", True),
-    (0x0403, 0x6001): ("dgt", "FTDI bridge: an older DGT board?", False),
-    (0x10C4, 0xEA60): ("certabo", "CP210x bridge: a Certabo board?", False),
+    (0x04D8, 0x000A): ("dgt", DGT_BOARD, True),
+    (0x0403, 0x6001): ("dgt", FTDI_BRIDGE, False),
+    (0x10C4, 0xEA60): ("certabo", CP210X_BRIDGE, False),
 }
 #: USB HID vendor -> protocol: Chessnut (EasyLinkSDK masks PID & FF00: 80xx-86xx)
 HID_BOARDS: dict[int, str] = {0x2D80: "chessnut"}
@@ -55,6 +65,10 @@ class SearchNote(ArbiterError):
     """What could not be searched, and why (a note of `Discovery`; not raised)."""
 
 
+class Described(ArbiterError):
+    """What a device is (`Found.said`; not raised)."""
+
+
 @dataclass(frozen=True)
 class Found:
     """A board (or a device that may be one): how it is reached, and the `--board` to use.
@@ -67,6 +81,8 @@ class Found:
     what: str
     spec: str | None
     detail: str = ""
+    #: `what` in every language, where it is our words (not a device's own name)
+    said: ArbiterError | None = field(default=None, compare=False)
 
 
 @dataclass
@@ -108,13 +124,15 @@ def serial_boards(
         if known is not None:
             protocol, what, certain = known
             spec = f"{protocol}:{device}" if certain else f"auto:{device}"
-            out.found.append(Found("serial", device, what, spec, ids))
+            said = Described.of(what)
+            out.found.append(Found("serial", device, str(said), spec, ids, said))
             continue
         if probe:
             out.found.append(_probed(device, ids))
         else:
-            what = "Bluetooth serial port" if "rfcomm" in device else "unknown serial device"
-            out.found.append(Found("serial", device, what, None, ids or str(port.description)))
+            said = Described.of(BLUETOOTH_SERIAL if "rfcomm" in device else UNKNOWN_SERIAL)
+            detail = ids or str(port.description)
+            out.found.append(Found("serial", device, str(said), None, detail, said))
     return out
 
 
@@ -124,8 +142,10 @@ def _probed(device: str, ids: str) -> Found:
     try:
         protocol = detect_protocol(device)
     except ArbiterError as exc:
-        return Found("serial", device, f"no board answered ({exc})", None, ids)
-    return Found("serial", device, f"{protocol} board (it answered)", f"{protocol}:{device}", ids)
+        said = Described.of(NO_ANSWER, error=exc)
+        return Found("serial", device, str(said), None, ids, said)
+    said = Described.of(ANSWERED, protocol=protocol)
+    return Found("serial", device, str(said), f"{protocol}:{device}", ids, said)
 
 
 def hid_boards(root: Path = Path("/sys/class/hidraw")) -> Discovery:

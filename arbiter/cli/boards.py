@@ -80,7 +80,8 @@ def report(found: object, out: TextIO, language: str = "en") -> int:
         (
             _LINKS.get(f.link, f.link),
             f.device,
-            f.what + (f" ({f.detail})" if f.detail else ""),
+            (f.what if f.said is None else error_text(f.said, language))
+            + (f" ({f.detail})" if f.detail else ""),
             f"--board {f.spec}" if f.spec else unknown.format(option="--board auto:" + f.device),
         )
         for f in found.found

@@ -185,12 +185,14 @@ def test_the_errors_of_firmware_bridge_are_in_the_catalogue() -> None:
     """Every template `firmware_bridge` raises is marked again in `arbiter.i18n` (the port
     errors, the board read, a capture, a Certabo calibration, the GPIO pin map), and
     translated; the words inside them too."""
-    from firmware_bridge import source
+    from firmware_bridge import discovery, source
     from firmware_bridge.gpio import messages
 
     templates = {transport.PORT_MISSING, transport.PORT_DENIED, transport.PORT_BUSY}
     templates |= {transport.PORT_FAILED, source.READ_FAILED}
     templates |= {transport.PORT_NOT_SERIAL, transport.PORT_FOLDER}
+    templates |= {discovery.DGT_BOARD, discovery.FTDI_BRIDGE, discovery.CP210X_BRIDGE}
+    templates |= {discovery.BLUETOOTH_SERIAL, discovery.UNKNOWN_SERIAL}
     templates |= _raised_templates("firmware_bridge") | _constants(messages, words=False)
     assert templates == set(i18n.DEVICE_ERRORS)
     assert _constants(messages, words=True) == set(i18n.DEVICE_WORDS)
