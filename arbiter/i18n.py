@@ -21,7 +21,7 @@ from pathlib import Path
 
 from rules.errors import ArbiterError, EventError, ProfileError
 from rules.i18n import DOMAIN as RULES_DOMAIN
-from rules.i18n import N_, Joined, Np_, Word, choose_language, translations
+from rules.i18n import N_, Counted, Joined, Nn_, Np_, Word, choose_language, translations
 from rules.library_reasons import Reason
 from rules.profiles import get_profile
 
@@ -164,6 +164,11 @@ def _field_text(value: object, language: str) -> object:
     if isinstance(value, Word):  # a word of the rules' catalogue ("increment"), or of ours
         said = translations(language).gettext(value)
         return gettext(value, language) if said == value else said
+    if isinstance(value, Counted):  # a counted phrase ("2 boards"), in its plural form
+        said = value.said(translations(language, DOMAIN, str(LOCALE_DIR)).ngettext)
+        if language != "en" and said == str(value):  # a phrase of the rules' catalogue
+            said = value.said(translations(language).ngettext)
+        return said
     if isinstance(value, Joined):  # several fields in a row (the squares a calibration misreads)
         return type(value)(_field_text(item, language) for item in value)
     if isinstance(value, ArbiterError):
@@ -173,7 +178,8 @@ def _field_text(value: object, language: str) -> object:
     return value
 
 
-#: python-chess's reasons for a FEN it cannot read (its `ValueError`s, `chess.Board(fen)`),
+#: python-chess's reasons for a FEN it cannot read (its `ValueError`s, `chess.Board(fen)`) and
+#: for a move of a PGN file it cannot play (`parse_san`),
 #: said in the reader's language where one fills an error of ours (`bad FEN {fen!r}: {reason}`)
 CHESS_REASONS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern), template)
@@ -200,6 +206,24 @@ CHESS_REASONS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"^invalid fullmove number in fen", N_("the move number cannot be read")),
         (r"^fullmove number cannot be negative", N_("the move number cannot be negative")),
         (r"^fen string has more parts than expected", N_("the FEN has more parts than six")),
+        # a move of a PGN file it cannot play (`chess.Board.parse_san`: `arbiter simulate`)
+        (
+            r"^illegal san: (?P<move>'[^']*') in (?P<fen>\S.*)$",
+            N_("the move {move} is illegal in {fen}"),
+        ),
+        (
+            r"^ambiguous san: (?P<move>'[^']*') in (?P<fen>\S.*)$",
+            N_("the move {move} is ambiguous in {fen}"),
+        ),
+        (
+            r"^missing promotion piece type: (?P<move>'[^']*') in (?P<fen>\S.*)$",
+            N_("the move {move} does not say what the pawn promotes to, in {fen}"),
+        ),
+        (r"^invalid san: (?P<move>'[^']*')$", N_("the move {move} cannot be read")),
+        (
+            r"^unsupported multi-leg move: (?P<move>'[^']*')$",
+            N_("the move {move} has several legs"),
+        ),
     )
 )
 #: python-chess's names of what makes a position impossible (`chess.Status`), as
@@ -227,11 +251,12 @@ CHESS_FAULTS = (
 
 def _library_reason(exc: ValueError, language: str) -> object:
     """A library's reason inside an error of ours in `language`, where it is one we know
-    (python-chess's FEN faults); any other as the library says it."""
+    (python-chess's FEN and SAN faults); any other as the library says it."""
     text = str(exc)
     for pattern, template in CHESS_REASONS:
-        if pattern.search(text):
-            return gettext(template, language)
+        found = pattern.search(text)
+        if found:  # the move and the position it names, as python-chess gives them
+            return gettext(template, language).format(**found.groupdict())
     return exc
 
 
@@ -307,9 +332,47 @@ DEVICE_ERRORS = (
     N_("--calibration is for Certabo boards; a {protocol} board needs none"),
     N_("--board {spec!r}: expected PROTOCOL:DEVICE, e.g. dgt:/dev/ttyUSB0 (protocols: {known})"),
     N_("--board {spec!r}: no device after {protocol!r}"),
+    # `--board auto` and `auto:DEVICE` (`firmware_bridge.source`, `firmware_bridge.transport`),
+    # and what the search could not reach (`firmware_bridge.discovery`)
+    N_("--board auto: no board found"),
+    N_("--board auto: no board found; {notes}"),
+    N_("--board auto: {boards} found ({specs}): name one with --board"),
+    N_("{url}: the port failed while detecting the board: {reason}"),
+    N_("no known board answered on {url} (tried {tried})"),
+    N_("{protocol} at {baud} baud"),
+    N_("serial ports: not searched (pyserial is missing)"),
+    N_("USB HID: not searched (no /sys/class/hidraw on this system)"),
+    N_("Bluetooth LE: not searched ({error})"),
+    N_("DGT board"),
+    N_("FTDI bridge: an older DGT board?"),
+    N_("CP210x bridge: a Certabo board?"),
+    N_("Bluetooth serial port"),
+    N_("unknown serial device"),
+    N_("no board answered ({error})"),
+    N_("{protocol} board (it answered)"),
+    # a board on USB HID or Bluetooth LE (`firmware_bridge.hid_transport`, `.ble`)
+    N_("a Chessnut board on USB needs hidapi: pip install 'otb-arbiter[hid]'"),
+    N_(
+        "cannot open the USB HID board {path}: {reason} (is there a udev rule giving this "
+        "user access to it? see hardware_docs/install.md)"
+    ),
+    N_("Bluetooth LE boards need the bleak package: pip install 'otb-arbiter[ble]'"),
+    N_("cannot scan for Bluetooth LE boards: {reason}"),
+    N_("cannot connect to the Bluetooth LE board {address}: {reason}"),
+    # a reed-switch board without its matrix, a Certabo calibration's entries, a virtual board
+    N_(
+        "a reed-switch board needs 'matrix_rows' and 'matrix_cols' in [gpio.pins]; "
+        "the pin map has none"
+    ),
+    N_("{key!r} is not an identifier (five numbers from 0 to 255)"),
+    N_("{ident} is an empty-square reading"),
+    N_("{letter!r} is not a FEN piece letter"),
+    N_("no virtual board speaks {protocol!r}; virtual boards: {known}"),
 )
 #: the words inside them (what RPi.GPIO could not do to a pin)
 DEVICE_WORDS = (N_("set up"), N_("watch edges on"))
+#: the counted phrases inside them (`rules.i18n.Counted`: `firmware_bridge.source.BOARDS`)
+DEVICE_COUNTED = (Nn_("{count} board", "{count} boards", "count"),)
 
 #: the errors `vision` raises with templates (`vision.sources`, `vision.calibration`)
 VISION_ERRORS = (
@@ -324,6 +387,7 @@ VISION_ERRORS = (
     ),
     N_("{where}: the calibration lacks {field}"),
     N_("{path}: not valid JSON ({reason})"),
+    N_("{where}: the calibration's {field!r} cannot be read"),
     # the camera's calibration, geometry and pictures (`vision.messages`)
     N_('corners {text!r} must be four "x,y" pairs separated by spaces'),
     N_('corners {text!r} must be exactly four "x,y" pairs'),
@@ -409,6 +473,22 @@ VISION_ERRORS = (
     N_("the source gave no frame"),
     N_("{path}: the video gave no frame"),
     N_(
+        "the calibration position has no empty square to learn from; use a position with "
+        "white and black pieces and empty squares"
+    ),
+    N_(
+        "the calibration position has no white piece to learn from; use a position with "
+        "white and black pieces and empty squares"
+    ),
+    N_(
+        "the calibration position has no black piece to learn from; use a position with "
+        "white and black pieces and empty squares"
+    ),
+    N_("the square model lacks {field}"),
+    N_("the calibration's square model cannot be read"),
+    N_("the calibration's reference image is not base64"),
+    N_("the calibration's reference image is not a PNG"),
+    N_(
         "a hand or arm is over the board: something crossing its edge hides {count} "
         "squares ({squares}). Take the picture again with nothing over the board (a "
         "shadow moving across it looks the same)"
@@ -437,6 +517,11 @@ VISION_ERRORS = (
     ),
     N_("the board is not where the calibration has it: give --corners"),
     N_(
+        "frames are {width}x{height} but the calibration was made at {cal_width}x{cal_height},"
+        " and the board could not be found in them ({error}): set the camera to that size or "
+        "recalibrate"
+    ),
+    N_(
         "the board moved by about {squares:.1f} squares since the calibration: give "
         "--corners or recalibrate"
     ),
@@ -461,6 +546,21 @@ VISION_ERRORS = (
         "the camera commands need {module} ({reason}); install the camera extra: pip "
         "install 'otb-arbiter[camera]'"
     ),
+)
+#: the corner picker page's own words (`vision.messages.PICK_PAGE`: `arbiter calibrate --pick`)
+PICK_PAGE_WORDS = (
+    N_("OTB Arbiter: click the board's corners"),
+    N_("Undo"),
+    N_("Start again"),
+    N_("Send corners"),
+    N_(
+        "Click the corners of the 8x8 playing area (not the board's frame), as seen in the"
+        " picture: {corners}."
+    ),
+    N_("next: {corner} corner"),
+    N_("four corners: send them, or undo"),
+    N_("the picture could not be loaded"),
+    N_("could not send: {error}"),
 )
 #: the words inside them (`vision.messages`: the corners' names, what a square was read as)
 VISION_WORDS = (

@@ -35,14 +35,38 @@ __all__ = [
     "serial_boards",
 ]
 
+#: what a serial device is, as `arbiter boards` says it: templates of `ArbiterError.of`, said
+#: in the user's language (arbiter/i18n.py DEVICE_ERRORS; a HID or BLE device's own name stays)
+DGT_BOARD = "DGT board"
+FTDI_BRIDGE = "FTDI bridge: an older DGT board?"
+CP210X_BRIDGE = "CP210x bridge: a Certabo board?"
+BLUETOOTH_SERIAL = "Bluetooth serial port"
+UNKNOWN_SERIAL = "unknown serial device"
+NO_ANSWER = "no board answered ({error})"
+ANSWERED = "{protocol} board (it answered)"
+
 #: USB VID:PID -> (protocol, what it is, certain?)
 SERIAL_BOARDS: dict[tuple[int, int], tuple[str, str, bool]] = {
-    (0x04D8, 0x000A): ("dgt", "DGT board", True),
-    (0x0403, 0x6001): ("dgt", "FTDI bridge: an older DGT board?", False),
-    (0x10C4, 0xEA60): ("certabo", "CP210x bridge: a Certabo board?", False),
+    (0x04D8, 0x000A): ("dgt", DGT_BOARD, True),
+    (0x0403, 0x6001): ("dgt", FTDI_BRIDGE, False),
+    (0x10C4, 0xEA60): ("certabo", CP210X_BRIDGE, False),
 }
 #: USB HID vendor -> protocol: Chessnut (EasyLinkSDK masks PID & FF00: 80xx-86xx)
 HID_BOARDS: dict[int, str] = {0x2D80: "chessnut"}
+
+#: what could not be searched (`Discovery.notes`), as templates of `ArbiterError.of`: the
+#: `arbiter` command says them in the user's language (arbiter/i18n.py DEVICE_ERRORS)
+SERIAL_NOT_SEARCHED = "serial ports: not searched (pyserial is missing)"
+HID_NOT_SEARCHED = "USB HID: not searched (no /sys/class/hidraw on this system)"
+BLE_NOT_SEARCHED = "Bluetooth LE: not searched ({error})"
+
+
+class SearchNote(ArbiterError):
+    """What could not be searched, and why (a note of `Discovery`; not raised)."""
+
+
+class Described(ArbiterError):
+    """What a device is (`Found.said`; not raised)."""
 
 
 @dataclass(frozen=True)
@@ -57,6 +81,8 @@ class Found:
     what: str
     spec: str | None
     detail: str = ""
+    #: `what` in every language, where it is our words (not a device's own name)
+    said: ArbiterError | None = field(default=None, compare=False)
 
 
 @dataclass
@@ -64,7 +90,7 @@ class Discovery:
     """The boards found and what could not be searched."""
 
     found: list[Found] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
+    notes: list[ArbiterError] = field(default_factory=list)
 
     @property
     def boards(self) -> list[Found]:
@@ -85,7 +111,7 @@ def serial_boards(
         try:
             from serial.tools import list_ports
         except ImportError:  # pyserial is a dependency: only a broken install lacks it
-            out.notes.append("serial ports: not searched (pyserial is missing)")
+            out.notes.append(SearchNote.of(SERIAL_NOT_SEARCHED))
             return out
         ports = list_ports.comports
     for port in ports():
@@ -98,13 +124,15 @@ def serial_boards(
         if known is not None:
             protocol, what, certain = known
             spec = f"{protocol}:{device}" if certain else f"auto:{device}"
-            out.found.append(Found("serial", device, what, spec, ids))
+            said = Described.of(what)
+            out.found.append(Found("serial", device, str(said), spec, ids, said))
             continue
         if probe:
             out.found.append(_probed(device, ids))
         else:
-            what = "Bluetooth serial port" if "rfcomm" in device else "unknown serial device"
-            out.found.append(Found("serial", device, what, None, ids or str(port.description)))
+            said = Described.of(BLUETOOTH_SERIAL if "rfcomm" in device else UNKNOWN_SERIAL)
+            detail = ids or str(port.description)
+            out.found.append(Found("serial", device, str(said), None, detail, said))
     return out
 
 
@@ -114,15 +142,17 @@ def _probed(device: str, ids: str) -> Found:
     try:
         protocol = detect_protocol(device)
     except ArbiterError as exc:
-        return Found("serial", device, f"no board answered ({exc})", None, ids)
-    return Found("serial", device, f"{protocol} board (it answered)", f"{protocol}:{device}", ids)
+        said = Described.of(NO_ANSWER, error=exc)
+        return Found("serial", device, str(said), None, ids, said)
+    said = Described.of(ANSWERED, protocol=protocol)
+    return Found("serial", device, str(said), f"{protocol}:{device}", ids, said)
 
 
 def hid_boards(root: Path = Path("/sys/class/hidraw")) -> Discovery:
     """Chessnut boards on USB HID, read from sysfs (`root`, injected for tests)."""
     out = Discovery()
     if not root.is_dir():
-        out.notes.append("USB HID: not searched (no /sys/class/hidraw on this system)")
+        out.notes.append(SearchNote.of(HID_NOT_SEARCHED))
         return out
     for node in sorted(root.iterdir()):
         try:
@@ -166,7 +196,7 @@ def ble_boards(timeout: float = 5.0, *, central: Any = None) -> Discovery:
             central = real_central()
         adverts += central.scan(timeout)
     except ArbiterError as exc:
-        out.notes.append(f"Bluetooth LE: not searched ({exc})")
+        out.notes.append(SearchNote.of(BLE_NOT_SEARCHED, error=exc))
     seen: set[str] = set()
     for advert in adverts:
         if advert.address in seen:

@@ -33,6 +33,7 @@ from firmware_bridge.capture import CaptureWriter
 from firmware_bridge.codecs.base import Codec
 from firmware_bridge.codecs.chessnut import report_message, split_messages
 from firmware_bridge.transport import BACKOFF_S, LinkPolicy, LinkTransport, TransportError
+from rules.library_reasons import reason_of
 
 __all__ = [
     "REPORT_SIZE",
@@ -45,6 +46,13 @@ __all__ = [
 ]
 
 #: the longest report read at once (EasyLinkSDK reads into 256 bytes)
+#: what a user is told, as templates of `ArbiterError.of` (arbiter/i18n.py DEVICE_ERRORS)
+HID_MISSING = "a Chessnut board on USB needs hidapi: pip install 'otb-arbiter[hid]'"
+HID_CANNOT_OPEN = (
+    "cannot open the USB HID board {path}: {reason} (is there a udev rule giving this "
+    "user access to it? see hardware_docs/install.md)"
+)
+
 REPORT_SIZE = 256
 #: the least time between two commands (EasyLinkSDK `WRITE_INTERVAL`, 200 ms)
 WRITE_INTERVAL_S = 0.2
@@ -82,17 +90,12 @@ def open_hid(path: str) -> HidDevice:
     try:
         hid: Any = importlib.import_module("hid")
     except ImportError:
-        raise HidUnavailableError(
-            "a Chessnut board on USB needs hidapi: pip install 'otb-arbiter[hid]'"
-        ) from None
+        raise HidUnavailableError.of(HID_MISSING) from None
     device = hid.device()
     try:
         device.open_path(path.encode())
     except (OSError, ValueError) as exc:
-        raise TransportError(
-            f"cannot open the USB HID board {path}: {exc} (is there a udev rule giving this "
-            "user access to it? see hardware_docs/install.md)"
-        ) from None
+        raise TransportError.of(HID_CANNOT_OPEN, path=path, reason=reason_of(exc)) from None
     return _HidapiDevice(device)
 
 

@@ -35,6 +35,7 @@ from firmware_bridge.transport import (
     detect_protocol,
 )
 from rules.events import Event
+from rules.i18n import Counted, Joined
 from rules.library_reasons import reason_of
 
 __all__ = ["BoardSource", "Deliver", "choose_board"]
@@ -46,6 +47,12 @@ Deliver = Callable[[list[Event]], None]
 #: the error of a board whose reading failed, as a template of `ArbiterError.of`: the
 #: `arbiter` command says it in the user's language (arbiter/i18n.py `DEVICE_ERRORS`)
 READ_FAILED = "reading the board on {device} failed: {reason}"
+#: `--board auto` found no board, or several (`choose_board`)
+NO_BOARD_FOUND = "--board auto: no board found"
+NO_BOARD_FOUND_NOTES = "--board auto: no board found; {notes}"
+SEVERAL_BOARDS = "--board auto: {boards} found ({specs}): name one with --board"
+#: `SEVERAL_BOARDS`'s `{boards}` (`Nn_` forms, marked in arbiter/i18n.py DEVICE_COUNTED)
+BOARDS = ("{count} board", "{count} boards", "count")
 
 
 def choose_board() -> tuple[str, str]:
@@ -61,12 +68,13 @@ def choose_board() -> tuple[str, str]:
 
     found = discover(probe=True)
     specs = [board.spec for board in found.boards if board.spec is not None]
-    notes = "".join(f"; {note}" for note in found.notes)
+    if not specs and found.notes:  # the notes say what could not be searched
+        raise DetectionError.of(NO_BOARD_FOUND_NOTES, notes=Joined(found.notes))
     if not specs:
-        raise DetectionError(f"--board auto: no board found{notes}")
+        raise DetectionError.of(NO_BOARD_FOUND)
     if len(specs) > 1:
-        raise DetectionError(
-            f"--board auto: {len(specs)} boards found ({', '.join(specs)}): name one with --board"
+        raise DetectionError.of(
+            SEVERAL_BOARDS, boards=Counted(BOARDS, len(specs)), specs=", ".join(specs)
         )
     protocol, device = parse_board_spec(specs[0])
     if protocol == AUTO:

@@ -43,6 +43,7 @@ from firmware_bridge.codecs.base import Codec
 from firmware_bridge.registry import PROBES, codec_for
 from rules.errors import ArbiterError
 from rules.events import Event, Sensor
+from rules.i18n import Listed
 from rules.library_reasons import reason_of
 
 if TYPE_CHECKING:
@@ -139,6 +140,10 @@ PORT_BUSY = "cannot open the board's port {url}: another program is using it"
 PORT_FAILED = "cannot open the board's port {url}: {reason}"
 PORT_NOT_SERIAL = "cannot open the board's port {url}: it is not a serial port"
 PORT_FOLDER = "cannot open the board's port {url}: it is a folder"
+#: the detection of a board's protocol (`auto:DEVICE`, `detect_protocol`)
+DETECT_FAILED = "{url}: the port failed while detecting the board: {reason}"
+NO_BOARD_ANSWERED = "no known board answered on {url} (tried {tried})"
+TRIED = "{protocol} at {baud} baud"
 #: the templates above by the error number of the failed open
 _PORT_ERRNO = {
     errno.ENOENT: PORT_MISSING,
@@ -549,7 +554,7 @@ def detect_protocol(
         TransportError: the port cannot be opened.
         DetectionError: no probe was answered (the message says which were tried).
     """
-    tried = []
+    tried: list[ArbiterError] = []  # each said in the reader's language
     for probe in PROBES:
         codec = codec_for(probe.protocol)
         settings = _serial_settings(codec)
@@ -576,10 +581,8 @@ def detect_protocol(
                 if probe.answered(codec, events):
                     return probe.protocol
         except OSError as exc:  # pyserial's SerialException is an OSError
-            raise TransportError(
-                f"{url}: the port failed while detecting the board: {exc}"
-            ) from None
+            raise TransportError.of(DETECT_FAILED, url=url, reason=reason_of(exc)) from None
         finally:
             port.close()
-        tried.append(f"{probe.protocol} at {probe.baudrate} baud")
-    raise DetectionError(f"no known board answered on {url} (tried {', '.join(tried)})")
+        tried.append(ArbiterError.of(TRIED, protocol=probe.protocol, baud=probe.baudrate))
+    raise DetectionError.of(NO_BOARD_ANSWERED, url=url, tried=Listed(tried))

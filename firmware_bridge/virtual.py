@@ -83,6 +83,9 @@ VIRTUAL_KINDS: dict[str, tuple[str, str]] = {
     "millennium-ble": ("millennium-ble", "ble"),  # an eONE over Bluetooth LE
 }
 VIRTUAL_PROTOCOLS = tuple(VIRTUAL_KINDS)
+#: a protocol no virtual board speaks (`arbiter teach --board foo-sim`), as a template of
+#: `ArbiterError.of` (arbiter/i18n.py DEVICE_ERRORS)
+NO_VIRTUAL_BOARD = "no virtual board speaks {protocol!r}; virtual boards: {known}"
 #: the name prefix of the private temporary folder that holds a virtual board's `path`
 FOLDER_PREFIX = "otb-virtual-"
 
@@ -179,8 +182,8 @@ def _make_model(protocol: str, placement: str, rotated: bool) -> Any:
         from firmware_bridge.sim.certabo_board import SentioBoard
 
         return SentioBoard(placement, rotated=rotated)
-    raise VirtualBoardError(
-        f"no virtual board speaks {protocol!r}; virtual boards: {', '.join(VIRTUAL_PROTOCOLS)}"
+    raise VirtualBoardError.of(
+        NO_VIRTUAL_BOARD, protocol=protocol, known=", ".join(VIRTUAL_PROTOCOLS)
     )
 
 

@@ -520,7 +520,7 @@ class ClaimVerdict(ArbiterAction):
     def __post_init__(self) -> None:
         Event.__post_init__(self)
         if not isinstance(self.valid, bool):
-            raise EventError("'claim_verdict' needs 'valid', true or false")
+            raise EventError.of(N_("'claim_verdict' needs 'valid', true or false"))
 
 
 ARBITER_ACTION_TYPES: dict[str, type[ArbiterAction]] = {

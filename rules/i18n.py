@@ -17,7 +17,7 @@ The markers `N_`, `Nn_` and `Np_` only mark a string for extraction (Babel keywo
 from __future__ import annotations
 
 import gettext
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
 from pathlib import Path
 
@@ -28,6 +28,7 @@ __all__ = [
     "LANGUAGES",
     "LOCALE_DIR",
     "N_",
+    "Counted",
     "Joined",
     "Listed",
     "Nn_",
@@ -93,6 +94,30 @@ class Listed(Joined):
     __slots__ = ()
 
     SEPARATOR = ", "
+
+
+class Counted:
+    """A counted phrase that fills an error message (`2 boards`), its forms marked with
+    `Nn_`: said in the reader's language in the plural form its number takes
+    (`arbiter.i18n.error_text`); formatted as it stands, the English."""
+
+    __slots__ = ("count", "forms")
+
+    def __init__(self, forms: tuple[str, str, str], count: int) -> None:
+        self.forms = forms
+        self.count = count
+
+    def said(self, ngettext: Callable[[str, str, int], str]) -> str:
+        """The phrase in the language of `ngettext` (a catalogue's)."""
+        singular, plural, name = self.forms
+        return ngettext(singular, plural, self.count).format(**{name: self.count})
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+    def __str__(self) -> str:
+        singular, plural, name = self.forms
+        return (singular if self.count == 1 else plural).format(**{name: self.count})
 
 
 def N_(message: str) -> str:

@@ -35,6 +35,12 @@ _MODIFIER_WORDS = {
     "bronstein": Word(N_("Bronstein delay")),
     "move_cap": Word(N_("per-move cap")),
 }
+#: what `_check_seconds` names: the subject of its sentence
+_PERIOD_TIME = Word(N_("a period's time"))
+_AN_INCREMENT = Word(N_("an increment"))
+_A_SIMPLE_DELAY = Word(N_("a simple delay"))
+_A_BRONSTEIN_DELAY = Word(N_("a Bronstein delay"))
+_A_MOVE_CAP = Word(N_("a per-move cap"))
 
 #: Game-class limits of Appendices A.1 and B.1, in seconds of T = base + 60 × increment.
 BLITZ_MAX = 600.0
@@ -48,13 +54,17 @@ def _format_number(value: float) -> str:
     return format(Decimal(repr(float(value))), "f")
 
 
-def _check_seconds(value: object, what: str, *, allow_none: bool = False) -> None:
+def _check_seconds(value: object, what: Word, *, allow_none: bool = False) -> None:
     if value is None and allow_none:
         return
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise TimeControlError(f"{what} must be a finite number of seconds, not {value!r}")
+        raise TimeControlError.of(
+            N_("{what} must be a finite number of seconds, not {value!r}"), what=what, value=value
+        )
     if value < 0:
-        raise TimeControlError(f"{what} must not be negative, not {value!r}")
+        raise TimeControlError.of(
+            N_("{what} must not be negative, not {value!r}"), what=what, value=value
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,17 +87,18 @@ class Period:
     move_cap: float | None = None
 
     def __post_init__(self) -> None:
-        _check_seconds(self.seconds, "a period's time")
+        _check_seconds(self.seconds, _PERIOD_TIME)
         if self.moves is not None and (
             isinstance(self.moves, bool) or not isinstance(self.moves, int) or self.moves < 1
         ):
-            raise TimeControlError(
-                f"a period's move count must be a whole number of at least 1, not {self.moves!r}"
+            raise TimeControlError.of(
+                N_("a period's move count must be a whole number of at least 1, not {moves!r}"),
+                moves=self.moves,
             )
-        _check_seconds(self.increment, "an increment")
-        _check_seconds(self.delay, "a simple delay")
-        _check_seconds(self.bronstein, "a Bronstein delay")
-        _check_seconds(self.move_cap, "a per-move cap", allow_none=True)
+        _check_seconds(self.increment, _AN_INCREMENT)
+        _check_seconds(self.delay, _A_SIMPLE_DELAY)
+        _check_seconds(self.bronstein, _A_BRONSTEIN_DELAY)
+        _check_seconds(self.move_cap, _A_MOVE_CAP, allow_none=True)
         if self.move_cap is not None and self.move_cap == 0:
             raise TimeControlError.of(N_("a per-move cap of 0 s leaves no time for any move"))
         if self.delay and self.bronstein:

@@ -44,6 +44,7 @@ OLD_CALIBRATION = (
 )
 CALIBRATION_LACKS = "{where}: the calibration lacks {field}"
 CALIBRATION_NOT_JSON = "{path}: not valid JSON ({reason})"
+CALIBRATION_BAD_FIELD = "{where}: the calibration's {field!r} cannot be read"
 
 
 @dataclass
@@ -135,6 +136,7 @@ class Calibration:
             raise CalibrationError.of(
                 OLD_CALIBRATION, where=where, version=d.get("version"), reads=VERSION
             )
+        _check_fields(d, where)
         try:
             return cls(
                 corners=geometry.check_corners(d["corners"]),
@@ -149,6 +151,8 @@ class Calibration:
             )
         except KeyError as exc:
             raise CalibrationError.of(CALIBRATION_LACKS, where=where, field=exc) from None
+        except (TypeError, ValueError, IndexError):  # corners that are no [x, y] pairs
+            raise CalibrationError.of(CALIBRATION_BAD_FIELD, where=where, field="corners") from None
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(json.dumps(self.to_dict(), indent=1) + "\n", encoding="utf-8")
@@ -163,6 +167,34 @@ class Calibration:
                 CALIBRATION_NOT_JSON, path=p, reason=reason_of(exc)
             ) from None
         return cls.from_dict(data, where=str(p))
+
+
+def _check_fields(d: dict[str, Any], where: str) -> None:
+    """Refuse a calibration file whose fields are not of their kind (a file edited by hand):
+    read later, they would fail with Python's errors in the middle of a game."""
+
+    def numbers(value: object, count: int) -> bool:
+        return (
+            isinstance(value, list)
+            and len(value) == count
+            and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
+        )
+
+    checks = {
+        "corners": lambda v: isinstance(v, list),
+        "white_at": lambda v: isinstance(v, str),
+        "placement": lambda v: isinstance(v, str),
+        "frame_size": lambda v: numbers(v, 2) and all(n >= 0 for n in v),
+        "reference": lambda v: v is None or isinstance(v, str),
+        "levels": lambda v: v is None or (isinstance(v, list) and len(v) == 2
+                                          and all(numbers(row, 3) for row in v)),
+        "outline": lambda v: v is None or isinstance(v, dict),
+    }  # fmt: skip
+    for name, fits in checks.items():
+        if name in d and not fits(d[name]):
+            raise CalibrationError.of(CALIBRATION_BAD_FIELD, where=where, field=name)
+    if isinstance(d.get("white_at"), str) and d["white_at"] not in geometry.SIDES:
+        raise CalibrationError.of(CALIBRATION_BAD_FIELD, where=where, field="white_at")
 
 
 def _rotations(grid: Grid) -> list[Grid]:

@@ -46,6 +46,22 @@ PICKER_STOPPED = (
 )
 PICKER_NO_CORNERS = "the corner picker stopped without corners"
 PICKER_NO_JPEG = "the frame could not be encoded as JPEG for the corner picker"
+#: the picker page's own words (`vision.pick.page`), in the command's language: its title,
+#: buttons, help line and prompts (the corners' names are `CORNER_NAMES`)
+PICK_PAGE = {
+    "title": "OTB Arbiter: click the board's corners",
+    "undo": "Undo",
+    "reset": "Start again",
+    "send": "Send corners",
+    "help": (
+        "Click the corners of the 8x8 playing area (not the board's frame), as seen in the"
+        " picture: {corners}."
+    ),
+    "next": "next: {corner} corner",
+    "four": "four corners: send them, or undo",
+    "noPicture": "the picture could not be loaded",
+    "notSent": "could not send: {error}",
+}
 #: the picker page's answers to the browser (`vision.pick`), in the command's language
 PICK_SEND_JSON = 'send JSON: {{"corners": [[x, y], [x, y], [x, y], [x, y]]}}'
 PICK_FOUR = "click exactly four corners (top-left, top-right, bottom-right, bottom-left)"
@@ -111,6 +127,20 @@ EMPTY_OTHER_SIZE = (
 )
 SOURCE_NO_FRAME = "the source gave no frame"
 VIDEO_NO_FRAME = "{path}: the video gave no frame"
+#: a calibration position without one of the three looks (`vision.model.fit`), by the look
+NOTHING_TO_LEARN = (
+    "the calibration position has no empty square to learn from; use a position with white "
+    "and black pieces and empty squares",
+    "the calibration position has no white piece to learn from; use a position with white "
+    "and black pieces and empty squares",
+    "the calibration position has no black piece to learn from; use a position with white "
+    "and black pieces and empty squares",
+)
+#: a calibration file whose square model or reference picture is damaged
+MODEL_LACKS = "the square model lacks {field}"
+MODEL_UNREADABLE = "the calibration's square model cannot be read"
+REFERENCE_NOT_BASE64 = "the calibration's reference image is not base64"
+REFERENCE_NOT_PNG = "the calibration's reference image is not a PNG"
 
 # ------------------------------------------------------------ a picture read with a calibration
 HAND_OVER_BOARD = (
@@ -139,6 +169,12 @@ OTHER_SIZE = (
     "the picture is {width}x{height}, the calibration's {cal_width}x{cal_height}: give --corners"
 )
 BOARD_NOT_THERE = "the board is not where the calibration has it: give --corners"
+#: a camera's or video's frames of another size than the calibration's (`vision.tracker`)
+FRAMES_OTHER_SIZE = (
+    "frames are {width}x{height} but the calibration was made at {cal_width}x{cal_height}, "
+    "and the board could not be found in them ({error}): set the camera to that size or "
+    "recalibrate"
+)
 BOARD_MOVED = (
     "the board moved by about {squares:.1f} squares since the calibration: give --corners or "
     "recalibrate"

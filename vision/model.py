@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from vision import messages as said
 from vision.cvload import np
 from vision.errors import CalibrationError
 from vision.placement import STATES
@@ -59,8 +60,10 @@ class SquareModel:
                 mark_means=d.get("mark_means"),
                 mark_variances=d.get("mark_variances"),
             )
-        except (KeyError, TypeError) as exc:
-            raise CalibrationError(f"the square model lacks {exc}") from None
+        except KeyError as exc:
+            raise CalibrationError.of(said.MODEL_LACKS, field=exc) from None
+        except TypeError:
+            raise CalibrationError.of(said.MODEL_UNREADABLE) from None
 
     def arrays(self) -> tuple[Any, Any]:
         """(means, variances) as arrays of shape (2, 3, n_features)."""
@@ -204,11 +207,7 @@ def fit(samples: list[tuple[Any, list[str]]], marks: list[Any] | None = None) ->
                 have[p, k] = True
     for k in range(3):
         if not have[:, k].any():
-            what = ("empty square", "white piece", "black piece")[k]
-            raise CalibrationError(
-                f"the calibration position has no {what} to learn from; "
-                "use a position with white and black pieces and empty squares"
-            )
+            raise CalibrationError.of(said.NOTHING_TO_LEARN[k])
         for p in range(2):
             if not have[p, k]:
                 means[p, k] = means[1 - p, k]

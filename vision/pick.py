@@ -14,6 +14,7 @@ OpenCV is imported only when a frame is encoded (`vision.cvload`), never at impo
 
 from __future__ import annotations
 
+import html
 import json
 import socket
 import threading
@@ -33,10 +34,10 @@ DEFAULT_HOST = "127.0.0.1"
 OUTSIDE = 0.25
 MAX_BODY = 10_000  #: bytes: a POST of four points is far smaller
 
-PAGE = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
+_PAGE = """<!doctype html>
+<html lang="@@lang@@"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>OTB Arbiter: click the board's corners</title>
+<title>@@title@@</title>
 <style>
  body { font-family: sans-serif; margin: 0.6em; background: #222; color: #eee; }
  #bar { margin-bottom: 0.5em; }
@@ -46,16 +47,16 @@ PAGE = """<!doctype html>
  canvas { cursor: crosshair; max-width: 100%; background: #444; }
 </style></head><body>
 <div id="bar">
- <button id="undo" title="Backspace">Undo</button>
- <button id="reset">Start again</button>
- <button id="send" disabled>Send corners</button>
+ <button id="undo" title="Backspace">@@undo@@</button>
+ <button id="reset">@@reset@@</button>
+ <button id="send" disabled>@@send@@</button>
  <span id="msg"></span>
 </div>
-<div id="help">Click the corners of the 8x8 playing area (not the board's frame), as seen in
-the picture: <b>top-left, top-right, bottom-right, bottom-left</b>.</div>
+<div id="help">@@help@@</div>
 <canvas id="c"></canvas>
 <script>
-const NAMES = ["top-left", "top-right", "bottom-right", "bottom-left"];
+const WORDS = @@words@@;
+const NAMES = WORDS.names;
 const img = new Image();
 const cv = document.getElementById("c"), ctx = cv.getContext("2d");
 const msg = document.getElementById("msg"), send = document.getElementById("send");
@@ -64,8 +65,7 @@ function say(text, cls) { msg.textContent = text; msg.className = cls || ""; }
 function prompt() {
   if (done) return;
   send.disabled = pts.length !== 4;
-  say(pts.length < 4 ? "next: " + NAMES[pts.length] + " corner"
-                     : "four corners: send them, or undo");
+  say(pts.length < 4 ? WORDS.next.replace("{corner}", NAMES[pts.length]) : WORDS.four);
 }
 function draw() {
   ctx.fillStyle = "#444"; ctx.fillRect(0, 0, cv.width, cv.height);
@@ -93,7 +93,7 @@ img.onload = () => {
   cv.width = img.naturalWidth + 2 * margin; cv.height = img.naturalHeight + 2 * margin;
   draw(); prompt();
 };
-img.onerror = () => say("the picture could not be loaded", "err");
+img.onerror = () => say(WORDS.noPicture, "err");
 img.src = "frame.jpg";
 cv.addEventListener("click", (e) => {
   if (done || pts.length >= 4) return;
@@ -118,10 +118,38 @@ send.onclick = async () => {
     const body = await r.json();
     if (r.ok) { done = true; say(body.message, "ok"); }
     else { say(body.error, "err"); send.disabled = false; }
-  } catch (err) { say("could not send: " + err, "err"); send.disabled = false; }
+  } catch (err) { say(WORDS.notSent.replace("{error}", err), "err"); send.disabled = false; }
 };
 </script></body></html>
 """
+
+
+def page(words: Callable[[str], str] = str, language: str = "en") -> str:
+    """The picker's page in the command's language: `words` says one of its English texts
+    (`vision.messages.PICK_PAGE`, the corners' names) in it (`arbiter.i18n.gettext`)."""
+    said_words = {key: words(text) for key, text in said.PICK_PAGE.items()}
+    names = [words(name) for name in said.CORNER_NAMES]
+    corners = "<b>" + html.escape(", ".join(names), quote=False) + "</b>"
+    prompts = ("next", "four", "noPicture", "notSent")
+    script = {"names": names, **{key: said_words[key] for key in prompts}}
+    fills = {
+        "lang": html.escape(language.replace("_", "-"), quote=True),
+        "title": html.escape(said_words["title"], quote=False),
+        "undo": html.escape(said_words["undo"], quote=False),
+        "reset": html.escape(said_words["reset"], quote=False),
+        "send": html.escape(said_words["send"], quote=False),
+        "help": html.escape(said_words["help"], quote=False).replace("{corners}", corners),
+        # inside <script>: JSON, with no "</" that would end the script early
+        "words": json.dumps(script, ensure_ascii=False).replace("</", "<\\/"),
+    }
+    text = _PAGE
+    for key, value in fills.items():
+        text = text.replace(f"@@{key}@@", value)
+    return text
+
+
+#: the page in English
+PAGE = page()
 
 
 def parse_clicks(body: bytes, width: int, height: int) -> Corners:
@@ -267,9 +295,11 @@ class _State:
 
 
 def _handler(
-    state: _State, say: Callable[[BaseException], str] = str
+    state: _State, say: Callable[[BaseException], str] = str, shown: str = PAGE
 ) -> type[BaseHTTPRequestHandler]:
-    """The picker's HTTP handler; `say` puts an error of ours in the command's language."""
+    """The picker's HTTP handler; `say` puts an error of ours in the command's language,
+    `shown` is the page in it (`page`)."""
+
     class Handler(BaseHTTPRequestHandler):
         timeout = 10  # a browser's idle pre-opened connection must not hold a thread forever
         server_version = "OTBArbiterPick/1"
@@ -294,7 +324,7 @@ def _handler(
         def do_GET(self) -> None:
             path = self.path.split("?", 1)[0]
             if path in ("/", "/index.html"):
-                self._send(200, "text/html; charset=utf-8", PAGE.encode("utf-8"))
+                self._send(200, "text/html; charset=utf-8", shown.encode("utf-8"))
             elif path == "/frame.jpg":
                 self._send(200, "image/jpeg", state.jpeg)
             else:
@@ -345,12 +375,15 @@ def pick_corners(
     timeout: float | None = None,
     announce: Callable[[list[str]], None] | None = None,
     say: Callable[[BaseException], str] = str,
+    words: Callable[[str], str] = str,
+    language: str = "en",
 ) -> Corners:
     """Serve `frame` on a page where the user clicks the board's corners; return them.
 
     `announce` receives the URLs to open once the server listens (`port` 0 picks a free
     port); `timeout` (seconds, None = wait for ever) bounds the wait. `say` gives the page's
-    answers in the command's language (`arbiter.i18n.error_text`; English by default).
+    answers in the command's language (`arbiter.i18n.error_text`; English by default), and
+    `words` the page's own words in it (`language`: `page`).
 
     Raises:
         CalibrationError: the port cannot be opened, the wait timed out, or it was
@@ -358,7 +391,7 @@ def pick_corners(
     """
     state = _State(encode_jpeg(frame), int(frame.shape[1]), int(frame.shape[0]))
     try:
-        server = ThreadingHTTPServer((host, port), _handler(state, say))
+        server = ThreadingHTTPServer((host, port), _handler(state, say, page(words, language)))
     except OSError as exc:
         raise CalibrationError.of(
             said.PICKER_PORT, host=host, port=port, reason=reason_of(exc)

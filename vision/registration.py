@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 from typing import Any
 
+from vision import messages as said
 from vision.cvload import cv2, np
 from vision.errors import CalibrationError
 
@@ -37,12 +38,16 @@ def encode(image: Any) -> str:
 def decode(text: str) -> Any:
     """The grey image stored by `encode`."""
     try:
-        raw = np().frombuffer(base64.b64decode(text), dtype="uint8")
-    except ValueError:
-        raise CalibrationError("the calibration's reference image is not base64") from None
-    img = cv2().imdecode(raw, cv2().IMREAD_GRAYSCALE)
+        raw = np().frombuffer(base64.b64decode(text, validate=True), dtype="uint8")
+    except (ValueError, TypeError):  # binascii.Error is a ValueError; a value not text
+        raise CalibrationError.of(said.REFERENCE_NOT_BASE64) from None
+    c = cv2()
+    try:  # OpenCV refuses an empty buffer with its own error, not None
+        img = c.imdecode(raw, c.IMREAD_GRAYSCALE) if raw.size else None
+    except c.error:
+        img = None
     if img is None:
-        raise CalibrationError("the calibration's reference image is not a PNG")
+        raise CalibrationError.of(said.REFERENCE_NOT_PNG)
     return img
 
 

@@ -35,6 +35,7 @@ from typing import Any
 
 from rules.events import Event, Sensor, Snapshot
 from vision import geometry
+from vision import messages as said
 from vision.calibration import Calibration
 from vision.classify import classify_board, learn_position, reading
 from vision.detect import find_corners
@@ -224,10 +225,13 @@ class SnapshotTracker:
         try:
             found, how, _ = locate(frame, self.base)
         except CalibrationError as exc:
-            raise VisionError(
-                f"frames are {size[0]}x{size[1]} but the calibration was made at {w}x{h}, "
-                f"and the board could not be found in them ({exc}): set the camera to that "
-                "size or recalibrate"
+            raise VisionError.of(
+                said.FRAMES_OTHER_SIZE,
+                width=size[0],
+                height=size[1],
+                cal_width=w,
+                cal_height=h,
+                error=exc,
             ) from None
         self.base = self.cal = found
         if how.startswith("found"):  # another framing: this frame is the new reference

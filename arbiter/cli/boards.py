@@ -17,13 +17,14 @@ from typing import TextIO
 
 from arbiter.cli.localize import argv_error
 from arbiter.errors import ConfigError
-from arbiter.i18n import gettext, language_for
+from arbiter.i18n import error_text, gettext, language_for
 from rules.i18n import N_
 
 HELP = "list the e-boards found on USB, serial ports and Bluetooth LE, with their --board value"
 
 _LINKS = {"serial": "serial", "hid": "USB HID", "ble": "Bluetooth LE"}
-#: the command's own words (the notes of discovery and the devices' names stay as found)
+#: the command's own words (the devices' names stay as found; the notes of discovery are
+#: `firmware_bridge.discovery`'s templates)
 NOT_SECONDS = N_("not a number of seconds: {text!r}")
 SECONDS_RANGE = N_("between 0 and 120 seconds, not {text}")
 UNKNOWN_DEVICE = N_("unknown: try {option}")
@@ -79,7 +80,8 @@ def report(found: object, out: TextIO, language: str = "en") -> int:
         (
             _LINKS.get(f.link, f.link),
             f.device,
-            f.what + (f" ({f.detail})" if f.detail else ""),
+            (f.what if f.said is None else error_text(f.said, language))
+            + (f" ({f.detail})" if f.detail else ""),
             f"--board {f.spec}" if f.spec else unknown.format(option="--board auto:" + f.device),
         )
         for f in found.found
@@ -92,5 +94,5 @@ def report(found: object, out: TextIO, language: str = "en") -> int:
     else:
         out.write(gettext(NO_BOARD, language) + "\n")
     for note in found.notes:
-        out.write(gettext(NOTE, language).format(note=note) + "\n")
+        out.write(gettext(NOTE, language).format(note=error_text(note, language)) + "\n")
     return 0 if found.boards else 1

@@ -174,6 +174,8 @@ def _pick(frame: Any, args: argparse.Namespace) -> Any:
         timeout=args.pick_timeout,
         announce=announce,
         say=lambda error: error_text(error, language),
+        words=lambda text: gettext(text, language),
+        language=language,
     )
     text = " ".join(f"{x:.1f},{y:.1f}" for x, y in corners)
     received = gettext(CORNERS_RECEIVED, language).format(corners=f'--corners "{text}"')

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, TextIO
 
 import chess
 
+from arbiter.cli.localize import argv_error
 from arbiter.i18n import AT_LINE, error_text, gettext, language_for
 from rules.errors import PositionError
 from rules.i18n import N_, Np_, translations
@@ -75,9 +76,11 @@ def _positive_int(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        said = PositionError.of(N_("not a whole number: {text!r}"), text=text)
+        raise argparse.ArgumentTypeError(argv_error(said)) from None
     if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+        said = PositionError.of(N_("must be at least 1, got {value}"), value=value)
+        raise argparse.ArgumentTypeError(argv_error(said))
     return value
 
 

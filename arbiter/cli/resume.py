@@ -13,6 +13,7 @@ pty) are not reopened: resume says so and asks for inputs (`--board`, `--events`
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from pathlib import Path
 
@@ -56,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.counted and args.gap is None:
         raise SessionError.of(N_("--counted needs --gap S: how long the game was down"))
-    if args.gap is not None and not args.gap >= 0:
+    if args.gap is not None and not 0 <= args.gap < math.inf:  # nan and inf too
         raise SessionError.of(N_("--gap must be 0 or more seconds, not {gap}"), gap=args.gap)
     path = Path(args.journal_file)
     settings = settings_of(args)

@@ -18,10 +18,12 @@ from typing import Any
 
 from arbiter.clock import Clock
 from arbiter.demo import SIM_BOARDS
+from arbiter.errors import SourceError
 from arbiter.inputs.base import BESIDE_SOURCE, Emit, Source, SourceFailed
 from arbiter.live.virtual_play import VirtualBoardAdapter, open_virtual_board
 from firmware_bridge.virtual import VirtualBoard
 from rules.events import Event, Lift, Place, Snapshot
+from rules.i18n import N_
 from rules.placement import sensed_from_placement
 
 #: seconds (stream, then real) the game may take to end once the stream is played out
@@ -91,7 +93,10 @@ class PlayedOnTheBoard(Source):
 
     def _run(self, emit: Emit, clock: Clock) -> None:
         if not self.board.wait_report(None, 0):
-            emit(SourceFailed(f"the virtual {self.virtual.protocol} board never reported"))
+            error = SourceError.of(
+                N_("the virtual {protocol} board never reported"), protocol=self.virtual.protocol
+            )
+            emit(SourceFailed(str(error), error))
             return
         for event in self.events:
             sensed = isinstance(event, Lift | Place | Snapshot)
@@ -104,10 +109,13 @@ class PlayedOnTheBoard(Source):
             self.virtual.act(event)
             wanted = reports(event, self.virtual.placement())
             if event not in self.virtual.skipped and not self.board.wait_event(wanted, before):
-                emit(SourceFailed(
-                    f"the virtual {self.virtual.protocol} board did not report {event.type}"
-                    f" at t={event.t:g}"
-                ))  # fmt: skip
+                error = SourceError.of(
+                    N_("the virtual {protocol} board did not report {kind} at t={t:g}"),
+                    protocol=self.virtual.protocol,
+                    kind=event.type,
+                    t=event.t,
+                )
+                emit(SourceFailed(str(error), error))
                 return
         last = self.events[-1].t if self.events else 0.0
         if self._wait_until(clock, last + GRACE_S) and not self._stop.wait(GRACE_S):

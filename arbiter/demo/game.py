@@ -29,6 +29,8 @@ import chess.pgn
 from arbiter.errors import DemoError
 from arbiter.simulate.game import simulate_game
 from rules.events import Claim, Event, Lift, Place, Press, Start
+from rules.i18n import N_
+from rules.library_reasons import reason_of
 
 #: the bundled game (package data)
 DEMO_PGN = "demo-game.pgn"
@@ -58,12 +60,16 @@ def demo_game() -> chess.pgn.Game:
     try:
         text = resources.files("arbiter.data").joinpath(DEMO_PGN).read_text(encoding="utf-8")
     except (OSError, ModuleNotFoundError) as exc:
-        raise DemoError(f"the demo game arbiter/data/{DEMO_PGN} is missing ({exc})") from None
+        raise DemoError.of(
+            N_("the demo game arbiter/data/{name} is missing ({reason})"),
+            name=DEMO_PGN,
+            reason=reason_of(exc),
+        ) from None
     import io
 
     game = chess.pgn.read_game(io.StringIO(text))
     if game is None or game.errors:
-        raise DemoError(f"the demo game arbiter/data/{DEMO_PGN} cannot be read")
+        raise DemoError.of(N_("the demo game arbiter/data/{name} cannot be read"), name=DEMO_PGN)
     return game
 
 

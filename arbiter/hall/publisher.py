@@ -22,9 +22,15 @@ from typing import Any
 
 from arbiter.hall import mqtt
 from arbiter.hall.topics import BrokerAddress, decode, encode, topic, whole
-from rules.errors import EventError
+from rules.errors import ArbiterError, EventError
 from rules.events import ArbiterAction, Event, parse_event
+from rules.i18n import N_
 from rules.rulings import Ruling
+
+#: a board's refusals of an arbiter action from the station (the ack's `error`, `errors`)
+NO_ACTION = N_("the message holds no action")
+NOT_AN_ACTION = N_("not an arbiter action")
+GAME_OVER = N_("the game is over")
 
 #: at most this many events answer one resend request (the station asks again for more)
 RESEND_BATCH = 1000
@@ -279,24 +285,33 @@ class BoardPublisher:
                 self._resending[seq] = (mid, now)
                 self._resend_mids[mid] = seq
 
+    def _refuse(self, ident: str, error: ArbiterError) -> None:
+        """Refuse an arbiter action in the ack: the reason in every language (`errors`,
+        beside the English `error`), so that the station's page says its own."""
+        from arbiter.i18n import error_text
+        from rules.i18n import LANGUAGES
+
+        said = {language: error_text(error, language) for language in LANGUAGES}
+        self._publish("ack", {"id": ident, "error": said["en"], "errors": said})
+
     def _control(self, data: dict[str, Any]) -> None:
         """An arbiter action: checked here (a bad one is refused in the ack), ruled by the
         session."""
         ident = str(data.get("id", ""))[:64]
         fields = data.get("action")
         if not isinstance(fields, dict):
-            self._publish("ack", {"id": ident, "error": "the message holds no action"})
+            self._refuse(ident, ArbiterError.of(NO_ACTION))
             return
         try:
             event = parse_event({**fields, "type": "arbiter", "t": 0.0})
         except EventError as exc:
-            self._publish("ack", {"id": ident, "error": str(exc)})
+            self._refuse(ident, exc)
             return
         if not isinstance(event, ArbiterAction):
-            self._publish("ack", {"id": ident, "error": "not an arbiter action"})
+            self._refuse(ident, ArbiterError.of(NOT_AN_ACTION))
             return
         if self.session.game.over:
-            self._publish("ack", {"id": ident, "error": "the game is over"})
+            self._refuse(ident, ArbiterError.of(GAME_OVER))
             return
         self.session.queue.put(ControlAction(self, ident, event))
 

@@ -371,6 +371,9 @@ class Station:
             entry.pop("pending", None)
             if "error" in data:
                 entry["error"] = str(data["error"])
+                errors = data.get("errors")  # the same in every language (a board of ours)
+                if isinstance(errors, dict):
+                    entry["errors"] = {str(k)[:16]: str(v) for k, v in list(errors.items())[:16]}
             else:
                 entry["seq"] = whole(data.get("seq"))
 

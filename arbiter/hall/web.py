@@ -30,10 +30,13 @@ import time
 from pathlib import Path
 from typing import Any
 
+from arbiter.hall.errors import HallError
 from arbiter.hall.livechess import PATH as LIVECHESS_PATH
 from arbiter.hall.livechess import LiveChessFeeds, eboards
 from arbiter.hall.station import Station
 from arbiter.hall.view import board_row, natural
+from arbiter.i18n import Localized
+from rules.i18n import N_
 
 #: seconds between two looks of the poller at the station when nothing wakes it (a link's
 #: alarms come from the station's timer)
@@ -43,6 +46,20 @@ POLL_S = 0.5
 MIN_GAP_S = 0.1
 #: seconds a control request waits for the board's acknowledgement
 ACK_WAIT_S = 5.0
+#: the pages' refusals, as templates of `ArbiterError.of`: each sent in every language
+#: (`errors`, beside the English `error`), and the page shows its own
+NO_GAME_OF_BOARD = N_("no game of board {name!r} here")
+READ_ONLY = N_("this page is read-only: the arbiter's controls need the token")
+NO_SUCH_BOARD = N_("no board {name!r} in the hall")
+NOT_JSON = N_("the request is not JSON")
+GIVE_ACTION = N_('give {{"action": {{"action": "pause", ...}}}}')
+NO_ACK = N_(
+    "board {name} did not acknowledge within {seconds:g} s (it gets the action when it is"
+    " back, if the broker keeps it)"
+)
+BOARD_REFUSED = N_("board {name} refused it: {reason}")
+CLEAR_NEEDS_TOKEN = N_("clearing an alarm needs the arbiter's token")
+NO_SUCH_ALARM = N_("no such alarm")
 TOKEN_HEADER = "X-Arbiter-Token"
 #: uvicorn's WebSocket protocol for the LiveChess feed: the `websockets` package's sans-I/O
 #: one (a dependency of the project)
@@ -141,8 +158,14 @@ class HallPage:
         static = Path(__file__).parent / "static"
         station = self.station
 
-        def refused(status: int, text: str) -> Response:
-            return JSONResponse({"error": text}, status_code=status)
+        def refused(status: int, template: str, **fields: Any) -> Response:
+            """A refusal in every language (`errors`), the page shows its own."""
+            from arbiter.i18n import error_text
+            from rules.i18n import LANGUAGES
+
+            error = HallError.of(template, **fields)
+            said = {language: error_text(error, language) for language in LANGUAGES}
+            return JSONResponse({"error": said["en"], "errors": said}, status_code=status)
 
         def authorised(request: Request) -> bool:
             given = request.headers.get(TOKEN_HEADER, "").encode()
@@ -182,43 +205,41 @@ class HallPage:
         def pgn(request: Request) -> Response:
             text = self.board_pgn(request.path_params["name"])
             if text is None:
-                return refused(404, f"no game of board {request.path_params['name']!r} here")
+                return refused(404, NO_GAME_OF_BOARD, name=request.path_params["name"])
             return PlainTextResponse(text, media_type="application/x-chess-pgn")
 
         async def control(request: Request) -> Response:
             if not authorised(request):
-                return refused(403, "this page is read-only: the arbiter's controls need the token")
+                return refused(403, READ_ONLY)
             name = request.path_params["name"]
             if name not in station.boards:
-                return refused(404, f"no board {name!r} in the hall")
+                return refused(404, NO_SUCH_BOARD, name=name)
             try:
                 body = json.loads(await request.body() or b"{}")
             except ValueError:
-                return refused(400, "the request is not JSON")
+                return refused(400, NOT_JSON)
             action = body.get("action") if isinstance(body, dict) else None
             if not isinstance(action, dict) or not isinstance(action.get("action"), str):
-                return refused(400, 'give {"action": {"action": "pause", ...}}')
+                return refused(400, GIVE_ACTION)
             ident = station.send(name, action)
             from starlette.concurrency import run_in_threadpool
 
             ack = await run_in_threadpool(self._wait_ack, ident)
             if ack is None:
-                return refused(
-                    504,
-                    f"board {name} did not acknowledge within {ACK_WAIT_S:g} s"
-                    " (it gets the action when it is back, if the broker keeps it)",
-                )
+                return refused(504, NO_ACK, name=name, seconds=ACK_WAIT_S)
             if "error" in ack:
-                return refused(400, f"board {name} refused it: {ack['error']}")
+                english, errors = str(ack["error"]), ack.get("errors") or {}
+                reason = Localized(lambda language: str(errors.get(language, english)))
+                return refused(400, BOARD_REFUSED, name=name, reason=reason)
             return JSONResponse({"board": name, "seq": ack.get("seq")})
 
         def clear(request: Request) -> Response:
             if not authorised(request):
-                return refused(403, "clearing an alarm needs the arbiter's token")
+                return refused(403, CLEAR_NEEDS_TOKEN)
             try:
                 ident = int(request.path_params["ident"])
             except ValueError:
-                return refused(400, "no such alarm")
+                return refused(400, NO_SUCH_ALARM)
             station.clear(ident)
             self.poll()
             return JSONResponse({"cleared": ident})

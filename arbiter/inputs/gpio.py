@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from arbiter.clock import Clock
 from arbiter.inputs.base import Emit, Source, SourceFailed
 from rules.errors import ArbiterError
+from rules.i18n import N_
 
 if TYPE_CHECKING:
     from firmware_bridge.gpio.base import Pins
@@ -97,7 +98,10 @@ class GpioSource(Source):
                 due = reed.next_due if reed.next_due is not None else now
                 self._stop.wait(max(0.0, clock.real_delay(clock.stream(due) - clock.now())))
         except ArbiterError as exc:
-            self._forward(SourceFailed(f"{self.name}: the reed-switch board: {exc}"))
+            error = ArbiterError.of(
+                N_("{source}: the reed-switch board: {error}"), source=self.name, error=exc
+            )
+            self._forward(SourceFailed(str(error), error))
 
     def follow(self, rulings: list[Ruling], t: float) -> None:
         if self.panel is not None and self._clock is not None:

@@ -209,8 +209,10 @@ def read_club_time(text: str, *, force: bool = False) -> TimeControl:
             control = TimeControl((Period(float(g.group("minutes")) * 60, None, inc, delay),))
         elif plus is not None:
             base, inc = int(plus.group("base")), int(plus.group("inc"))
-            seconds = base * 60 if _club_minutes(base, inc) else base
-            control = TimeControl((Period(float(seconds), None, float(inc)),))
+            # float of the text, not of the int: a number of 400 digits is inf, which the
+            # period refuses, not an OverflowError
+            seconds = float(plus.group("base")) * (60 if _club_minutes(base, inc) else 1)
+            control = TimeControl((Period(seconds, None, float(plus.group("inc"))),))
         else:
             worded = read_worded(body)
             control = worded if worded is not None else TimeControl.parse(body)

@@ -24,7 +24,7 @@ from typing import Any
 from arbiter.clock import Clock, MonotonicClock
 from arbiter.demo import SIM_BOARDS
 from arbiter.errors import JournalError, SessionError, SourceError
-from arbiter.i18n import Localized, error_text, gettext
+from arbiter.i18n import Localized, Said, error_text, gettext
 from arbiter.inputs.base import DEMO_SOURCES, Source
 from arbiter.inputs.board import BoardAdapter
 from arbiter.inputs.camera import CameraSource
@@ -262,8 +262,9 @@ def _refuse_remote(spec: str) -> None:
         )
 
 
-def gone_inputs(names: Sequence[str]) -> str | None:
-    """Why the inputs a journal's `start.sources` names cannot be reopened, or None.
+def gone_inputs(names: Sequence[str]) -> Said | None:
+    """Why the inputs a journal's `start.sources` names cannot be reopened, or None (the
+    English, keeping the error that says it in the user's language).
 
     The demo's own inputs (its stream, the presses beside its virtual board) and a virtual
     board (a pseudo-terminal in a temporary folder, `firmware_bridge.virtual`) lived only as
@@ -273,11 +274,22 @@ def gone_inputs(names: Sequence[str]) -> str | None:
     from firmware_bridge.virtual import is_virtual_path
 
     if any(name in DEMO_SOURCES for name in names):
-        on_board = any(name.startswith("board:") for name in names)
-        where = " on a virtual e-board" if on_board else ""
-        return (
-            f"its game was played by `arbiter demo`{where}, and the demo's inputs ended with "
-            "it: they cannot be reopened"
+        if any(name.startswith("board:") for name in names):
+            return Said(
+                SessionError.of(
+                    N_(
+                        "its game was played by `arbiter demo` on a virtual e-board, and the "
+                        "demo's inputs ended with it: they cannot be reopened"
+                    )
+                )
+            )
+        return Said(
+            SessionError.of(
+                N_(
+                    "its game was played by `arbiter demo`, and the demo's inputs ended with "
+                    "it: they cannot be reopened"
+                )
+            )
         )
     for name in names:
         kind, _, spec = name.partition(":")
@@ -286,9 +298,14 @@ def gone_inputs(names: Sequence[str]) -> str | None:
         # the board is only unplugged (its symlink gone) and is waited for like a real one
         folder = os.path.dirname(device)
         if kind == "board" and is_virtual_path(device) and not os.path.exists(folder):
-            return (
-                f"its game was played on a virtual board ({device}), which ended with the "
-                "program that made it: it cannot be reopened"
+            return Said(
+                SessionError.of(
+                    N_(
+                        "its game was played on a virtual board ({device}), which ended with "
+                        "the program that made it: it cannot be reopened"
+                    ),
+                    device=device,
+                )
             )
     return None
 
@@ -414,10 +431,14 @@ def resume_game(
     clock = MonotonicClock(t0)
     gone = None if names_a_source(settings) else gone_inputs(start.sources or [])
     if gone is not None:
-        raise SessionError(
-            f"journal {path}: {gone}. The journal keeps the game as far as it went "
-            f"(`arbiter pgn {path}` writes its record); to play it on, name the inputs, e.g. "
-            f"`arbiter resume {path} --board dgt:/dev/ttyACM0` or `--events FILE`"
+        raise SessionError.of(
+            N_(
+                "journal {path}: {gone}. The journal keeps the game as far as it went "
+                "(`arbiter pgn {path}` writes its record); to play it on, name the inputs, e.g."
+                " `arbiter resume {path} --board dgt:/dev/ttyACM0` or `--events FILE`"
+            ),
+            path=path,
+            gone=gone.error,
         )
     if names_a_source(settings):
         placement = rebuild(history)[0].board.board_fen()  # for a virtual board

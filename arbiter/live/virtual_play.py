@@ -155,7 +155,7 @@ def open_virtual_board(
             protocol, placement=placement or chess.STARTING_BOARD_FEN, speed=speed
         )
     except VirtualBoardError as exc:
-        raise SourceError(f"--board {sim}: {exc}") from None
+        raise SourceError.of(N_("--board {sim}: {error}"), sim=sim, error=exc) from None
     try:
         calibration = None
         if protocol == "certabo":
@@ -325,12 +325,15 @@ class CommandSource(Source):
     def _run(self, emit: Emit, clock: Clock, hand: Hand | None) -> None:
         try:
             if self.board is not None and not self.board.wait_report(None, 0):
-                raise CommandError("the virtual board did not report its pieces at the start")
+                raise CommandError.of(
+                    N_("the virtual board did not report its pieces at the start")
+                )
             for line in self._lines():
                 self.perform(line, emit, clock, hand)
             emit(KeyCommand(clock.now(), "q"))  # the pipe ended: stop, resumable
         except ArbiterError as exc:
-            emit(SourceFailed(f"typed commands: {exc}"))
+            error = SourceError.of(N_("typed commands: {error}"), error=exc)
+            emit(SourceFailed(str(error), error))
         except OSError as exc:
             error = SourceError.of(
                 N_("typed commands: reading them failed ({reason})"), reason=reason_of(exc)

@@ -26,8 +26,10 @@ from dataclasses import dataclass
 import chess
 
 from arbiter.errors import SimulateError
+from arbiter.i18n import Localized, gettext
 from rules.clock import GameClock
 from rules.errors import TimeControlError
+from rules.i18n import N_
 from rules.timecontrol import TimeControl
 
 __all__ = ["PlyClock", "PlyName", "Timeline", "plan_times", "time_control_of"]
@@ -74,6 +76,10 @@ def _reproducible(control: TimeControl) -> bool:
     )
 
 
+#: a ply in an error message
+PLY_NAME = N_("move {number}{dots} {san}")
+
+
 class PlyName:
     """A ply's name in an error message ("move 12... Nf6"), written only when one is raised:
     its SAN needs the legal moves of the position, and most plies of a corpus raise nothing
@@ -87,11 +93,18 @@ class PlyName:
         self._index = index
 
     def __str__(self) -> str:
+        return self.said("en")
+
+    def said(self, language: str) -> str:
+        """`move 12... Nf6` in `language` (the move in SAN, as the PGN writes it)."""
         board = self._start.copy(stack=False)
         for move in self._moves[: self._index]:
             board.push(move)
-        number = f"move {board.fullmove_number}{'.' if board.turn else '...'}"
-        return f"{number} {board.san(self._moves[self._index])}"
+        return gettext(PLY_NAME, language).format(
+            number=board.fullmove_number,
+            dots="." if board.turn else "...",
+            san=board.san(self._moves[self._index]),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +140,12 @@ class Timeline:
         """When the side to move after the last press runs out of time (ms), None if never."""
         flag = self.clock.flag_at()
         return None if flag is None else math.ceil(round(flag[1] * 1000, 6))
+
+
+def _ply_field(label: str | PlyName) -> object:
+    """A ply's name as a field of an error: said in the reader's language when it is a
+    `PlyName`."""
+    return Localized(label.said) if isinstance(label, PlyName) else label
 
 
 def plan_times(
@@ -168,10 +187,17 @@ def plan_times(
             period, following = control.period_of_move(clock.moves_completed(side) + 1)
             credit = period.increment + (following.seconds if following else 0.0)
             if ideal[ply.color] + credit - ply.clk < -0.0005:
-                raise SimulateError(
-                    f"{where}: {ply.label}: the clock rose from {ideal[ply.color]:.1f} s to "
-                    f"{ply.clk:.1f} s over the move (more than the {credit:g} s a press "
-                    "credits); no FIDE clock does that, so the stream cannot reproduce it"
+                raise SimulateError.of(
+                    N_(
+                        "{where}: {ply}: the clock rose from {before:.1f} s to {after:.1f} s over"
+                        " the move (more than the {credit:g} s a press credits); no FIDE clock"
+                        " does that, so the stream cannot reproduce it"
+                    ),
+                    where=where,
+                    ply=_ply_field(ply.label),
+                    before=ideal[ply.color],
+                    after=ply.clk,
+                    credit=credit,
                 )
             target = ply.clk
             if target == 0:

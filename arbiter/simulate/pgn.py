@@ -12,7 +12,7 @@ from pathlib import Path
 import chess.pgn
 
 from arbiter.errors import PgnError
-from rules.i18n import N_
+from rules.i18n import N_, Counted, Nn_
 
 __all__ = ["read_game"]
 
@@ -74,8 +74,12 @@ def _out_of_range(path: Path, number: int, found: int) -> PgnError:
             N_("{path} has 1 game, so --game {number} is out of range"), path=path, number=number
         )
     return PgnError.of(
-        N_("{path} has {found} games, so --game {number} is out of range"),
+        N_("{path} has {games}, so --game {number} is out of range"),
         path=path,
-        found=found,
+        games=Counted(GAMES, found),
         number=number,
     )
+
+
+#: the games of a file, counted (`Counted`: the plural form the number takes)
+GAMES = Nn_("{count} game", "{count} games", "count")

@@ -187,6 +187,8 @@ class CameraDrills(SensedDrills):
             except queue.Empty:
                 return None
         if isinstance(item, SourceFailed):
+            if item.error is not None:  # said in the user's language
+                raise SourceError.of("{error}", error=item.error)
             raise SourceError(item.message)
         if isinstance(item, _EndOfInput) and input_end:
             return item

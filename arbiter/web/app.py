@@ -28,12 +28,15 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from arbiter.i18n import error_text
+from arbiter.web.errors import WebError
 from arbiter.web.feed import GameFeed
 from arbiter.web.hub import Message
 from arbiter.web.server import sse_response
 from arbiter.web.strings import page_language, page_strings
 from rules.errors import ArbiterError
 from rules.events import ArbiterAction, ClaimVerdict, Event, Press, SetPosition, parse_event
+from rules.i18n import LANGUAGES, N_
 
 #: the header that carries the controls' token
 TOKEN_HEADER = "X-Arbiter-Token"
@@ -48,7 +51,24 @@ def new_token() -> str:
     return secrets.token_urlsafe(12)
 
 
-def position_problem(event: Event) -> str | None:
+#: the page's refusals of a request, as templates of `ArbiterError.of`: each refusal is sent
+#: in every language (`errors`, beside the English `error`), and the page shows its own
+READ_ONLY_CONTROLS = N_("this page is read-only: the arbiter's controls need the token")
+READ_ONLY_CLOCK = N_("this page is read-only: the clock's buttons need the token")
+NOT_AN_OBJECT = N_("the request must be a JSON object")
+NOT_AN_ACTION = N_("only the arbiter's actions are accepted here")
+NO_CLAIM_OPEN = N_("there is no claim to rule on: a move or the game's end came after it")
+OVER_NO_ACTIONS = N_("the game is over: no more actions")
+OWN_CLOCK = N_("this game has a clock of its own: press its buttons")
+PRESS_SIDE = N_("a press names its side: white or black")
+OVER = N_("the game is over")
+NO_GAME = N_("no game")
+NO_JOURNAL = N_("this game has no journal file")
+FEN_UNREADABLE = N_("the FEN cannot be read ({reason})")
+FEN_ILLEGAL = N_("the FEN is not a legal chess position (kings, pawns, check)")
+
+
+def position_problem(event: Event) -> WebError | None:
     """Why a `set_position` from the page cannot be played on (None: it can).
 
     Checked here, before the event is queued: the session journals an event before the
@@ -60,10 +80,10 @@ def position_problem(event: Event) -> str | None:
 
     try:
         board = chess.Board(event.fen)
-    except ValueError as exc:
-        return f"the FEN cannot be read ({exc})"
+    except ValueError as exc:  # python-chess's reason, in our words where we know it
+        return WebError.of(FEN_UNREADABLE, reason=exc)
     if not board.is_valid():
-        return "the FEN is not a legal chess position (kings, pawns, check)"
+        return WebError.of(FEN_ILLEGAL)
     return None
 
 
@@ -120,8 +140,11 @@ def create_app(
             feed.hub, keepalive_s=NOW_EVERY_S, keepalive=lambda: Message("now", {"t": feed.now()})
         )
 
-    def refused(status: int, text: str) -> Response:
-        return JSONResponse({"error": text}, status_code=status)
+    def refused(status: int, error: str | ArbiterError) -> Response:
+        if isinstance(error, str):
+            error = WebError.of(error)
+        said = {language: error_text(error, language) for language in LANGUAGES}
+        return JSONResponse({"error": said["en"], "errors": said}, status_code=status)
 
     def authorised(request: Request, *accepted: str | None) -> bool:
         given = request.headers.get(TOKEN_HEADER, "").encode()
@@ -144,23 +167,21 @@ def create_app(
 
     async def control(request: Request) -> Response:
         if not authorised(request, token):
-            return refused(403, "this page is read-only: the arbiter's controls need the token")
+            return refused(403, READ_ONLY_CONTROLS)
         data = await body_of(request)
         if data is None:
-            return refused(400, "the request must be a JSON object")
+            return refused(400, NOT_AN_OBJECT)
         fields = {k: v for k, v in data.items() if k not in ("t", "type")}
         try:
             event = parse_event({**fields, "type": "arbiter", "t": feed.now()})
         except ArbiterError as exc:
-            return refused(400, str(exc))
+            return refused(400, exc)
         if not isinstance(event, ArbiterAction):
-            return refused(400, "only the arbiter's actions are accepted here")
+            return refused(400, NOT_AN_ACTION)
         if isinstance(event, ClaimVerdict) and not feed.verdict_open():
-            return refused(
-                409, "there is no claim to rule on: a move or the game's end came after it"
-            )
+            return refused(409, NO_CLAIM_OPEN)
         if feed.over() and not isinstance(event, ClaimVerdict):
-            return refused(409, "the game is over: no more actions")
+            return refused(409, OVER_NO_ACTIONS)
         problem = position_problem(event)
         if problem is not None:
             return refused(400, problem)
@@ -169,15 +190,15 @@ def create_app(
 
     async def press(request: Request) -> Response:
         if not authorised(request, press_token, token):
-            return refused(403, "this page is read-only: the clock's buttons need the token")
+            return refused(403, READ_ONLY_CLOCK)
         if not feed.taps:
-            return refused(409, "this game has a clock of its own: press its buttons")
+            return refused(409, OWN_CLOCK)
         data = await body_of(request)
         side = None if data is None else data.get("side")
         if side not in ("white", "black"):
-            return refused(400, "a press names its side: white or black")
+            return refused(400, PRESS_SIDE)
         if feed.over():
-            return refused(409, "the game is over")
+            return refused(409, OVER)
         event = Press(t=feed.now(), side=side)
         submit(event)
         return JSONResponse({"queued": event.to_dict()}, status_code=202)
@@ -187,7 +208,7 @@ def create_app(
 
         session = feed.session
         if session is None:
-            return refused(404, "no game")
+            return refused(404, NO_GAME)
         start = session.game.start
         begun = (start.tags or {}).get("Date")  # journaled; a game begun before: today's
         text = pgn_from_rulings(
@@ -201,7 +222,7 @@ def create_app(
 
     def journal_file(request: Request) -> Response:
         if journal is None or not journal.exists():
-            return refused(404, "this game has no journal file")
+            return refused(404, NO_JOURNAL)
         data = journal.read_bytes()
         data = data[: data.rfind(b"\n") + 1]  # a line being written is not yet the journal's
         return Response(

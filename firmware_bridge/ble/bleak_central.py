@@ -30,14 +30,18 @@ __all__ = ["BleakCentral", "BleakConnection"]
 
 T = TypeVar("T")
 
+#: what a user is told, as templates of `ArbiterError.of` (arbiter/i18n.py DEVICE_ERRORS);
+#: bleak's own reason (`_why`) stays as bleak says it
+BLEAK_MISSING = "Bluetooth LE boards need the bleak package: pip install 'otb-arbiter[ble]'"
+CANNOT_SCAN = "cannot scan for Bluetooth LE boards: {reason}"
+CANNOT_CONNECT = "cannot connect to the Bluetooth LE board {address}: {reason}"
+
 
 def _bleak() -> Any:
     try:
         return importlib.import_module("bleak")
     except ImportError:
-        raise BleUnavailableError(
-            "Bluetooth LE boards need the bleak package: pip install 'otb-arbiter[ble]'"
-        ) from None
+        raise BleUnavailableError.of(BLEAK_MISSING) from None
 
 
 class BleakCentral(BleCentral):
@@ -67,7 +71,7 @@ class BleakCentral(BleCentral):
         try:
             found = self.run(discover(), timeout + 10.0)
         except Exception as exc:  # bleak's and D-Bus's errors: no adapter, adapter off, ...
-            raise BleUnavailableError(f"cannot scan for Bluetooth LE boards: {_why(exc)}") from None
+            raise BleUnavailableError.of(CANNOT_SCAN, reason=_why(exc)) from None
         adverts = []
         for address, (device, adv) in dict(found).items():
             services = tuple(str(u).lower() for u in (adv.service_uuids or ()))
@@ -82,9 +86,7 @@ class BleakCentral(BleCentral):
         except Exception as exc:  # bleak's and D-Bus's errors, a timeout
             with contextlib.suppress(Exception):
                 connection.close()
-            raise TransportError(
-                f"cannot connect to the Bluetooth LE board {address}: {_why(exc)}"
-            ) from None
+            raise TransportError.of(CANNOT_CONNECT, address=address, reason=_why(exc)) from None
         return connection
 
 

@@ -36,6 +36,9 @@ LETTER_NOT_TEXT = "{key!r}: the letter must be a string"
 NO_FILE = "{path}: cannot read the calibration: no such file"
 CANNOT_READ = "{path}: cannot read the calibration ({reason})"
 IN_FILE = "{path}: {error}"
+NOT_AN_IDENT = "{key!r} is not an identifier (five numbers from 0 to 255)"
+EMPTY_READING = "{ident} is an empty-square reading"
+NOT_A_LETTER = "{letter!r} is not a FEN piece letter"
 
 MIN_RECORDS = 7
 #: reads that must agree on a square's tag in a calibration (`square_tag`)
@@ -106,7 +109,7 @@ def ident_key(ident: Ident) -> str:
 def parse_ident_key(key: str) -> Ident:
     parts = key.split()
     if len(parts) != 5 or not all(p.isdigit() and int(p) <= 255 for p in parts):
-        raise CalibrationError(f"{key!r} is not an identifier (five numbers from 0 to 255)")
+        raise CalibrationError.of(NOT_AN_IDENT, key=key)
     return normalise([int(p) for p in parts])
 
 
@@ -120,9 +123,9 @@ class CertaboCalibration:
         object.__setattr__(self, "pieces", MappingProxyType(dict(self.pieces)))
         for ident, letter in self.pieces.items():
             if normalise(ident) != ident or ident == EMPTY:
-                raise CalibrationError(f"{ident_key(ident)} is an empty-square reading")
+                raise CalibrationError.of(EMPTY_READING, ident=ident_key(ident))
             if letter not in PIECE_LETTERS:
-                raise CalibrationError(f"{letter!r} is not a FEN piece letter")
+                raise CalibrationError.of(NOT_A_LETTER, letter=letter)
 
     def letter(self, ident: Ident) -> str:
         """The FEN letter of a normalised identifier: '.' for empty, '?' for an unknown tag."""

@@ -23,6 +23,10 @@ UNKNOWN_PIN = "{where}: unknown pin name {key!r}; known names: {known}"
 MATRIX_NOT_LIST = "{where}: {key!r} must be a list of 8 BCM numbers"
 NOT_TOML = "{path}: not valid TOML ({reason})"
 GPIO_NOT_TABLE = "{where}: [gpio] must be a table"
+NO_MATRIX = (
+    "a reed-switch board needs 'matrix_rows' and 'matrix_cols' in [gpio.pins]; "
+    "the pin map has none"
+)
 
 # ------------------------------------------------------------- [gpio.matrix]: the reed matrix
 NOT_TABLE = "{where} must be a table"

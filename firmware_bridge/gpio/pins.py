@@ -33,6 +33,7 @@ a1, the scan rate, the identical scans needed, and what idle rows do.
 
 from __future__ import annotations
 
+import math
 import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -219,7 +220,12 @@ def matrix_settings_from_config(data: dict[str, Any], source: str = "the config"
             said.BAD_A1_CORNER, where=where, value=made.a1_corner, choices=", ".join(A1_CORNERS)
         )
     rate = made.scan_hz
-    if isinstance(rate, bool) or not isinstance(rate, int | float) or rate < 1 / MAX_PERIOD_S:
+    if (
+        isinstance(rate, bool)
+        or not isinstance(rate, int | float)
+        or not math.isfinite(rate)  # TOML has inf and nan: no scan period
+        or rate < 1 / MAX_PERIOD_S
+    ):
         raise PinConfigError.of(said.BAD_SCAN_HZ, where=where, value=rate)
     scans = made.stable_scans
     if isinstance(scans, bool) or not isinstance(scans, int) or not 1 <= scans <= 10:
@@ -238,10 +244,7 @@ def open_matrix_source(
 ) -> ReedMatrixSource:
     """The reed-switch board of the pin map and `[gpio.matrix]` settings, ready to `step`."""
     if not pin_map.has_matrix:
-        raise PinConfigError(
-            "a reed-switch board needs 'matrix_rows' and 'matrix_cols' in [gpio.pins]; "
-            "the pin map has none"
-        )
+        raise PinConfigError.of(said.NO_MATRIX)
     s = settings if settings is not None else MatrixSettings()
     matrix = ReedMatrix(
         pins,

@@ -17,7 +17,14 @@ from firmware_bridge import discovery
 from firmware_bridge.ble.central import Advert, BleCentral, BleUnavailableError
 from firmware_bridge.ble.fake import FakePeripheral
 from firmware_bridge.ble.profiles import PROFILES
-from firmware_bridge.discovery import Discovery, Found, ble_boards, hid_boards, serial_boards
+from firmware_bridge.discovery import (
+    Discovery,
+    Found,
+    SearchNote,
+    ble_boards,
+    hid_boards,
+    serial_boards,
+)
 from firmware_bridge.registry import parse_board_spec
 from firmware_bridge.source import BoardSource, choose_board
 from firmware_bridge.transport import DetectionError
@@ -43,6 +50,19 @@ def test_serial_ports_are_named_by_vid_pid() -> None:
         ("/dev/ttyUSB1", None),
     ]
     assert found.found[0].detail == "04d8:000a"
+    assert [f.what for f in found.found] == [
+        "DGT board",
+        "FTDI bridge: an older DGT board?",
+        "unknown serial device",
+    ]
+    # `arbiter boards` says what each is in the user's language (issue 15); notes too
+    found.notes.append(SearchNote.of(discovery.HID_NOT_SEARCHED))
+    out = io.StringIO()
+    report(found, out, "sr")
+    lines = out.getvalue().splitlines()
+    assert "DGT tabla" in lines[0] and "FTDI most: starija DGT tabla?" in lines[1]
+    assert "nepoznat serijski uređaj" in lines[2]
+    assert lines[3] == "napomena: USB HID: nije pretraženo (na ovom sistemu nema /sys/class/hidraw)"
 
 
 def test_chessnut_boards_are_found_on_hidraw(tmp_path: Path) -> None:
@@ -94,7 +114,7 @@ def test_no_radio_is_a_note_and_fakes_are_still_listed() -> None:
     with FakePeripheral("virtual-pegasus", PROFILES["pegasus"]):
         found = ble_boards(0.0, central=NoRadio())
     assert [f.spec for f in found.found] == ["pegasus:virtual-pegasus"]
-    assert found.notes == ["Bluetooth LE: not searched (no adapter)"]
+    assert [str(note) for note in found.notes] == ["Bluetooth LE: not searched (no adapter)"]
 
 
 def test_the_report_gives_each_board_its_board_option() -> None:

@@ -101,8 +101,11 @@ def test_a_control_needs_the_token_and_is_acknowledged_by_the_board(hall) -> Non
     bad = {"action": {"action": "add_time", "side": "nobody", "seconds": 5}}
     status, data = call(page, "POST", "/api/board/1/control", bad, token=TOKEN)
     assert status == 400 and b"refused" in data
-    status, _ = call(page, "POST", "/api/board/9/control", action, token=TOKEN)
-    assert status == 404
+    said = json.loads(data)["errors"]  # in every language: the board's reason too (issue 15)
+    assert said["en"] == json.loads(data)["error"]
+    assert said["sr"].startswith("tabla 1 ju je odbila: 'side' mora biti"), said["sr"]
+    status, data = call(page, "POST", "/api/board/9/control", action, token=TOKEN)
+    assert status == 404 and json.loads(data)["errors"]["pl"] == "na sali nie ma szachownicy '9'"
 
 
 def test_the_pgn_and_the_eboards_list(hall) -> None:  # type: ignore[no-untyped-def]

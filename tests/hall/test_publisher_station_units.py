@@ -90,6 +90,10 @@ def test_controls_are_checked_then_queued_then_acknowledged_with_their_seq() -> 
     publisher._control({"id": "c", "action": {"action": "pause"}})
     acks = client.take("ack")
     assert [a["id"] for a in acks] == ["a", "b"] and all("error" in a for a in acks)
+    # each refusal in every language, for the station's page to say its own (issue 15)
+    assert acks[1]["errors"]["en"] == acks[1]["error"] == "the message holds no action"
+    assert acks[1]["errors"]["sr"] == "poruka ne sadrži radnju"
+    assert "'side'" in acks[0]["errors"]["pl"] and acks[0]["errors"]["pl"] != acks[0]["error"]
     assert not session.game.over
     item = session.queue.get_nowait()
     session.take(item)

@@ -185,15 +185,18 @@ def test_the_errors_of_firmware_bridge_are_in_the_catalogue() -> None:
     """Every template `firmware_bridge` raises is marked again in `arbiter.i18n` (the port
     errors, the board read, a capture, a Certabo calibration, the GPIO pin map), and
     translated; the words inside them too."""
-    from firmware_bridge import source
+    from firmware_bridge import discovery, source
     from firmware_bridge.gpio import messages
 
     templates = {transport.PORT_MISSING, transport.PORT_DENIED, transport.PORT_BUSY}
     templates |= {transport.PORT_FAILED, source.READ_FAILED}
     templates |= {transport.PORT_NOT_SERIAL, transport.PORT_FOLDER}
+    templates |= {discovery.DGT_BOARD, discovery.FTDI_BRIDGE, discovery.CP210X_BRIDGE}
+    templates |= {discovery.BLUETOOTH_SERIAL, discovery.UNKNOWN_SERIAL}
     templates |= _raised_templates("firmware_bridge") | _constants(messages, words=False)
     assert templates == set(i18n.DEVICE_ERRORS)
     assert _constants(messages, words=True) == set(i18n.DEVICE_WORDS)
+    assert set(i18n.DEVICE_COUNTED) == {source.BOARDS}  # the counted phrases (`Counted`)
     for language in TRANSLATED:
         for template in (*i18n.DEVICE_ERRORS, *i18n.DEVICE_WORDS):
             if re.search(r"[^\W\d_]", re.sub(r"\{[^}]*\}", "", template)):  # words to say
@@ -217,10 +220,11 @@ def test_the_vision_errors_are_in_the_catalogue() -> None:
     from vision import messages
 
     templates = _raised_templates("vision") | _constants(messages, words=False)
-    assert templates == set(i18n.VISION_ERRORS)
+    assert templates == set(i18n.VISION_ERRORS) | set(i18n.PICK_PAGE_WORDS)
+    assert set(messages.PICK_PAGE.values()) == set(i18n.PICK_PAGE_WORDS)
     assert _constants(messages, words=True) == set(i18n.VISION_WORDS)
     for language in TRANSLATED:
-        for template in (*i18n.VISION_ERRORS, *i18n.VISION_WORDS):
+        for template in (*i18n.VISION_ERRORS, *i18n.VISION_WORDS, *i18n.PICK_PAGE_WORDS):
             assert i18n.gettext(template, language) != template, (language, template)
 
 

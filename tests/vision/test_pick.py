@@ -357,3 +357,31 @@ def test_the_page_s_answers_are_in_the_command_s_language(language: str) -> None
     for answer in answers:
         left = {w for w in re.findall(r"[^\W\d_]+", kept.sub(" ", answer)) if w in english}
         assert left == set(), (language, answer)
+
+
+@pytest.mark.parametrize("language", ["sr", "pl", "mk"])
+def test_the_page_s_own_words_are_in_the_command_s_language(language: str) -> None:
+    """`arbiter calibrate --pick --lang xx`: the page's title, buttons, help line and
+    prompts (with the corners' names) are in that language, the English page as before."""
+    from arbiter.i18n import gettext
+    from vision.pick import PAGE, page
+
+    english = page()
+    assert english == PAGE and '<button id="undo" title="Backspace">Undo</button>' in english
+    assert "<b>top-left, top-right, bottom-right, bottom-left</b>" in english
+    said = page(lambda text: gettext(text, language), language)
+    words = {
+        "sr": ("Poništi", "Pošalji uglove", "<b>gore levo, gore desno,",
+               '"sledeći: ugao {corner}"'),
+        "pl": ("Cofnij", "Wyślij narożniki", "<b>lewy górny, prawy górny,",
+               '"następny: róg {corner}"'),
+        "mk": ("Поништи", "Испрати ги аглите", "<b>горе лево, горе десно,",
+               '"следно: аголот {corner}"'),
+    }[language]  # fmt: skip
+    for word in words:
+        assert word in said, (language, word)
+    assert f'<html lang="{language}">' in said
+    visible = re.sub(r"<script>.*</script>|<style>.*</style>|<[^>]+>", " ", said, flags=re.S)
+    english_words = {"click", "the", "corners", "undo", "start", "again", "send", "of", "board"}
+    left = {w for w in re.findall(r"[^\W\d_]+", visible) if w.lower() in english_words}
+    assert left == set(), (language, left)

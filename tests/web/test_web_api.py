@@ -193,3 +193,27 @@ def test_a_fault_of_the_page_never_stops_the_game(
     state = json.loads(call(page, "GET", "/api/state")[1])
     assert [r["san"] for r in state["rulings"] if r["type"] == "move"] == ["e4"]
     assert capsys.readouterr().err.count("could not follow the game") == 1
+
+
+@pytest.mark.parametrize(
+    ("body", "sr"),
+    [
+        ([1, 2], "zahtev mora biti JSON objekat"),
+        ({"action": "set_position", "fen": "xyz"}, "FEN ne može da se pročita ("),
+        ({"action": "set_position", "fen": "8/8/8/8/8/8/8/8 w - - 0 1"}, "FEN nije dozvoljena"),
+        ({"action": "fly"}, "'action' mora biti jedno od"),
+    ],
+)
+def test_a_refusal_comes_in_every_language(served: Any, body: Any, sr: str) -> None:
+    """The page shows a refusal in its own language (`errors`), the English as before."""
+    from rules.i18n import LANGUAGES
+
+    _, page = served
+    status, data = call(page, "POST", "/api/control", body, token=TOKEN)
+    said = json.loads(data)
+    assert status == 400 and set(said["errors"]) == set(LANGUAGES)
+    assert said["errors"]["en"] == said["error"]
+    assert said["errors"]["sr"].startswith(sr), said["errors"]["sr"]
+    for language in LANGUAGES:
+        if language != "en":
+            assert said["errors"][language] != said["error"], (language, said)

@@ -130,7 +130,8 @@ async function post(url, body) {
     headers: { "Content-Type": "application/json", "X-Arbiter-Token": token } });
   const data = await answer.json().catch(() => ({}));
   const out = document.getElementById("answer");
-  if (out) out.textContent = answer.ok ? (data.seq ? fill(STRINGS.journaled, { seq: data.seq }) : STRINGS.done) : (data.error || answer.statusText);
+  const error = (data.errors && data.errors[pageLanguage]) || data.error || answer.statusText;
+  if (out) out.textContent = answer.ok ? (data.seq ? fill(STRINGS.journaled, { seq: data.seq }) : STRINGS.done) : error;
   return answer.ok;
 }
 

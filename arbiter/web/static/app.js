@@ -484,9 +484,10 @@ async function send(path, body, what) {
       body: JSON.stringify(body),
     });
     const data = await response.json().catch(() => ({}));
+    const error = (data.errors && data.errors[page.language]) || data.error || response.status;
     page.feedback = response.ok
       ? { text: fill(STRINGS.sent, { what }), ok: true }
-      : { text: fill(STRINGS.refusedBy, { error: data.error || response.status }), ok: false };
+      : { text: fill(STRINGS.refusedBy, { error }), ok: false };
   } catch (err) {
     page.feedback = { text: fill(STRINGS.refusedBy, { error: String(err) }), ok: false };
   }
