@@ -9,8 +9,9 @@ Two waits, each timed cold (nothing worked out ahead between moves, the worst ca
     reach each budget (or the answer, if sooner) and how many pairs each budget decides;
 (b) the dead-position check after a move in a locked position (`rules.ending.dead_position`:
     the screen, then both sides' analysis within `DEAD_POSITION_BUDGET`);
-(c) the live session's flag (`Game.defer_verdicts`): the `flag` ruling, ruled before the
-    search, and its verdict's slices (`Game.settle`, `AHEAD_NODES` positions each), cold.
+(c) the live session's flag and resignation (`Game.defer_verdicts`), cold: the `flag` ruled
+    before the search (a resignation has nothing before its verdict), the verdict's slices
+    (`Game.settle`, `AHEAD_NODES` positions each), and a lift meanwhile, ruled at once.
 
 Positions: bench/position.py's game positions (every `--step`-th, at most `--limit`),
 bench/winnability_same.py's random game positions (`--random`), and `--kinds` positions of
@@ -133,46 +134,62 @@ def main(argv: list[str] | None = None) -> int:
             f"{statistics.median(per_node) * 1e6:.0f} us, max {max(per_node) * 1e6:.0f} us"
         )
 
-    # (c) the live session's flag, cold: the `flag` ruling at once (`defer_verdicts`), its
-    # verdict from `Game.settle` a slice of AHEAD_NODES positions at a time between inputs
+    # (c) the live session's flag and resignation, cold: the `flag` ruled at once (a
+    # resignation has nothing before its verdict), the verdict from `Game.settle` a slice of
+    # AHEAD_NODES positions at a time between inputs; and an input that comes meanwhile
     from arbiter.live.session import AHEAD_NODES
-    from rules.events import Start, Tick
+    from rules.events import Lift, Resign, Start, Tick
     from rules.game import Game
 
-    flag_waits: list[float] = []
-    slice_waits: list[float] = []
-    verdict_waits: list[float] = []
-    for fen in fens:
-        board = chess.Board(fen)
-        color = not board.turn  # the side with time left: the flag falls for the side to move
-        if not ending.searched(board, color) or board.has_insufficient_material(color):
+    for ending_kind in ("flag", "resignation"):
+        first_waits: list[float] = []
+        slice_waits: list[float] = []
+        verdict_waits: list[float] = []
+        input_waits: list[float] = []
+        for fen in fens:
+            board = chess.Board(fen)
+            color = not board.turn  # the side that may win: the side to move flags or resigns
+            if not ending.searched(board, color) or board.has_insufficient_material(color):
+                continue
+            if board.is_checkmate() or static_reason(board, color) is not None:
+                continue
+            ahead.forget()
+            game = Game(Start(t=0.0, fen=fen, time_control="60"))
+            game.defer_verdicts = True
+            loser = "white" if board.turn == chess.WHITE else "black"
+            event = Tick(t=61.0) if ending_kind == "flag" else Resign(t=5.0, side=loser)
+            c0 = time.process_time()
+            game.handle(event)
+            first_waits.append(time.process_time() - c0)
+            sliced = 0
+            while True:
+                s0 = time.process_time()
+                rest = game.settle(AHEAD_NODES)
+                slice_waits.append(time.process_time() - s0)
+                sliced += 1
+                if rest is not None:
+                    break
+                if sliced == 1:  # a piece lifted meanwhile: ruled without waiting
+                    king = board.king(board.turn)
+                    assert king is not None
+                    lift = Lift(t=70.0, square=chess.square_name(king), piece=None)
+                    i0 = time.process_time()
+                    game.handle(lift)
+                    input_waits.append(time.process_time() - i0)
+            verdict_waits.append(time.process_time() - c0)
+        if not first_waits:
             continue
-        if board.is_checkmate() or static_reason(board, color) is not None:
-            continue
-        ahead.forget()
-        game = Game(Start(t=0.0, fen=fen, time_control="60"))
-        game.defer_verdicts = True
-        c0 = time.process_time()
-        game.handle(Tick(t=61.0))
-        flag_waits.append(time.process_time() - c0)
-        while True:
-            s0 = time.process_time()
-            rest = game.settle(AHEAD_NODES)
-            slice_waits.append(time.process_time() - s0)
-            if rest is not None:
-                break
-        verdict_waits.append(time.process_time() - c0)
-    if flag_waits:
+        what = "the flag ruled" if ending_kind == "flag" else "the resignation taken"
         print(
-            f"(c) live flag, cold, {len(flag_waits)} searched positions with the flagged side"
-            f" to move: the flag ruled in median {statistics.median(flag_waits) * 1e3:.2f} ms,"
-            f" p99 {_pct(flag_waits, 0.99) * 1e3:.2f} ms, max {max(flag_waits) * 1e3:.2f} ms"
-            f" CPU; its verdict in slices of {AHEAD_NODES} positions between inputs (an input"
-            f" that comes meanwhile is ruled after the rest of it): slice p99"
-            f" {_pct(slice_waits, 0.99) * 1e3:.1f} ms, max"
-            f" {max(slice_waits) * 1e3:.1f} ms; the verdict after median"
+            f"(c) live {ending_kind}, cold, {len(first_waits)} searched positions: {what} in"
+            f" median {statistics.median(first_waits) * 1e3:.2f} ms, max"
+            f" {max(first_waits) * 1e3:.2f} ms CPU; its verdict in slices of {AHEAD_NODES}"
+            f" positions between inputs: slice p99 {_pct(slice_waits, 0.99) * 1e3:.1f} ms,"
+            f" max {max(slice_waits) * 1e3:.1f} ms; the verdict after median"
             f" {statistics.median(verdict_waits) * 1e3:.1f} ms, max"
-            f" {max(verdict_waits) * 1e3:.1f} ms CPU"
+            f" {max(verdict_waits) * 1e3:.1f} ms CPU; an input meanwhile ("
+            f"{len(input_waits)}) ruled in max"
+            f" {max(input_waits, default=0.0) * 1e3:.2f} ms"
         )
 
     # (b) the dead-position check after a move, where it runs (every pawn locked, no queen)

@@ -4,6 +4,12 @@ and 9.6 (fivefold repetition, 75 moves), and the rule profiles' automatic draws.
 After every move the automatic endings are checked (5.1.1, 5.2.1, 9.6, 5.2.2). A flag, a
 resignation or a second illegal move asks whether the opponent can still mate (6.9, 5.1.2,
 7.5.5): a proven "cannot" makes the game a draw. The end stops the clocks.
+
+With `GameState.defer_verdicts` (the live session) such an ending whose search was not
+worked out ahead is ruled as far as it goes without the verdict (the `flag`; the `illegal`
+move and its increment taken back; a resignation has nothing before its verdict) and the
+verdict is left to `settle`, slice by slice between inputs: no input waits for the search.
+The verdicts (`VERDICTS`) are the same functions a replay calls at once.
 """
 
 from __future__ import annotations
@@ -12,9 +18,9 @@ import chess
 
 from rules import winnability
 from rules.events import Resign
-from rules.rulings import Flag, GameOver, Note, Reason, Ruling
+from rules.rulings import Flag, GameOver, Note, Penalty, Reason, Ruling
 from rules.sides import COLOR, SIDE, other, win_for
-from rules.state import GameState
+from rules.state import GameState, VerdictEnding
 from rules.types import Result, Side
 from rules.winnability.explain import CannotMate, say, static_proof
 from rules.winnability.material import few_minor_pieces, minor_pieces_only, pawns_locked
@@ -217,10 +223,17 @@ def flag(
     game.flag_fell(side)
     game.stop_clock(at)
     out.append(Flag(t=t, side=side, article="6.9", at=round(at, 6)))
+    if not deferred(game, "flag", side, t):
+        flag_verdict(game, side, t, out)
+
+
+def deferred(game: GameState, ending: VerdictEnding, side: Side, t: float) -> bool:
+    """With `defer_verdicts`, leave the verdict of `side`'s `ending` ruled at `t` to `settle`
+    when it needs more search than was worked out ahead; True when it was left."""
     if game.defer_verdicts and not verdict_ready(game, other(side)):
-        game.await_verdict(side, t)  # the live session settles it between inputs (`settle`)
-        return
-    flag_verdict(game, side, t, out)
+        game.await_verdict(ending, side, t)  # the live session settles it between inputs
+        return True
+    return False
 
 
 def flag_verdict(game: GameState, side: Side, t: float, out: list[Ruling]) -> None:
@@ -251,21 +264,20 @@ def verdict_ready(game: GameState, side: Side) -> bool:
 
 
 def settle(game: GameState, nodes: int | None, out: list[Ruling]) -> bool:
-    """The verdict a flag left to the live session (`GameState.awaiting_verdict`): advance
+    """The verdict an ending left to the live session (`GameState.awaiting_verdict`): advance
     its search by at most `nodes` positions (None: to the end) and, once it is known, rule it
-    into `out`. True when nothing awaits any more. The rulings are those `flag` would have
-    given at once: only their moment in real time differs."""
+    into `out`. True when nothing awaits any more. The rulings are those the ending would
+    have given at once: only their moment in real time differs."""
     waiting = game.awaiting_verdict
     if waiting is None:
         return True
-    side, t = waiting
-    winner = other(side)
+    winner = other(waiting.side)
     if nodes is not None and not winnability.work_ahead(
         game.board, COLOR[winner], RULING_BUDGET, nodes
     ):
         return False  # more of the search is left than this slice
     game.verdict_given()
-    flag_verdict(game, side, t, out)
+    VERDICTS[waiting.ending](game, waiting.side, waiting.t, out)
     return True
 
 
@@ -292,12 +304,50 @@ def flag_after_release(game: GameState, t: float, out: list[Ruling]) -> None:
 
 def resign(game: GameState, ev: Resign, out: list[Ruling]) -> None:
     """5.1.2: resignation loses, unless the opponent cannot mate by any legal series."""
-    winner = other(ev.side)
+    if not deferred(game, "resignation", ev.side, ev.t):
+        resignation_verdict(game, ev.side, ev.t, out)
+
+
+def resignation_verdict(game: GameState, side: Side, t: float, out: list[Ruling]) -> None:
+    """5.1.2, after `side` resigned: a loss if the opponent can still mate by some series of
+    legal moves, a draw if that is proven impossible, the arbiter's `declare` if undecided."""
+    winner = other(side)
     can, why = mate_verdict(game, winner)
     if can is False:
-        game_over(game, ev.t, "1/2-1/2", "resignation_dead_position", "5.1.2", out, why)
+        game_over(game, t, "1/2-1/2", "resignation_dead_position", "5.1.2", out, why)
     elif can is None:
-        out.append(Note(t=ev.t, side=ev.side, article="5.1.2", topic="resignation_undecided"))
-        hold(game, ev.t, out)
+        out.append(Note(t=t, side=side, article="5.1.2", topic="resignation_undecided"))
+        hold(game, t, out)
     else:
-        game_over(game, ev.t, win_for(winner), "resignation", "5.1.2", out)
+        game_over(game, t, win_for(winner), "resignation", "5.1.2", out)
+
+
+def illegal_moves_lose(game: GameState, side: Side, t: float, out: list[Ruling]) -> None:
+    """7.5.5: `side`'s completed illegal move loses the game (the second, or the first where
+    the profile says so), unless the opponent cannot mate by any legal series."""
+    if not deferred(game, "illegal_moves", side, t):
+        illegal_moves_verdict(game, side, t, out)
+
+
+def illegal_moves_verdict(game: GameState, side: Side, t: float, out: list[Ruling]) -> None:
+    """7.5.5, after `side`'s losing illegal move: the game lost if the opponent can still mate
+    by some series of legal moves, a draw if that is proven impossible, the arbiter's
+    `declare` if undecided."""
+    opponent = other(side)
+    can, why = mate_verdict(game, opponent)
+    if can is False:
+        game_over(game, t, "1/2-1/2", "illegal_moves_dead_position", "7.5.5", out, why)
+    elif can is None:
+        out.append(Note(t=t, side=side, article="7.5.5", topic="illegal_moves_undecided"))
+        hold(game, t, out)
+    else:
+        out.append(Penalty(t=t, side=side, article="7.5.5", kind="game_lost"))
+        game_over(game, t, win_for(opponent), "illegal_moves", "7.5.5", out)
+
+
+#: the verdict of each ending `settle` may be left with, as a replay gives it at once
+VERDICTS = {
+    "flag": flag_verdict,
+    "resignation": resignation_verdict,
+    "illegal_moves": illegal_moves_verdict,
+}

@@ -73,8 +73,9 @@ class Game(GameState):
                 before=self.t,
             )
         out: list[Ruling] = []
-        if self.awaiting_verdict is not None:  # the flag's verdict comes before anything later
-            ending.settle(self, None, out)
+        acts = isinstance(event, ArbiterAction)
+        if acts and self.awaiting_verdict is not None:
+            ending.settle(self, None, out)  # the arbiter acts on the verdict: it comes first
         flag = self.flag_due()
         if (
             self.pending
@@ -83,10 +84,12 @@ class Game(GameState):
         ):
             # a tick says that time reached t: what falls due at t itself is decided too
             self._advance(t, out, strict_before=not isinstance(event, Tick))
-            if self.awaiting_verdict is not None and not isinstance(event, Tick):
-                ending.settle(self, None, out)  # the event is ruled in the flag's aftermath
+            if acts and self.awaiting_verdict is not None:
+                ending.settle(self, None, out)  # the action is ruled in the ending's aftermath
         self.time_reaches(t)
-        if not self.rules_events or self.held:  # over, or a flag held for the arbiter
+        if not self.rules_events or self.held or self.awaiting_verdict is not None:
+            # over, held for the arbiter, or its verdict awaited (a game that is over or held
+            # once it is known): only the arbiter's actions are ruled
             if isinstance(event, ArbiterAction):
                 arbiter_actions.arbiter_action(self, event, out)
         else:
@@ -98,17 +101,21 @@ class Game(GameState):
     def advance(self, t: float) -> list[Ruling]:
         """Take every decision that falls due up to `t` (live sessions call this on timers)."""
         out: list[Ruling] = []
-        if t >= self.t:  # a flag's verdict still awaited (`settle`) holds back what follows it
+        if t >= self.t:  # a verdict still awaited (`settle`) holds back what follows it
             self._advance(t, out, strict_before=False)
             self.time_reaches(t)
         return self._ordered(out)
 
     def settle(self, nodes: int | None = None) -> list[Ruling] | None:
-        """The verdict of a flag ruled while `defer_verdicts` is on (6.9), worked out at most
-        `nodes` positions further (None: to the end): its rulings once known (empty when
-        nothing awaits), None while more work is left. The live session calls it between
-        inputs; any event or `advance` settles it first, so the rulings and their order are
-        those of a replay, which rules the verdict with the flag."""
+        """The verdict of a flag, resignation or losing illegal move ruled while
+        `defer_verdicts` is on (6.9, 5.1.2, 7.5.5), worked out at most `nodes` positions
+        further (None: to the end): its rulings once known (empty when nothing awaits), None
+        while more work is left. The live session calls it between inputs.
+
+        Meanwhile the game is ending either way (lost, drawn, or held for the arbiter): board
+        events, presses, claims and ticks are ruled as after the end (nothing), without
+        waiting; an arbiter's action settles the verdict first. So the rulings and their
+        order are those of a replay, which rules the verdict with its ending."""
         out: list[Ruling] = []
         if not ending.settle(self, nodes, out):
             return None
@@ -116,7 +123,7 @@ class Game(GameState):
 
     def next_deadline(self) -> float | None:
         """The next moment time alone decides something (a release, a flag, a press window)."""
-        if self.over:
+        if self.over or self.awaiting_verdict is not None:
             return None
         times = [self.release_due(sq) for sq in self.pending]
         for _, t in self.waiting_presses:

@@ -14,8 +14,8 @@ import chess
 
 from rules import ending
 from rules.profiles import penalty_article, penalty_seconds
-from rules.rulings import Defect, Illegal, Note, Penalty, Ruling
-from rules.sides import other, win_for
+from rules.rulings import Defect, Illegal, Penalty, Ruling
+from rules.sides import other
 from rules.state import GameState
 from rules.types import Side
 
@@ -111,7 +111,8 @@ def penalties(
     illegal move still loses (7.5.5).
 
     Returns False when the game is over (a second illegal move, or the Czech text's
-    fast-play rule), True when play goes on.
+    fast-play rule: `ending.illegal_moves_lose`, whose verdict the live session may give a
+    moment later), True when play goes on.
     """
     opponent = other(side)
     if credit > 0:
@@ -127,16 +128,7 @@ def penalties(
             )
         )
     if count >= 2 or loses_at_once(game):
-        can, why = ending.mate_verdict(game, opponent)
-        if can is False:
-            ending.game_over(game, t, "1/2-1/2", "illegal_moves_dead_position", "7.5.5", out, why)
-        elif can is None:
-            out.append(Note(t=t, side=side, article="7.5.5", topic="illegal_moves_undecided"))
-            ending.hold(game, t, out)
-        else:
-            out.append(Penalty(t=t, side=side, article="7.5.5", kind="game_lost"))
-            result = win_for(opponent)
-            ending.game_over(game, t, result, "illegal_moves", "7.5.5", out)
+        ending.illegal_moves_lose(game, side, t, out)
         return False
     if not game.timed:
         return True  # 7.5.5's two minutes go on a clock: with none, no time is added

@@ -39,7 +39,8 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
 
 import chess
 
@@ -84,7 +85,7 @@ from rules.types import SIDE, Result, Side
 if TYPE_CHECKING:
     from rules.verdicts import ClaimOnRecord
 
-__all__ = ["GameState"]
+__all__ = ["AwaitedVerdict", "GameState", "VerdictEnding"]
 
 #: python-chess's SAN without its check suffix (private, so checked: `board.san` serves
 #: without it); `san` itself pushes and pops the move to look for check
@@ -95,6 +96,23 @@ _WHITE_LETTERS = (None, "P", "N", "B", "R", "Q", "K")
 _BLACK_LETTERS = (None, "p", "n", "b", "r", "q", "k")
 
 _BLIND = frozenset(("?", "X", "x"))  # the letters of a piece of unknown kind or colour
+
+
+#: the endings whose verdict asks whether the opponent can still mate: a flag (6.9), a
+#: resignation (5.1.2), the illegal move that loses the game (7.5.5)
+VerdictEnding = Literal["flag", "resignation", "illegal_moves"]
+
+
+@dataclass(frozen=True, slots=True)
+class AwaitedVerdict:
+    """An ending ruled while `defer_verdicts` is on whose verdict, whether the opponent can
+    still mate (6.9, 5.1.2, 7.5.5), `Game.settle` has still to give: `side` is the player
+    whose flag fell, who resigned, or whose illegal move loses; `t` the moment it was ruled,
+    the verdict's own."""
+
+    ending: VerdictEnding
+    side: Side
+    t: float
 
 
 class GameState:
@@ -167,12 +185,13 @@ class GameState:
         #: a flag fell and whether the opponent can still mate is undecided (6.9): the game
         #: holds, board events are ignored, until the arbiter's `declare` ends it
         self.held = False
-        #: the live session's choice (`Game.settle`): a flag whose verdict needs more search
-        #: than was worked out ahead is ruled at once and its verdict left to `settle`, so that
-        #: the flag is never delayed by the analysis; off (replays), the verdict follows at once
+        #: the live session's choice (`Game.settle`): a flag, resignation or losing illegal
+        #: move whose verdict needs more search than was worked out ahead is ruled at once
+        #: (what does not depend on the verdict) and its verdict left to `settle`, so that no
+        #: input waits for the analysis; off (replays), the verdict follows at once
         self.defer_verdicts = False
-        #: a flag (side, ruled at t) whose verdict (6.9) `settle` has still to give
-        self.awaiting_verdict: tuple[Side, float] | None = None
+        #: the ending whose verdict (6.9, 5.1.2, 7.5.5) `settle` has still to give
+        self.awaiting_verdict: AwaitedVerdict | None = None
         #: while the board is being restored (`restoring`): when its last change was reported
         self.restore_seen_at = start.t
         #: while the board is restored, with `auto_press`: the squares a piece was put down
@@ -342,10 +361,12 @@ class GameState:
         waited, self.flag_wait = self.flag_wait, None
         return waited
 
-    def await_verdict(self, side: Side, t: float) -> None:
-        """`side`'s flag was ruled at `t`; whether the opponent can still mate (6.9) is left to
-        `Game.settle` (the live session, between inputs: `defer_verdicts`)."""
-        self.awaiting_verdict = (side, t)
+    def await_verdict(self, ending: VerdictEnding, side: Side, t: float) -> None:
+        """`side`'s flag, resignation or losing illegal move was ruled at `t`; whether the
+        opponent can still mate (6.9, 5.1.2, 7.5.5) is left to `Game.settle` (the live
+        session, between inputs: `defer_verdicts`). Meanwhile the game takes no board event,
+        as once it is over (`Game.handle`)."""
+        self.awaiting_verdict = AwaitedVerdict(ending, side, t)
 
     def verdict_given(self) -> None:
         """The verdict `await_verdict` left is ruled now."""

@@ -541,8 +541,9 @@ class Session:
         return min(pending) if pending else None
 
     def _settle(self) -> None:
-        """One slice of the search a flag's verdict waits for (`Game.settle`); its rulings
-        (`game_over`, or the `flag_undecided` note, and the clocks) once it is known."""
+        """One slice of the search the verdict of a flag, a resignation or a losing illegal
+        move waits for (`Game.settle`); its rulings (`game_over`, or the note that the arbiter
+        decides, and the clocks) once it is known."""
         rulings = self.game.settle(AHEAD_NODES)
         if rulings:
             self._deliver(rulings, self.last_t)
@@ -589,7 +590,7 @@ class Session:
                 if self.finished_inputs():
                     break
                 if self.queue.empty() and self.game.awaiting_verdict is not None:
-                    self._settle()  # a slice of the verdict of a flag ruled already (6.9)
+                    self._settle()  # a slice of a verdict left waiting (6.9, 5.1.2, 7.5.5)
                     continue
                 if self.queue.empty() and ending.work_ahead(self.game, AHEAD_NODES):
                     continue  # idle: a slice of what a flag would need (6.9), inputs first

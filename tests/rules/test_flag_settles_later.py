@@ -19,7 +19,7 @@ from arbiter.clock import FakeClock
 from arbiter.live.session import Session
 from arbiter.records.journal import JournalWriter, read_journal
 from rules import ending
-from rules.events import Event, Lift, Place, Start, Tick
+from rules.events import Declare, Event, Lift, Place, Start, Tick
 from rules.game import Game
 from rules.replay import replay
 from rules.rulings import Ruling
@@ -68,20 +68,40 @@ def test_the_flag_comes_first_and_its_verdict_slice_by_slice() -> None:
     assert first + rest == _at_once(LOCKED, [Tick(t=61.0)])
 
 
-def test_an_event_meanwhile_is_ruled_after_the_verdict_as_in_a_replay() -> None:
+def test_an_event_meanwhile_is_not_held_up_and_the_rulings_are_a_replays() -> None:
+    """The game ended at the flag whatever the verdict: a lift meanwhile is ruled at once as
+    after the end (nothing), and the verdict follows; a replay rules the same, in order."""
     events: list[Event] = [Tick(t=61.0), Lift(t=61.5, square="e1", piece="K")]
     game = _game(LOCKED, deferred=True)
     live = game.handle(events[0])
     assert game.settle(10) is None  # one slice only: the verdict is not known yet
-    live += game.handle(events[1])  # the verdict first, then the lift (ignored: game over)
+    assert game.handle(events[1]) == []  # not waiting for the search
+    assert game.awaiting_verdict is not None
+    rest = None
+    while rest is None:
+        rest = game.settle(50)
+    live += rest
     ahead.forget()
     assert live == _at_once(LOCKED, events)
     assert live[-2].type == "game_over"
 
 
-def test_an_event_past_the_flag_rules_flag_and_verdict_together() -> None:
-    """Only a `tick` (the session's timer) leaves the verdict for later: an event that comes
-    after the flag's time is ruled in the flag's aftermath, as in a replay."""
+def test_an_arbiter_action_meanwhile_waits_for_the_verdict() -> None:
+    """The arbiter acts on the game's result: the verdict is ruled first, as in a replay."""
+    events: list[Event] = [Tick(t=61.0), Declare(t=62.0, result="1/2-1/2")]
+    game = _game(LOCKED, deferred=True)
+    live = game.handle(events[0])
+    assert game.settle(10) is None
+    live += game.handle(events[1])
+    assert game.awaiting_verdict is None
+    ahead.forget()
+    assert live == _at_once(LOCKED, events)
+    assert "game_over" in [r.type for r in live]
+
+
+def test_an_event_past_the_flag_leaves_the_verdict_to_settle() -> None:
+    """An event after the flag's time rules the flag first; the event itself is ruled as
+    after the end, and the verdict follows from `settle`, in a replay's order."""
     events: list[Event] = [
         Lift(t=70.0, square="e1", piece="K"),
         Place(t=70.5, square="d2", piece="K"),
@@ -90,9 +110,11 @@ def test_an_event_past_the_flag_rules_flag_and_verdict_together() -> None:
     live: list[Ruling] = []
     for event in events:
         live += game.handle(event)
-    assert game.awaiting_verdict is None
+    assert [r.type for r in live] == ["flag"]
+    rest = game.settle()
+    assert rest is not None and game.awaiting_verdict is None
     ahead.forget()
-    assert live == _at_once(LOCKED, events)
+    assert live + rest == _at_once(LOCKED, events)
 
 
 def test_no_wait_where_nothing_is_searched_or_the_work_was_done_ahead() -> None:
