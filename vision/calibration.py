@@ -14,7 +14,7 @@ from typing import Any
 from rules.library_reasons import reason_of
 from vision import geometry
 from vision import messages as said
-from vision.columns import front_squares
+from vision.columns import SHORTEST, front_squares
 from vision.cvload import np
 from vision.errors import CalibrationError
 from vision.features import (
@@ -93,6 +93,28 @@ class Calibration:
             tilted = geometry.tilted(h, self.frame_size)
             self._cache["fronts"] = front_squares(self.toward()) if tilted else None
         return self._cache["fronts"]
+
+    def leans(self) -> Any:
+        """((64, 2) unit way away from the camera per square, (64,) how far, in canonical
+        pixels, the top of the shortest piece (`columns.SHORTEST`) standing on each square's
+        centre falls beyond it on the top-down board), or None where the camera is nearly
+        above the board (`fronts`) or its place is unknown (`geometry.column_tops`).
+
+        The way is the picture's own "up" (`toward`, reversed: pieces rise up the picture as
+        its taker held it); the distance comes from the camera's place and height."""
+        if "leans" not in self._cache:
+            out = None
+            if self.fronts() is not None:
+                n = np()
+                centres = (n.stack(n.divmod(n.arange(64), 8)[::-1], axis=1) + 0.5) * geometry.SQ
+                tops = geometry.column_tops(
+                    self.homography(), self.frame_size, centres, SHORTEST * geometry.SQ
+                )
+                if tops is not None:
+                    away = -self.toward().reshape(64, 2)
+                    out = (away, n.linalg.norm(tops - centres, axis=1))
+            self._cache["leans"] = out
+        return self._cache["leans"]
 
     def with_corners(
         self, corners: geometry.Corners, frame_size: tuple[int, int] | None = None

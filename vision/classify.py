@@ -7,7 +7,7 @@ from typing import Any
 
 from vision import geometry
 from vision.calibration import AUGMENT, Calibration
-from vision.columns import hidden_behind, kinds, mixed_behind
+from vision.columns import hidden_behind, kinds, mixed_behind, short_tops
 from vision.cvload import np
 from vision.errors import CalibrationError, VisionError
 from vision.features import (
@@ -98,7 +98,32 @@ def posteriors(
         post = unlike_known(post, feats, outline, cal, seen)
     if brightened is not mapped:
         post = shade_judged(post, feats, mapped, brightened, cal)
-    return hidden_judged(behind_judged(post, feats, cal), cal, known, fill=fill_hidden)
+    post = hidden_judged(behind_judged(post, feats, cal), cal, known, fill=fill_hidden)
+    return top_judged(post, brightened, cal, known, fill=fill_hidden)
+
+
+def top_judged(
+    post: Any, board: Any, cal: Calibration, known: str | None = None, *, fill: bool = False
+) -> Any:
+    """The posteriors, with a square read as a piece behind a piece of the same colour made
+    unreadable (`?`) where what its window shows ends short of where the top of any piece
+    standing there would fall: the top of the piece in front (`vision.columns.short_tops`,
+    from the camera's pose; the king on f6 over an empty f7). With `fill` (the tracker's
+    reading) and the rules' position `known` having that square empty, it is read empty: the
+    picture says no piece stands there, and the position agrees.
+
+    Run after `hidden_judged`, so that a square the position already explains is left as
+    that made it.
+    """
+    tops = short_tops(post, board, cal)
+    if not tops.any():
+        return post
+    post = post.copy()
+    post[tops] = 1.0 / 3.0
+    if fill and known is not None:
+        empty = tops & (np().asarray(kinds(known)) == EMPTY)
+        post[empty] = (1.0, 0.0, 0.0)
+    return post
 
 
 def hidden_judged(post: Any, cal: Calibration, known: str | None, *, fill: bool = False) -> Any:

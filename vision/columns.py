@@ -19,6 +19,18 @@ Measured with `bench/vision_honest.py` (8 calibration photos, each scored on the
 `uschess` photos): empty squares read as pieces behind pieces 102 -> 72, pieces shown as
 `?` 49 -> 58 (MIXED 12: 61 and 106; 20: 86 and 49).
 
+Where the pose says more: on the top-down board a piece fills the stretch from its base to
+where its top falls (`Calibration.leans`: the way from the picture's "up", the distance from
+the camera's place and height). A piece standing behind would carry what its window shows at
+least as far as the top of the shortest piece falls; what ends short of that, joined to the
+piece in front, is that piece's top (`short_tops`: the king on f6 over an empty f7), `?`.
+On the camera's far back rank that stretch falls off the board and nothing is said there.
+With the rules' position, a square behind a king or queen that the reading shows newly
+holding a piece that no piece could have moved to is hidden (`hidden_behind`,
+`could_arrive`). Measured with `bench/vision_honest.py`, empty squares read as pieces behind
+pieces, no position: 72 -> 40 (the 40: e8 behind the king on e7, the back rank), with the
+previous position: 26 -> 2; squares read right and pieces shown as `?` unchanged.
+
 A camera nearly above the board (tilted less than `geometry.MIN_TILT`) sees no columns to
 speak of: nothing is changed there.
 """
@@ -27,7 +39,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from vision.cvload import np
+from vision import geometry
+from vision.cvload import cv2, np
 from vision.placement import EMPTY, UNKNOWN, to_grid
 
 #: distance (sum of squared standard scores, `outline.distances`) to its class's look beyond
@@ -65,6 +78,136 @@ def mixed_behind(post: Any, dist: dict[str, Any], front: Any) -> Any:
     return behind & (to_class > MIXED)
 
 
+#: the shortest piece of a set (a pawn) stands at least this high, in squares: a tournament
+#: pawn is about 50 mm high on a 50-65 mm square (0.77-1.0); a little lower for margin
+SHORTEST = 0.7
+#: how far a piece may stand from its square's centre along the camera's way, in squares:
+#: where its top falls moves with it
+OFF_CENTRE = 0.12
+CORRIDOR = 0.3  #: half width, in squares, of the strip along the camera's way that is examined
+#: share of the classifier's window (`features.WINDOW`, 0.1 square into the body) that must be
+#: unlike the board for the strip to be trusted: a white piece on a light square is hardly
+#: unlike its square pixel by pixel, and where the strip does not see it nothing is said
+WINDOW_SEEN = 0.25
+#: a pixel is unlike the board when its colour lies farther from every shade of its square
+#: colour's empty look than `NOISE` times the median such distance over the centres of the
+#: surely empty squares, and at least `LEAST_UNLIKE` levels
+NOISE = 3.0
+LEAST_UNLIKE = 15.0
+SURE_EMPTY = 0.9  #: probability of empty above which a square's centre measures the noise
+
+
+def _unlike(pixels: Any, parity: Any, levels: Any) -> Any:
+    """Distance of each BGR pixel (N x 3) to the nearest shade (0.55 to 1.15 times) of its
+    square colour's empty look (`levels[parity]`): a shadow or a dimmer light keeps a
+    colour's proportions, a piece does not."""
+    n = np()
+    lev = levels[parity]
+    x = pixels.astype("float32")
+    k = n.clip((x * lev).sum(axis=-1) / (lev * lev).sum(axis=-1), 0.55, 1.15)
+    return n.linalg.norm(x - k[..., None] * lev, axis=-1)
+
+
+def short_tops(post: Any, board: Any, cal: Any) -> Any:
+    """(64,) bool: squares read as a piece behind a square read as a piece of the same
+    colour, whose look is the top of the piece in front, by the camera's pose.
+
+    On the top-down board a piece fills the stretch from its base to where its top falls,
+    away from the camera (`Calibration.leans`). Along that way, through the square behind
+    and its window, the pixels unlike the board (`_unlike`) are followed from the window:
+    the blob seen there must join the piece in front (else the window shows something of its
+    own). A piece standing behind would carry the blob at least as far as the top of the
+    shortest piece (`SHORTEST`) standing there falls, give or take `OFF_CENTRE`; a blob that
+    ends short of that is the top of the piece in front (the king on f6 over an empty f7),
+    and the square is unreadable. Only where that stretch lies on the board (not for the
+    back rank of the camera's far side: the top of a piece there falls off the board, and
+    nothing is said) and where the blob fills at least `WINDOW_SEEN` of the window.
+    """
+    n, c = np(), cv2()
+    out = n.zeros(64, dtype=bool)
+    front = cal.fronts()
+    lean = cal.leans() if front is not None and cal.levels is not None else None
+    if lean is None:
+        return out
+    state = post.argmax(axis=1)
+    behind = [
+        s for s in range(64) if front[s] >= 0 and state[s] != 0 and state[front[s]] == state[s]
+    ]
+    if not behind:
+        return out
+    away, reach = lean
+    sq = geometry.SQ
+    levels = n.asarray(cal.levels, dtype="float32")
+    lo, hi = sq // 2 - 6, sq // 2 + 6
+    cores = board.reshape(8, sq, 8, sq, 3)[:, lo:hi, :, lo:hi, :].transpose(0, 2, 1, 3, 4)
+    cores = cores.reshape(64, -1, 3)
+    parity = (n.arange(64) // 8 + n.arange(64) % 8) % 2
+    limit = n.full(2, n.inf)
+    for p in (0, 1):
+        sure = (post[:, 0] >= SURE_EMPTY) & (parity == p)
+        if sure.any():
+            d = _unlike(cores[sure].reshape(-1, 3), p, levels)
+            limit[p] = max(LEAST_UNLIKE, NOISE * float(n.median(d)))
+    half = round(CORRIDOR * sq)
+    lateral = n.arange(-half, half + 1, dtype="float64")
+
+    def blob_end(s: int, t_front: float | None) -> float | None:
+        """How far (canonical pixels beyond the square's centre) the blob seen in square
+        `s`'s window reaches along the camera's way; None where nothing is said: the stretch
+        leaves the board, the window is hardly unlike the board, or (with `t_front`, where
+        the piece in front stands) the blob does not join the piece in front."""
+        u = away[s]
+        lat = n.array([-u[1], u[0]])
+        r, col = divmod(s, 8)
+        centre = n.array([(col + 0.5) * sq, (r + 0.5) * sq])
+        far = centre + (reach[s] + 0.1 * sq) * u
+        if not (0 <= far[0] < geometry.SIZE and 0 <= far[1] < geometry.SIZE):
+            return None  # where the top of a piece here would fall is off the board
+        first = -0.3 * sq if t_front is None else t_front - 0.3 * sq
+        t = n.arange(int(first), int(reach[s] + 0.3 * sq) + 1, dtype="float64")
+        pts = centre + t[:, None, None] * u + lateral[None, :, None] * lat
+        x = n.rint(pts[..., 0]).astype("int64")
+        y = n.rint(pts[..., 1]).astype("int64")
+        inside = (x >= 0) & (x < geometry.SIZE) & (y >= 0) & (y < geometry.SIZE)
+        xs, ys = n.clip(x, 0, geometry.SIZE - 1), n.clip(y, 0, geometry.SIZE - 1)
+        par = (xs // sq + ys // sq) % 2
+        unlike = _unlike(board[ys, xs], par, levels) > limit[par]
+        _, labels = c.connectedComponents((unlike & inside).astype("uint8"), connectivity=8)
+        # the classifier's window: 0.1 square beyond the centre, 0.4 square wide
+        window = labels[n.ix_((t >= -0.1 * sq) & (t <= 0.3 * sq), n.abs(lateral) <= 0.2 * sq)]
+        if (window > 0).mean() < WINDOW_SEEN:
+            return None
+        seen = n.setdiff1d(n.unique(window), [0])
+        if t_front is not None and not n.isin(seen, labels[n.abs(t - t_front) <= 0.25 * sq]).any():
+            return None  # what the window shows does not join the piece in front
+        return float(t[n.isin(labels, seen).any(axis=1)].max())
+
+    # the frame's own ruler: a piece standing free (nothing read in front or behind) reaches
+    # where its top falls; where even the shortest of them ends short of where the pose puts
+    # the shortest piece's top (a pose a little off: a cropped picture, an odd lens), every
+    # expected reach shrinks by that share
+    ruler = 1.0
+    behind_of = {int(f): s for s, f in enumerate(front) if f >= 0}
+    for s in range(64):
+        f, b = int(front[s]), behind_of.get(s, -1)
+        if state[s] == 0 or (f >= 0 and state[f] != 0) or (b >= 0 and state[b] != 0):
+            continue
+        if not n.isfinite(limit[parity[s]]) or reach[s] <= 0:
+            continue
+        end = blob_end(s, None)
+        if end is not None:
+            ruler = min(ruler, (end + OFF_CENTRE * sq) / reach[s])
+    for s in behind:
+        if not n.isfinite(limit[parity[s]]):
+            continue
+        r, col = divmod(s, 8)
+        fr, fc = divmod(int(front[s]), 8)
+        t_front = float(n.dot(n.array([fc - col, fr - r], dtype="float64") * sq, away[s]))
+        end = blob_end(s, t_front)
+        out[s] = end is not None and end < ruler * reach[s] - OFF_CENTRE * sq
+    return out
+
+
 #: pieces tall enough that, seen at the `uschess` angle (45-60 degrees from the vertical),
 #: their top covers the window of the square behind them: king and queen (a king stands
 #: about 1.7 squares high). On those photos 70 of the 72 empty squares read as pieces behind
@@ -96,22 +239,79 @@ def _colour(letter: str) -> int:
     return 1 if letter.isupper() else 2
 
 
+_KNIGHT = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
+_LINES = {
+    "r": ((0, 1), (0, -1), (1, 0), (-1, 0)),
+    "b": ((1, 1), (1, -1), (-1, 1), (-1, -1)),
+}
+_LINES["q"] = _LINES["r"] + _LINES["b"]
+
+
+def could_arrive(known: list[str], src: int, dst: int, free: Any = ()) -> bool:
+    """Whether the piece the position `known` (`kinds`) has on `src` can reach `dst` in
+    one move (grid indices, a8 = 0): the piece's own way of moving, captures included,
+    castling's king step of two files, a pawn's double step and diagonal step (a capture, en
+    passant); a line is blocked by the pieces of `known` except on the squares in `free`
+    (squares since emptied). A piece of unknown kind (X/x) can reach anything: nothing is
+    assumed of it.
+    """
+    letter = known[src]
+    if letter in (EMPTY, UNKNOWN):
+        return False
+    kind = letter.lower()
+    if kind == "x":
+        return True
+    if _colour(known[dst]) == _colour(letter) and dst not in free:
+        return False  # its own side's piece stands there
+    r0, c0 = divmod(src, 8)
+    r1, c1 = divmod(dst, 8)
+    dr, dc = r1 - r0, c1 - c0
+    if kind == "n":
+        return (dr, dc) in _KNIGHT
+    if kind == "k":
+        return max(abs(dr), abs(dc)) == 1 or (dr == 0 and abs(dc) == 2 and r0 in (0, 7))
+    if kind == "p":
+        ahead = -1 if letter.isupper() else 1  # White's pawns go up the grid (toward rank 8)
+        start = 6 if letter.isupper() else 1
+        if dc == 0:
+            path = [src + ahead * 8] if dr == ahead else []
+            if dr == 2 * ahead and r0 == start:
+                path = [src + ahead * 8, dst]
+            return bool(path) and all(known[i] == EMPTY or i in free for i in path)
+        return dr == ahead and abs(dc) == 1
+    if kind not in _LINES or (dr, dc) == (0, 0):
+        return False
+    step = (dr // max(abs(dr), 1), dc // max(abs(dc), 1))
+    if step not in _LINES[kind] or (dr != 0 and dc != 0 and abs(dr) != abs(dc)):
+        return False
+    r, c = r0 + step[0], c0 + step[1]
+    while (r, c) != (r1, c1):
+        if known[r * 8 + c] != EMPTY and r * 8 + c not in free:
+            return False
+        r, c = r + step[0], c + step[1]
+    return True
+
+
 def hidden_behind(post: Any, front: Any, known: list[str]) -> Any:
     """(64,) bool: squares that a tall piece in front hides, by the position the rules hold
     (`known`: `kinds` of it) and this reading's own evidence, where the reading could not
     tell a piece standing there from the tall piece's top.
 
-    A square is hidden when the reading shows more squares newly holding a piece of its
-    colour than squares that held one and now read empty (every move leaves its from-square
-    empty, castling two; a piece that arrived behind a tall one left a square that now
-    reads empty, a top seen as a piece left none), it is read as a piece of that colour,
-    the square in front of it (toward the camera) is read as a piece of that colour too,
-    the position does not hold a piece of that colour on it (a reading that agrees with the
-    position is kept), and in the position either
+    A square is hidden when it is read as a piece of a colour, the square in front of it
+    (toward the camera) is read as a piece of that colour too, the position does not hold a
+    piece of that colour on it (a reading that agrees with the position is kept), and in the
+    position either
     - a tall piece (`TALL`) of that colour stands in front (the king on e7, e8 empty), or
     - neither square held a piece of that colour: two pieces of one colour cannot arrive
       one behind the other in one move (castling along the camera's line aside), so one
-      is a piece that arrived in front and the other its top (the king from d7 to e7).
+      is a piece that arrived in front and the other its top (the king from d7 to e7);
+    and the reading does not show a piece arriving there: either it shows more squares
+    newly holding a piece of that colour than squares that held one and now read otherwise
+    (every move leaves its from-square, castling two; a top seen as a piece left none), or
+    no square that held a piece of that colour and now reads otherwise held one that could
+    move there (`could_arrive`: a pawn on f6 that took on e5 did not go to e8; a rook taken
+    on a2 did not go to f7). A piece that came from a square now empty, by its own way of
+    moving, is kept (Nbd2 behind the queen).
 
     Only occupancy is given up (the square becomes `?`); no piece is ever put where the
     reading does not show one, and a square read as empty is never touched.
@@ -121,17 +321,22 @@ def hidden_behind(post: Any, front: Any, known: list[str]) -> Any:
     out = n.zeros(64, dtype=bool)
     was = n.asarray([_colour(k) for k in known])
     new = [int(((state == c) & (was != c)).sum()) for c in (0, 1, 2)]
-    left = [int(((state == 0) & (was == c)).sum()) for c in (0, 1, 2)]
+    left = [int(((state != c) & (was == c)).sum()) for c in (0, 1, 2)]
     extra = [c > 0 and new[c] > left[c] for c in (0, 1, 2)]
+    vacated = {c: [int(v) for v in n.flatnonzero((state != c) & (was == c))] for c in (1, 2)}
+    free = {int(v) for v in n.flatnonzero((state == 0) & (was != 0))}
     for s in range(64):
         f = int(front[s])
         colour = int(state[s])
-        if f < 0 or not extra[colour] or int(state[f]) != colour:
+        if f < 0 or colour == 0 or int(state[f]) != colour:
             continue
         here, ahead = known[s], known[f]
         if _colour(here) == colour:
             continue  # the position has a piece of that colour there: nothing is in doubt
         stays = ahead in TALL and _colour(ahead) == colour
         arrived = _colour(ahead) != colour
-        out[s] = stays or arrived
+        if not (stays or arrived):
+            continue
+        came = any(could_arrive(known, v, s, free) for v in vacated[colour])
+        out[s] = extra[colour] or not came
     return out

@@ -210,3 +210,22 @@ def board_side_px(corners: Corners) -> float:
     n = np()
     pts = n.asarray(corners, dtype="float64")
     return float(n.mean(n.linalg.norm(pts - n.roll(pts, -1, axis=0), axis=1)))
+
+
+def column_tops(h: Any, frame_size: tuple[int, int], base: Any, height: float) -> Any:
+    """Where the top of a column `height` canonical pixels high standing on each `base`
+    point (N x 2, canonical pixels) falls on the top-down board, (N x 2), or None where the
+    camera's place is unknown (`camera_place`) or the column reaches the camera's height.
+
+    Why: the top-down board is the picture mapped onto the board's plane, so a point above
+    the plane lands where the ray from the camera through it meets the plane: beyond its
+    foot, away from the camera, by its distance from the camera's foot times
+    height / (camera height - height). A piece standing on a square fills, on the top-down
+    board, the stretch from its base to where its top lands.
+    """
+    n = np()
+    place = camera_place(h, frame_size)
+    if place is None or place[2] <= height:
+        return None
+    pts = n.asarray(base, dtype="float64").reshape(-1, 2)
+    return pts + (pts - place[:2]) * (height / (place[2] - height))
