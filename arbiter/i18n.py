@@ -21,7 +21,17 @@ from pathlib import Path
 
 from rules.errors import ArbiterError, EventError, ProfileError
 from rules.i18n import DOMAIN as RULES_DOMAIN
-from rules.i18n import N_, Counted, Joined, Nn_, Np_, Word, choose_language, translations
+from rules.i18n import (
+    N_,
+    Counted,
+    Joined,
+    Nn_,
+    Np_,
+    Word,
+    choose_language,
+    localized,
+    translations,
+)
 from rules.library_reasons import Reason
 from rules.profiles import get_profile
 
@@ -113,7 +123,7 @@ def _own_text(exc: ArbiterError, language: str) -> str:
         template = translations(language, RULES_DOMAIN).gettext(exc.template)
     fields = {name: _field_text(value, language) for name, value in exc.fields.items()}
     try:
-        return template.format(**fields)
+        return template.format_map(localized(fields, language))
     except (KeyError, IndexError, ValueError):
         return str(exc).removeprefix(f"line {getattr(exc, 'line', None)}: ")
 
@@ -356,6 +366,7 @@ DEVICE_ERRORS = (
         "cannot open the USB HID board {path}: {reason} (is there a udev rule giving this "
         "user access to it? see hardware_docs/install.md)"
     ),
+    N_("cannot open the USB HID board {path}: there is no such device (is it plugged in?)"),
     N_("Bluetooth LE boards need the bleak package: pip install 'otb-arbiter[ble]'"),
     N_("cannot scan for Bluetooth LE boards: {reason}"),
     N_("cannot connect to the Bluetooth LE board {address}: {reason}"),

@@ -22,7 +22,9 @@ Bluetooth LE peripherals do.
 from __future__ import annotations
 
 import contextlib
+import errno
 import importlib
+import os
 import threading
 import time
 from collections import deque
@@ -52,6 +54,7 @@ HID_CANNOT_OPEN = (
     "cannot open the USB HID board {path}: {reason} (is there a udev rule giving this "
     "user access to it? see hardware_docs/install.md)"
 )
+HID_NO_DEVICE = "cannot open the USB HID board {path}: there is no such device (is it plugged in?)"
 
 REPORT_SIZE = 256
 #: the least time between two commands (EasyLinkSDK `WRITE_INTERVAL`, 200 ms)
@@ -95,8 +98,31 @@ def open_hid(path: str) -> HidDevice:
     try:
         device.open_path(path.encode())
     except (OSError, ValueError) as exc:
-        raise TransportError.of(HID_CANNOT_OPEN, path=path, reason=reason_of(exc)) from None
+        raise _cannot_open(path, exc) from None
     return _HidapiDevice(device)
+
+
+def _cannot_open(path: str, exc: BaseException) -> TransportError:
+    """The error of a HID device hidapi could not open: hidapi says only `open failed`, so
+    the system is asked why (a `/dev/hidrawN` that does not exist, or that this user may
+    not open: its error number, `rules.library_reasons.os_errors`); else hidapi's reason,
+    in our words (`hid_errors`)."""
+    cause = _system_error(path) or exc
+    if getattr(cause, "errno", None) in (errno.ENOENT, errno.ENODEV, errno.ENXIO):
+        return TransportError.of(HID_NO_DEVICE, path=path)
+    return TransportError.of(HID_CANNOT_OPEN, path=path, reason=reason_of(cause))
+
+
+def _system_error(path: str) -> OSError | None:
+    """Why the system would not open the hidraw node `path` for reading and writing (None
+    if it would, or `path` is not a device node but a hidapi path such as `1-1.2:1.0`)."""
+    if not path.startswith("/dev/"):
+        return None
+    try:
+        os.close(os.open(path, os.O_RDWR | os.O_NONBLOCK | os.O_CLOEXEC))
+    except OSError as exc:
+        return exc
+    return None
 
 
 class _HidapiDevice:
@@ -111,8 +137,8 @@ class _HidapiDevice:
 
     def write(self, data: bytes) -> int:
         written = int(self.device.write(data))
-        if written < 0:
-            raise OSError("the board refused a write")
+        if written < 0:  # hidapi's -1; its read says `read error` (`hid_errors`)
+            raise OSError("write error")
         return written
 
     def close(self) -> None:

@@ -198,7 +198,7 @@ class BoardSource:
             if not wait:
                 self._close_capture()
                 raise
-            self._early = self.transport.open_later(str(exc))
+            self._early = self.transport.open_later(exc)
         except BaseException:
             self._close_capture()
             raise

@@ -45,6 +45,7 @@ from rules.errors import ArbiterError
 from rules.events import Event, Sensor
 from rules.i18n import Listed
 from rules.library_reasons import reason_of
+from rules.library_reasons.link_errors import lost_detail
 
 if TYPE_CHECKING:
     import serial
@@ -265,10 +266,13 @@ class LinkTransport:
         """Open the link and write the start-up; a link that cannot be opened is an error."""
         self._startup(self._open())
 
-    def open_later(self, reason: str) -> list[Event]:
+    def open_later(self, reason: str | TransportError) -> list[Event]:
         """Start as though the cable had just been pulled: later steps try to open the link
         with back-off. For a game that goes on (`arbiter resume`) while its board is not
-        plugged in yet. Returns the `disconnected` event to pass on."""
+        plugged in yet. Returns the `disconnected` event to pass on; `reason` is why it
+        could not be opened (the error: said in the reader's language on the screen)."""
+        if isinstance(reason, TransportError):
+            return self._disconnect(str(reason), ("not opened", reason))
         return self._disconnect(reason)
 
     def _open(self) -> float:
@@ -341,7 +345,7 @@ class LinkTransport:
         try:
             data = self._receive(timeout)
         except OSError as exc:  # pyserial's SerialException is an OSError
-            return self._disconnect(f"read failed: {exc}")
+            return self._disconnect(f"read failed: {exc}", ("read failed", exc))
         now = self.clock()
         if data:
             self._last_rx = now
@@ -353,11 +357,12 @@ class LinkTransport:
             self._write_paced(now)
             self._write(self._due(now), now)
         except OSError as exc:
-            return events + self._disconnect(f"write failed: {exc}")
+            return events + self._disconnect(f"write failed: {exc}", ("write failed", exc))
         silence = self.policy.silence_s
         quiet_real = time.monotonic() - self._last_rx_real
         if silence is not None and now - self._last_rx > silence and quiet_real > SILENCE_FLOOR_S:
-            events += self._disconnect(f"no byte for {now - self._last_rx:.1f} s")
+            quiet = now - self._last_rx
+            events += self._disconnect(f"no byte for {quiet:.1f} s", ("no byte", None), quiet)
         return events
 
     def read_events(self, timeout: float) -> list[Event]:
@@ -435,13 +440,25 @@ class LinkTransport:
 
     # -- losing and finding the board ---------------------------------------------------
 
-    def _disconnect(self, reason: str) -> list[Event]:
+    def _disconnect(
+        self,
+        reason: str,
+        why: tuple[str, BaseException | None] | None = None,
+        seconds: float | None = None,
+    ) -> list[Event]:
+        """The `disconnected` event of a link lost for `reason` (the journal's English);
+        `why` is how (a key of `rules.library_reasons.link_errors.LINK_DETAILS`) and the
+        error, so that the screen says it in the reader's language."""
         self._drop_port()
         now = self.clock()
         self.last_error = reason
         self._attempts = 0
         self._next_attempt = now + self.backoff_s[0]
-        detail = f"{self.url}: {reason}"
+        detail: str = f"{self.url}: {reason}"
+        if why is not None:
+            kind, error = why
+            extra = {} if seconds is None else {"seconds": seconds}
+            detail = lost_detail(detail, kind, self.url, error, **extra)
         if self.capture is not None:
             self.capture.write_link(now, "disconnected", detail)
         return [Sensor(t=now, status="disconnected", detail=detail)]
@@ -457,7 +474,7 @@ class LinkTransport:
             self._retry_later(str(exc))
             time.sleep(max(0.0, min(timeout, 0.02)))
             return []
-        detail = f"{self.url}: reopened"
+        detail: str = lost_detail(f"{self.url}: reopened", "reopened", self.url)
         if self.capture is not None:
             self.capture.write_link(now, "reconnected", detail)
         try:
@@ -465,7 +482,9 @@ class LinkTransport:
         except OSError as exc:  # the start-up write failed on a half-open link
             self._drop_port()
             self._retry_later(f"start-up write failed: {exc}")
-            disconnected = f"{self.url}: start-up write failed: {exc}"
+            disconnected = lost_detail(
+                f"{self.url}: start-up write failed: {exc}", "start-up write failed", self.url, exc
+            )
             if self.capture is not None:
                 self.capture.write_link(now, "disconnected", disconnected)
             return [

@@ -17,7 +17,7 @@ from typing import Any
 
 import chess
 
-from rules.i18n import LANGUAGES, N_, Nn_, Np_, translations
+from rules.i18n import LANGUAGES, N_, Nn_, Np_, localized, translations
 from rules.rulings import (
     ArbiterDid,
     ClaimRuling,
@@ -419,41 +419,12 @@ def _side_name(side: str, language: str) -> str:
 
 
 def _fill(template: str, fields: dict[str, Any], language: str) -> str:
-    """`template` filled with `fields`: a missing field reads `?`; a bad template stands."""
+    """`template` filled with `fields`, their numbers written as `language` writes them
+    (`rules.i18n.number`: "2,5 s"): a missing field reads `?`; a bad template stands."""
     try:
-        if language in DECIMAL_COMMA:
-            fields = {k: _Comma(v) if _is_number(v) else v for k, v in fields.items()}
-        return template.format_map(_Defaulting(fields))
+        return template.format_map(_Defaulting(localized(fields, language)))
     except (ValueError, TypeError, KeyError, IndexError):
         return template
-
-
-#: the languages that write a decimal comma (2,5 s)
-DECIMAL_COMMA = frozenset(LANGUAGES) - {"en"}
-
-
-def _is_number(value: Any) -> bool:
-    return isinstance(value, float | int) and not isinstance(value, bool)
-
-
-class _Comma:
-    """A number that formats with a decimal comma (`{seconds:g}` -> `2,5`); `!r` and `!s`
-    give it as Python writes it. (`str.format_map` stays in C: a `string.Formatter` made
-    every sentence in these languages about ten times slower.)"""
-
-    __slots__ = ("value",)
-
-    def __init__(self, value: float) -> None:
-        self.value = value
-
-    def __format__(self, format_spec: str) -> str:
-        return format(self.value, format_spec).replace(".", ",")
-
-    def __str__(self) -> str:
-        return str(self.value)
-
-    def __repr__(self) -> str:
-        return repr(self.value)
 
 
 class _Defaulting(dict[str, Any]):

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from arbiter.demo import SIM_BOARDS
-from rules.i18n import N_
+from rules.i18n import N_, number
 from rules.library_reasons import reason_of
 
 if TYPE_CHECKING:
@@ -124,7 +124,7 @@ def run(args: argparse.Namespace, clock: Clock | None = None) -> int:
     language = language_for(start.rules)
     title = gettext(TITLE, language).format(
         white=start.white, black=start.black, control=start.time_control, site=start.site,
-        speed=f"{speed:g}",
+        speed=number(speed, language, "g"),
     )  # fmt: skip
     if args.web is not None:
         from arbiter.web.live import preload

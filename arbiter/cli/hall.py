@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from rules.i18n import N_
+from rules.i18n import N_, localized, number
 from rules.library_reasons import reason_of
 
 HELP = "the arbiter's station: every board of a hall over an MQTT broker (--demo N to try it)"
@@ -207,13 +207,15 @@ def _done(duration: float | None, boards: list[Any], elapsed: float) -> bool:
 
 def _demo_boards(args: argparse.Namespace, address: Any) -> list[Any]:
     from arbiter.hall.demo import SimulatedBoard, demo_streams, start_all
+    from arbiter.i18n import language_for
 
     folder = Path(args.journals) if args.journals else Path(tempfile.mkdtemp(prefix="hall-"))
     boards = [
         SimulatedBoard(str(n), events, address, folder, speed=args.speed, fsync=False)
         for n, events in enumerate(demo_streams(args.demo), start=1)
     ]
-    _say(_words(SIMULATED_BOARDS).format(count=len(boards), speed=args.speed, folder=folder))
+    fields = {"count": len(boards), "speed": args.speed, "folder": folder}
+    _say(_words(SIMULATED_BOARDS).format_map(localized(fields, language_for())))
     start_all(boards)
     return boards
 
@@ -288,7 +290,7 @@ def _draw(station: Any, names: Any, tty: bool, shown: int) -> int:
         total = len(station.alarms)
     language = language_for()
     for a in fresh:
-        when = f" t={a.t:.1f}" if a.t is not None else ""
+        when = f" t={number(a.t, language, '.1f')}" if a.t is not None else ""
         kind, text = kind_word(a.kind, language), a.text_in(language)
         _say(_words(ALARM_LINE).format(board=a.board, when=when, kind=kind, text=text))
     return total

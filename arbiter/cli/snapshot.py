@@ -14,7 +14,7 @@ import json
 import sys
 
 from arbiter.i18n import error_text, gettext, language_for
-from rules.i18n import N_
+from rules.i18n import N_, number
 
 HELP = "classify one picture's squares (empty / white / black) with a calibration"
 HAND_EXIT = 3  #: exit status when a hand or arm over the board hides the position
@@ -77,6 +77,8 @@ def run(args: argparse.Namespace) -> int:
         if got.unreadable or got.unsure_colour:
             unsure = ", ".join(got.unreadable + got.unsure_colour)
             note += "; " + gettext(UNSURE, language).format(squares=unsure)
-        confidence = gettext(CONFIDENCE, language).format(confidence=got.confidence)
+        confidence = gettext(CONFIDENCE, language).format(
+            confidence=number(got.confidence, language, ".2f")
+        )
         sys.stdout.write(f"{got.board}  ({confidence}{note})\n")
     return 0

@@ -19,7 +19,7 @@ from typing import Any
 
 from arbiter.i18n import DOMAIN, LOCALE_DIR, error_text, gettext
 from rules.errors import ArbiterError
-from rules.i18n import LANGUAGES, N_, Np_, translations
+from rules.i18n import LANGUAGES, N_, Np_, localized, translations
 from rules.messages import format_ruling
 from rules.rulings import ClaimRuling, Flag, Illegal, Mismatch, Ruling
 
@@ -72,7 +72,7 @@ class Wording:
         }
         if self.ruling is not None:
             values["ruling"] = format_ruling(self.ruling, language)
-        return gettext(self.template, language).format(**values)
+        return gettext(self.template, language).format_map(localized(values, language))
 
 
 #: a ruling's own sentence as an alarm

@@ -8,7 +8,7 @@ from typing import Any
 from arbiter.hall.alarms import kind_word
 from arbiter.hall.station import BoardLink, Station
 from arbiter.i18n import DOMAIN, LOCALE_DIR
-from rules.i18n import N_, Np_, translations
+from rules.i18n import N_, Np_, number, translations
 
 #: alarms shown at most (the newest)
 SHOWN_ALARMS = 12
@@ -116,7 +116,7 @@ def render(
     count = len(station.alarms)
     lines.append(tr.gettext(ALARMS).format(count=count) if alarms else tr.gettext(NO_ALARMS))
     for a in alarms:
-        when = f" t={a.t:.1f}" if a.t is not None else ""
+        when = f" t={number(a.t, language, '.1f')}" if a.t is not None else ""
         kind, text = kind_word(a.kind, language), a.text_in(language)
         line = tr.gettext(ALARM).format(
             ident=a.ident, board=a.board, when=when, kind=kind, text=text

@@ -31,11 +31,12 @@ than a day (``99999999999999999999`` is seconds too: a number typed with a slip)
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
 from arbiter.errors import ConfigError
 from arbiter.i18n import NO_CLOCK, Localized, gettext
 from rules.errors import TimeControlError
-from rules.i18n import N_
+from rules.i18n import N_, number
 from rules.timecontrol import Period, TimeControl, _format_number
 
 __all__ = ["MIN_GAME_S", "describe", "read_club_time"]
@@ -249,13 +250,19 @@ def total_seconds(control: TimeControl) -> float:
     return sum(p.seconds + 60 * (p.increment + p.delay + p.bronstein) for p in control.periods)
 
 
-def _duration(seconds: float) -> str:
-    """``3 min``, ``1 h 30 min``, ``45 s``, ``1 min 30 s``."""
+def _seconds(value: float, language: str) -> str:
+    """Seconds as the syntax writes them (``300``, ``0.5``), with the decimal separator of
+    `language` (``0,5``): the words of the reading, not the `--tc` syntax in brackets."""
+    return number(Decimal(_format_number(value)), language)
+
+
+def _duration(seconds: float, language: str = "en") -> str:
+    """``3 min``, ``1 h 30 min``, ``45 s``, ``1 min 30 s`` (``2,5 s`` in `language`)."""
     if seconds < 60 or not float(seconds).is_integer():
         if seconds >= 60:
             whole = int(seconds // 60)
-            return f"{whole} min {_format_number(seconds - 60 * whole)} s"
-        return f"{_format_number(seconds)} s"
+            return f"{whole} min {_seconds(seconds - 60 * whole, language)} s"
+        return f"{_seconds(seconds, language)} s"
     minutes, secs = divmod(int(seconds), 60)
     hours, minutes = divmod(minutes, 60)
     parts = ([f"{hours} h"] if hours else []) + ([f"{minutes} min"] if minutes else [])
@@ -267,17 +274,17 @@ def _period_words(period: Period, language: str) -> str:
     def _(message: str) -> str:
         return gettext(message, language)
 
-    text = _duration(period.seconds)
+    text = _duration(period.seconds, language)
     if period.moves is not None:
         text = _(FOR_MOVES).format(duration=text, moves=period.moves)
     if period.increment:
-        text += _(FISCHER).format(seconds=_format_number(period.increment))
+        text += _(FISCHER).format(seconds=_seconds(period.increment, language))
     if period.delay:
-        text += _(US_DELAY).format(seconds=_format_number(period.delay))
+        text += _(US_DELAY).format(seconds=_seconds(period.delay, language))
     if period.bronstein:
-        text += _(BRONSTEIN).format(seconds=_format_number(period.bronstein))
+        text += _(BRONSTEIN).format(seconds=_seconds(period.bronstein, language))
     if period.move_cap is not None:
-        text += _(MOVE_CAP).format(duration=_duration(period.move_cap))
+        text += _(MOVE_CAP).format(duration=_duration(period.move_cap, language))
     return text
 
 
@@ -291,7 +298,7 @@ def describe(control: TimeControl, language: str = "en") -> str:
     if control.untimed:
         return _(NO_CLOCK)
     if control.hourglass:
-        return _(HOURGLASS).format(duration=_duration(control.periods[0].seconds))
+        return _(HOURGLASS).format(duration=_duration(control.periods[0].seconds, language))
     words = [_period_words(p, language) for p in control.periods]
     last = control.periods[-1]
     if len(words) > 1 or last.moves is not None:

@@ -79,8 +79,8 @@ from rules.events import (
     Tick,
 )
 from rules.game import Game
-from rules.i18n import N_
-from rules.library_reasons import reason_of
+from rules.i18n import N_, number
+from rules.library_reasons import Reason, reason_of
 from rules.rulings import MoveStands, Ruling
 from rules.sensed import Match
 from rules.types import SIDE
@@ -625,7 +625,7 @@ class Session:
         if self._verdict_until is None:
             self._verdict_until = now + self.verdict_wait_s
             if self.display is not None:
-                minutes = f"{self.verdict_wait_s / 60:g}"
+                minutes = number(self.verdict_wait_s / 60, self.language, "g")
                 self.display.note(gettext(VERDICT_OPEN, self.language).format(minutes=minutes))
         return now >= self._verdict_until
 
@@ -758,18 +758,21 @@ def sensor_note(event: Sensor, language: str = "en") -> str | None:
     text = SENSOR_NOTES.get(event.status)
     if text is None:
         return None
-    return gettext(text, language).format(detail=event.detail or gettext(NO_DETAIL, language))
+    detail: str | None = event.detail
+    if isinstance(detail, Reason):  # a transport's, with the library's reason: in our words
+        detail = detail.say(language, lambda field: _said_field(field, language))
+    return gettext(text, language).format(detail=detail or gettext(NO_DETAIL, language))
 
 
-def _decimal(value: float, language: str) -> str:
-    """`value` with two decimals, written with a decimal comma in every language but English."""
-    text = f"{value:.2f}"
-    return text if language == "en" else text.replace(".", ",")
+def _said_field(value: object, language: str) -> object:
+    """A field of a link's detail that is an error of ours (the port that could not be
+    opened), in `language`."""
+    return error_text(value, language) if isinstance(value, BaseException) else value
 
 
 def resumed_note(path: object, t: float, language: str = "en") -> str:
     """The screen's line when a game is resumed from its journal at stream time `t`."""
-    return gettext(RESUMED, language).format(path=path, t=_decimal(t, language))
+    return gettext(RESUMED, language).format(path=path, t=number(t, language, ".2f"))
 
 
 def quiet_note(event: Event, language: str = "en") -> str:
@@ -778,7 +781,7 @@ def quiet_note(event: Event, language: str = "en") -> str:
     if isinstance(event, Decline) and side in DECLINED:
         return gettext(DECLINED[side], language)
     text = gettext(NOTHING_TO_RULE, language)
-    return text.format(type=event.type, t=_decimal(event.t, language))
+    return text.format(type=event.type, t=number(event.t, language, ".2f"))
 
 
 def reports_whole_board(source: Source) -> bool:

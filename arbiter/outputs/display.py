@@ -41,7 +41,7 @@ import chess
 
 from arbiter.i18n import gettext, type_label
 from rules.errors import ArbiterError
-from rules.i18n import N_
+from rules.i18n import N_, number
 from rules.messages import format_ruling
 from rules.rulings import ClockState, Ruling
 
@@ -78,11 +78,12 @@ INCIDENTS_HEADING = N_("Incidents:")
 NO_INCIDENTS = N_("Incidents: none")
 
 
-def format_clock(seconds: float) -> str:
-    """A clock's face: `1:02:03`, `2:58`, and under 10 s with tenths, `0:09.3`."""
+def format_clock(seconds: float, language: str = "en") -> str:
+    """A clock's face: `1:02:03`, `2:58`, and under 10 s with tenths, `0:09.3` (`0:09,3` in
+    a language that writes a decimal comma)."""
     if seconds < 10:
         tenths = int(max(0.0, seconds) * 10)  # a clock shows the tenth it is in, never rounds up
-        return f"0:{tenths // 10:02d}.{tenths % 10}"
+        return "0:" + number(tenths / 10, language, "04.1f")
     whole = int(seconds)
     h, rest = divmod(whole, 3600)
     m, s = divmod(rest, 60)
@@ -94,7 +95,7 @@ def ruling_text(r: Ruling, language: str = "en") -> str:
     text = format_ruling(r, language)
     if r.article and f"{r.article}" not in text:
         text = gettext(WITH_ARTICLE, language).format(text=text, article=r.article)
-    return f"{r.t:8.2f}  {type_label(r.type, language):<10} {text}"
+    return f"{number(r.t, language, '8.2f')}  {type_label(r.type, language):<10} {text}"
 
 
 def _fit(
@@ -338,7 +339,7 @@ class Display:
                     left = game.clock.remaining(side, max(t, game.t))
                 except ArbiterError:
                     left = game.clock.remaining(side, game.t)
-                face = format_clock(left)
+                face = format_clock(left, self.language)
             else:
                 face = "--:--"
             mark = ""
@@ -387,9 +388,11 @@ class Display:
         if isinstance(r, ClockState):
             state = self._(PAUSED_MARK if r.paused else RUNNING.get(r.running, RUNNING[None]))
             line = self._(PLAIN_CLOCK).format(
-                white=format_clock(r.white), black=format_clock(r.black), state=state
+                white=format_clock(r.white, self.language),
+                black=format_clock(r.black, self.language),
+                state=state,
             )
-            return f"{r.t:8.2f}  {line}"
+            return f"{number(r.t, self.language, '8.2f')}  {line}"
         return ruling_text(r, self.language)
 
     def _(self, message: str) -> str:

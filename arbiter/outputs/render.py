@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from arbiter.i18n import type_label
+from rules.i18n import number
 from rules.messages import format_ruling
 from rules.rulings import Ruling
 
@@ -10,4 +11,4 @@ from rules.rulings import Ruling
 def ruling_line(ruling: Ruling, language: str = "en") -> str:
     """`  12.30  move        White played e4.` with the article where one applies."""
     text = format_ruling(ruling, language)
-    return f"{ruling.t:9.2f}  {type_label(ruling.type, language):<11} {text}"
+    return f"{number(ruling.t, language, '9.2f')}  {type_label(ruling.type, language):<11} {text}"

@@ -36,7 +36,7 @@ from arbiter.web.server import sse_response
 from arbiter.web.strings import page_language, page_strings
 from rules.errors import ArbiterError
 from rules.events import ArbiterAction, ClaimVerdict, Event, Press, SetPosition, parse_event
-from rules.i18n import LANGUAGES, N_
+from rules.i18n import LANGUAGES, N_, number
 
 #: the header that carries the controls' token
 TOKEN_HEADER = "X-Arbiter-Token"
@@ -131,7 +131,13 @@ def create_app(
             feed.language,
         )
         return JSONResponse(
-            {"language": language, "strings": page_strings(language)},
+            {
+                "language": language,
+                "strings": page_strings(language),
+                # the decimal separator of the language, as the rulings' sentences write it
+                # (`rules.i18n.number`): the page writes its clocks' tenths with it
+                "decimal": number(0.5, language, ".1f")[1],
+            },
             headers={"Cache-Control": "no-store", "Content-Language": language.replace("_", "-")},
         )
 

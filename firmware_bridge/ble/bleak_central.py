@@ -25,13 +25,16 @@ from firmware_bridge.ble.central import (
 )
 from firmware_bridge.ble.profiles import BleProfile
 from firmware_bridge.transport import TransportError
+from rules.library_reasons import Reason
+from rules.library_reasons.ble_errors import DISCONNECTED, ble_reason
 
 __all__ = ["BleakCentral", "BleakConnection"]
 
 T = TypeVar("T")
 
 #: what a user is told, as templates of `ArbiterError.of` (arbiter/i18n.py DEVICE_ERRORS);
-#: bleak's own reason (`_why`) stays as bleak says it
+#: bleak's own reason (`_why`) in our words where its table knows it
+#: (`rules.library_reasons.ble_errors`), else as bleak says it
 BLEAK_MISSING = "Bluetooth LE boards need the bleak package: pip install 'otb-arbiter[ble]'"
 CANNOT_SCAN = "cannot scan for Bluetooth LE boards: {reason}"
 CANNOT_CONNECT = "cannot connect to the Bluetooth LE board {address}: {reason}"
@@ -90,13 +93,10 @@ class BleakCentral(BleCentral):
         return connection
 
 
-def _why(exc: BaseException) -> str:
-    text = str(exc) or type(exc).__name__
-    if isinstance(exc, FileNotFoundError | ConnectionRefusedError):  # D-Bus's socket
-        text = "no Bluetooth service on this system (is BlueZ running? is there an adapter?)"
-    elif isinstance(exc, TimeoutError):
-        text = "no answer in time (is the board on, near, and not connected to a phone?)"
-    return text
+def _why(exc: BaseException) -> Reason:
+    """bleak's (or the system's) reason for `exc`, in our words: said in the user's language
+    with the error that carries it (`rules.library_reasons.ble_errors`)."""
+    return ble_reason(exc)
 
 
 class BleakConnection(BleConnection):
@@ -113,7 +113,9 @@ class BleakConnection(BleConnection):
         bleak = self.central.bleak
 
         def gone(_client: Any) -> None:
-            self.notifications.lost(f"{self.address}: the board disconnected")
+            self.notifications.lost(
+                Reason.recorded(f"{self.address}: the board disconnected", DISCONNECTED)
+            )
 
         def notified(_sender: Any, data: bytearray) -> None:
             self.notifications.put(bytes(data))
@@ -138,7 +140,10 @@ class BleakConnection(BleConnection):
             self.central.run(write(), 5.0)
         except Exception as exc:  # bleak's errors when the link went away
             self.notifications.lost(str(exc))
-            raise BleLinkLost(f"{self.address}: write failed: {_why(exc)}") from None
+            why = _why(exc)  # the journal keeps the English, the screen says `why`
+            raise BleLinkLost(
+                Reason.recorded(f"{self.address}: write failed: {why}", "{reason}", reason=why)
+            ) from None
 
     def close(self) -> None:
         self.notifications.lost("closed")

@@ -167,7 +167,7 @@ def test_the_converted_refusals_in_serbian_and_polish(folder: Path) -> None:
     assert "five.pgn ma 5 partii, więc" in five["pl"].stderr
     assert "five.pgn má 5 partií, takže" in five["cs"].stderr
     cs = run_cli("simulate", "rise.pgn", "--lang", "cs", cwd=folder).stderr
-    assert "partie 1: tah 2. Nf3: hodiny během tahu vzrostly z 298.0 s na 330.0 s" in cs, cs
+    assert "partie 1: tah 2. Nf3: hodiny během tahu vzrostly z 298,0 s na 330,0 s" in cs, cs
 
 
 @pytest.mark.parametrize("language", ["en", "sr", "pl"])

@@ -106,12 +106,12 @@ def test_calibrate_refuses_in_the_language(language: str, files: Path) -> None:
 def test_calibrate_in_polish_and_serbian(files: Path) -> None:
     corners = ("--corners", "0,0 900,0 900,400 0,400", "--out", "c.json")
     pl = refused("calibrate", "--image", "grey.png", *corners, "--lang", "pl", cwd=files)
-    assert pl.endswith("narożnik prawy górny (900, 0) leży poza zdjęciem (640x480): podaj "
+    assert pl.endswith("narożnik prawy górny (900; 0) leży poza zdjęciem (640x480): podaj "
                        "narożniki tego zdjęcia\n"), pl  # fmt: skip
     sr = refused("calibrate", "--image", "tiny.png", "--out", "c.json", "--lang", "sr", cwd=files)
     assert "slika ima 8x8 piksela: premala je" in sr
     cyrl = refused("calibrate", "--image", "grey.png", *corners, "--lang", "sr_Cyrl", cwd=files)
-    assert "угао горе десно (900, 0) је изван слике (640x480)" in cyrl
+    assert "угао горе десно (900; 0) је изван слике (640x480)" in cyrl
 
 
 def test_a_bad_camera_value_is_a_usage_error_in_the_language(files: Path) -> None:

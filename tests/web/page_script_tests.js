@@ -17,6 +17,21 @@
     eq(A.fmtClock(-3), "0:00.0", "never negative");
     eq(A.fmtClock(null), "–:––", "no reading");
   };
+  tests.numbersInThePagesLanguage = () => {
+    // CLDR: a decimal comma in sr, bs, mk, cs and pl (sr_Cyrl as sr), a point in English
+    for (const language of ["sr", "bs", "mk", "cs", "pl", "sr_Cyrl"]) {
+      eq(A.decimalSeparator(language), ",", `${language}: decimal comma`);
+      eq(A.fmtClock(9.87, language), "0:09,8", `${language}: tenths with a comma`);
+      eq(A.fmtNumber(2.5, language), "2,5", `${language}: an increment`);
+    }
+    eq(A.decimalSeparator("en"), ".", "en: decimal point");
+    eq(A.fmtClock(9.87, "en"), "0:09.8", "en: tenths with a point");
+    eq(A.fmtClock(300, "cs"), "5:00", "whole seconds: no separator");
+    eq(A.fmtNumber(1234.5, "pl"), "1234,5", "no digit grouping");
+    const fischer = [{ seconds: 300, moves: null, increment: 2.5, delay: 0, bronstein: 0 }];
+    eq(A.faceMarks(fischer, 0, null, "cs").map((m) => m.text), ["+2,5"], "increment in Czech");
+    eq(A.faceMarks(fischer, 0, null, "en").map((m) => m.text), ["+2.5"], "increment in English");
+  };
   tests.parseClock = () => {
     eq(A.parseClock("5:00"), 300, "m:ss");
     eq(A.parseClock("1:02:05"), 3725, "h:mm:ss");

@@ -70,6 +70,15 @@ def test_the_page_speaks_the_games_language_unless_asked_another(serbian_game: A
     assert unknown["language"] == "sr"  # neither is ours: the game's language
 
 
+def test_the_page_gets_the_decimal_separator_of_its_language(serbian_game: Any) -> None:
+    """`/api/strings` says how the page's language writes a decimal (the clocks' tenths),
+    as the rulings' sentences write it (`rules.i18n.number`)."""
+    _, page = serbian_game
+    for language in LANGUAGES:
+        _, data = get(page, f"/api/strings?lang={language}")
+        assert data["decimal"] == ("." if language == "en" else ","), language
+
+
 def test_every_ruling_and_duty_carries_its_sentence_in_every_language(serbian_game: Any) -> None:
     session, _ = serbian_game
     page = serbian_game[1]

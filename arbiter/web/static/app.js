@@ -141,13 +141,43 @@ function sentence(r, language) {
   return own || r.message || "";
 }
 
-/** Seconds as a clock shows them: h:mm:ss from an hour, m:ss, and tenths under 10 s. */
-function fmtClock(seconds) {
+/**
+ * The decimal separator of each language the server said (`/api/strings`: `decimal`, as its
+ * formatter of the rulings writes numbers, `rules.i18n.number`): a browser's own data is not
+ * enough, as the ICU data Chromium ships writes Bosnian numbers with a point and has no
+ * Macedonian.
+ */
+const DECIMAL = { en: ".", sr: ",", sr_Cyrl: ",", bs: ",", mk: ",", cs: ",", pl: "," };
+
+/** The decimal separator of `language`: the server's, else the browser's (`Intl`). */
+function decimalSeparator(language) {
+  const code = String(language || "en");
+  if (DECIMAL[code]) return DECIMAL[code];
+  try {
+    const parts = new Intl.NumberFormat(code.replace("_", "-")).formatToParts(1.5);
+    const found = parts.find((p) => p.type === "decimal");
+    return found ? found.value : ".";
+  } catch (e) {
+    return ".";
+  }
+}
+
+/** `value` as a reader of `language` writes it: `2,5` in sr, bs, mk, cs and pl, `2.5` in
+ * English; no digit grouping, at most three decimals (a clock's seconds, an increment). */
+function fmtNumber(value, language) {
+  return String(Math.round(Number(value) * 1000) / 1000).replace(".", decimalSeparator(language));
+}
+
+/**
+ * Seconds as a clock shows them: h:mm:ss from an hour, m:ss, and tenths under 10 s, with the
+ * decimal separator of `language` (`0:09.8`, `0:09,8`; English when none is given).
+ */
+function fmtClock(seconds, language) {
   if (seconds === null || seconds === undefined || !isFinite(seconds)) return STRINGS.noTime;
   let s = Math.max(0, seconds);
   if (s < 10) {
     const tenths = Math.floor(s * 10 + 1e-6);
-    return `0:0${Math.floor(tenths / 10)}.${tenths % 10}`;
+    return `0:0${Math.floor(tenths / 10)}${decimalSeparator(language)}${tenths % 10}`;
   }
   s = Math.floor(s + 1e-6);
   const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), r = s % 60;
@@ -233,7 +263,7 @@ function delayLeft(delay, clock, side, t, moveStart) {
  * seconds) counting down while it applies on the running side (`counting`), a Bronstein
  * delay `↺s`. Each is {kind, text, title?, counting?}.
  */
-function faceMarks(periods, made, delay) {
+function faceMarks(periods, made, delay, language) {
   const at = periodOf(periods, made);
   if (!at) return [];
   const marks = [];
@@ -246,15 +276,16 @@ function faceMarks(periods, made, delay) {
     }
   }
   const p = at.period;
-  if (p.increment > 0) marks.push({ kind: "increment", text: fill(STRINGS.increment, { s: p.increment }) });
+  const n = (value) => fmtNumber(value, language);
+  if (p.increment > 0) marks.push({ kind: "increment", text: fill(STRINGS.increment, { s: n(p.increment) }) });
   if (p.delay > 0) {
     const shown = delay === null ? p.delay : Math.ceil(delay);
-    marks.push({ kind: "delay", text: String(shown),
-      title: fill(STRINGS.delay, { s: p.delay }), counting: delay !== null && delay > 0 });
+    marks.push({ kind: "delay", text: n(shown),
+      title: fill(STRINGS.delay, { s: n(p.delay) }), counting: delay !== null && delay > 0 });
   }
   if (p.bronstein > 0) {
-    marks.push({ kind: "bronstein", text: fill(STRINGS.bronsteinMark, { s: p.bronstein }),
-      title: fill(STRINGS.bronstein, { s: p.bronstein }) });
+    marks.push({ kind: "bronstein", text: fill(STRINGS.bronsteinMark, { s: n(p.bronstein) }),
+      title: fill(STRINGS.bronstein, { s: n(p.bronstein) }) });
   }
   return marks;
 }
@@ -562,7 +593,7 @@ function sideMarks(side) {
   const at = periodOf(periods, made);
   const t = streamNow(page.sync, performance.now(), info.speed || 1);
   const delay = at ? delayLeft(at.period.delay, page.clock, side, t, page.moveStart) : null;
-  return faceMarks(periods, made, delay);
+  return faceMarks(periods, made, delay, page.language);
 }
 
 function marksNode(side) {
@@ -581,7 +612,7 @@ function clocksNode() {
     box.append(el("div", { class: classes.join(" "), "data-side": side },
       el("div", { class: "name" }, fill(STRINGS.player, { side: STRINGS.sideNames[side], name: info[side] }),
         page.flags[side] ? ` ${STRINGS.flag}` : ""),
-      el("div", { class: "time", "data-clock": side }, reading ? fmtClock(reading[side]) : STRINGS.noTime)));
+      el("div", { class: "time", "data-clock": side }, reading ? fmtClock(reading[side], page.language) : STRINGS.noTime)));
   }
   if (page.clock && page.clock.paused) box.append(el("div", { class: "note" }, STRINGS.paused));
   return box;
@@ -599,7 +630,7 @@ function movesNode() {
     pair.append(el("button", {
       class: viewing ? "viewing" : "", "data-ply": m.ply, title: m.uci,
       onclick: () => { page.viewPly = m.ply; render(); },
-    }, m.san, m.clk !== null ? el("span", { class: "clk" }, ` ${fmtClock(m.clk)}`) : null));
+    }, m.san, m.clk !== null ? el("span", { class: "clk" }, ` ${fmtClock(m.clk, page.language)}`) : null));
   }
   return box;
 }
@@ -644,7 +675,7 @@ function rulingsNode() {
   const claimAt = verdict ? lastClaimIndex(shown) : -1;
   shown.forEach((r, i) => {
     list.prepend(el("li", { class: `r-${r.type}`, "data-type": r.type, "data-n": r.n },
-      el("span", { class: "t" }, fmtClock(r.t)),
+      el("span", { class: "t" }, fmtClock(r.t, page.language)),
       r.article ? el("span", { class: "art" }, fill(STRINGS.article, { article: r.article })) : null,
       withoutArticle(sentence(r, page.language), r.article) || r.type,
       i === claimAt ? verdictNode(verdict) : null));
@@ -783,6 +814,7 @@ async function loadStrings(chosen) {
     if (!response.ok) return;
     const data = await response.json();
     translate(STRINGS, data.strings);
+    if (data.decimal) DECIMAL[data.language] = data.decimal;
     page.language = data.language;
     document.documentElement.lang = data.language.replace("_", "-");
   } catch (err) {
@@ -831,7 +863,7 @@ function renderClock(root) {
     const half = el(taps ? "button" : "div", { class: classes.join(" "), "data-side": side },
       el("div", { class: "label" }, info[side]),
       el("div", { class: "digits", "data-clock": side },
-        info.timed && reading ? fmtClock(reading[side]) : STRINGS.noTime),
+        info.timed && reading ? fmtClock(reading[side], page.language) : STRINGS.noTime),
       el("div", { class: "indicators", "data-marks": side }, marks));
     if (taps) half.addEventListener("pointerdown", () => send("/api/press", { side }, "press"));
     halves.append(half);
@@ -914,7 +946,7 @@ function tick() {
   const reading = readingNow();
   if (reading) {
     for (const node of document.querySelectorAll("[data-clock]")) {
-      node.textContent = page.info.timed ? fmtClock(reading[node.dataset.clock]) : STRINGS.noTime;
+      node.textContent = page.info.timed ? fmtClock(reading[node.dataset.clock], page.language) : STRINGS.noTime;
     }
   }
   if (page.info && page.info.timed) {
@@ -934,7 +966,7 @@ function tick() {
 }
 
 window.ArbiterPage = {
-  STRINGS, fill, translate, sentence, fmtClock, parseClock, streamNow, clockReading, movesOf, positionAt, placement,
+  STRINGS, fill, translate, sentence, fmtClock, fmtNumber, decimalSeparator, parseClock, streamNow, clockReading, movesOf, positionAt, placement,
   squareName, squareIndex, differences, teachText, lessonText, periodOf, movesMade, delayLeft, faceMarks, lastClaimIndex, verdictChoices, openMismatch, lastRefusal, logged,
   withoutArticle,
 };
