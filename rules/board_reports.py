@@ -42,11 +42,12 @@ def lift(
     t = ev.t if t is None else t
     sq = SQUARE_OF[ev.square]
     hand = hands.whose_hand(game, ev.side, sq)
-    if ev.side is None and presses.reply_after_press(game, sq, t, out):
-        hand = hands.whose_hand(game, None, sq)  # the pressed move stands: a reply (6.2.1)
-    if hand != SIDE[game.board.turn] and game.pending:
-        moves.release_early(game, t, out)
-        hand = hands.whose_hand(game, ev.side, sq)
+    if game.pending:  # (a reply, or a release, needs something put down)
+        if ev.side is None and presses.reply_after_press(game, sq, t, out):
+            hand = hands.whose_hand(game, None, sq)  # the pressed move stands: a reply (6.2.1)
+        if hand != SIDE[game.board.turn] and game.pending:
+            moves.release_early(game, t, out)
+            hand = hands.whose_hand(game, ev.side, sq)
     letter = game.sensed[sq]
     placed_t = game.unplace(sq)
     if placed_t is not None and t - placed_t <= game.start.slide_s:
@@ -57,7 +58,7 @@ def lift(
     if letter is None:
         return
     hands.touched(game, sq, letter, hand, t, out, update=update)
-    if hand == SIDE[game.board.turn] and game.turn.moved_squares and not game.pending:
+    if game.turn.moved_squares and not game.pending and hand == SIDE[game.board.turn]:
         # the taken piece came off last: the capture is made now (4.7.1)
         moves.settle_if_move(game, t, out)
 

@@ -75,12 +75,13 @@ class Game(GameState):
         out: list[Ruling] = []
         if self.awaiting_verdict is not None:  # the flag's verdict comes before anything later
             ending.settle(self, None, out)
-        flag = self.flag_due()
-        if (
-            self.pending
-            or self.waiting_presses
-            or (flag is not None and flag[1] + self.flag_grace() <= t)
-        ):
+        if self.pending or self._waiting:
+            due = True
+        else:
+            # `flag_due` with no press waiting: the running side's flag, unless one waits
+            flag = self.clock.flag_at() if self.timed and self.flag_wait is None else None
+            due = flag is not None and flag[1] + self.flag_grace() <= t
+        if due:
             # a tick says that time reached t: what falls due at t itself is decided too
             self._advance(t, out, strict_before=not isinstance(event, Tick))
             if self.awaiting_verdict is not None and not isinstance(event, Tick):
@@ -93,7 +94,14 @@ class Game(GameState):
             handler = _HANDLERS.get(type(event))
             if handler is not None:
                 handler(self, event, out)
-        return out if len(out) < 2 else self._ordered(out)
+        if len(out) < 2:
+            return out
+        a, b = out[0], out[1]
+        if len(out) == 2 and (
+            a.t < b.t or (a.t == b.t and (type(b) is ClockState or type(a) is not ClockState))
+        ):
+            return out  # already in order (`_ordered`), the usual pair: a ruling, the clock
+        return self._ordered(out)
 
     def advance(self, t: float) -> list[Ruling]:
         """Take every decision that falls due up to `t` (live sessions call this on timers)."""
