@@ -87,7 +87,7 @@ def place(game: GameState, ev: Place, out: list[Ruling], *, t: float | None = No
         us = game.board.turn
         last_rank = 7 if us == chess.WHITE else 0
         if (
-            chess.square_rank(sq) == last_rank
+            sq >> 3 == last_rank  # `chess.square_rank`
             and letter is not None
             and letter.upper() in "NBRQ"
             and letter_color(letter) == us

@@ -529,12 +529,12 @@ def find_match(
     candidates = (
         legal.from_mask(from_mask) if legal else board.generate_legal_moves(from_mask=from_mask)
     )
+    if several:
+        # the move's own square would have to change too (an empty square filled, or taken
+        # and refilled): it cannot explain a board whose arrival square is as before, unless
+        # nothing but its departure changed
+        candidates = [move for move in candidates if move.to_square in diff]
     for move in candidates:
-        if several and move.to_square not in diff:
-            # the move's own square would have to change too (an empty square filled, or
-            # taken and refilled): it cannot explain a board whose arrival square is as
-            # before, unless nothing but its departure changed
-            continue
         changed = changed_squares(board, move)
         if not diff.issubset(changed):
             continue

@@ -947,11 +947,14 @@ def san_without_check(board: chess.Board, move: chess.Move) -> str | None:
     where another piece of that kind attacks the square.
     """
     from_sq, to_sq = move.from_square, move.to_square
-    if board.is_castling(move):
+    if board.kings & chess.BB_SQUARES[from_sq] and board.is_castling(move):
         return "O-O-O" if chess.square_file(to_sq) < chess.square_file(from_sq) else "O-O"
     piece_type = board.piece_type_at(from_sq)
     assert piece_type is not None, "san_without_check expects a legal move"
-    capture = board.is_capture(move)
+    # `board.is_capture(move)`: onto an opponent's piece, or en passant
+    capture = bool(board.occupied_co[not board.turn] & chess.BB_SQUARES[to_sq]) or (
+        to_sq == board.ep_square and board.is_en_passant(move)
+    )
     if piece_type != chess.PAWN:
         rivals = board.pieces_mask(piece_type, board.turn) & ~chess.BB_SQUARES[from_sq]
         if rivals and rivals & _reach(piece_type, to_sq, board.occupied):
