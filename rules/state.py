@@ -951,8 +951,9 @@ def san_without_check(board: chess.Board, move: chess.Move) -> str | None:
         return "O-O-O" if chess.square_file(to_sq) < chess.square_file(from_sq) else "O-O"
     piece_type = board.piece_type_at(from_sq)
     assert piece_type is not None, "san_without_check expects a legal move"
-    # `board.is_capture(move)`: onto an opponent's piece, or en passant
-    capture = bool(board.occupied_co[not board.turn] & chess.BB_SQUARES[to_sq]) or (
+    # `board.is_capture(move)`, as python-chess asks it (en passant only onto its square)
+    touched = chess.BB_SQUARES[from_sq] ^ chess.BB_SQUARES[to_sq]
+    capture = bool(touched & board.occupied_co[not board.turn]) or (
         to_sq == board.ep_square and board.is_en_passant(move)
     )
     if piece_type != chess.PAWN:
