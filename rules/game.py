@@ -75,9 +75,12 @@ class Game(GameState):
         out: list[Ruling] = []
         if self.awaiting_verdict is not None:  # the flag's verdict comes before anything later
             ending.settle(self, None, out)
-        if self.pending or self._waiting:
-            due = True
-        else:
+        # whether `_advance` may find anything due (it decides exactly what, and when)
+        due = bool(self._waiting)
+        if not due and self.pending:
+            slide = self.start.slide_s  # a release falls due when it stood `slide_s`
+            due = any(placed + slide <= t for placed, _hand in self.pending.values())
+        if not due:
             # `flag_due` with no press waiting: the running side's flag, unless one waits
             flag = self.clock.flag_at() if self.timed and self.flag_wait is None else None
             due = flag is not None and flag[1] + self.flag_grace() <= t
