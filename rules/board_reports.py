@@ -42,11 +42,12 @@ def lift(
     t = ev.t if t is None else t
     sq = SQUARE_OF[ev.square]
     hand = hands.whose_hand(game, ev.side, sq)
-    if ev.side is None and presses.reply_after_press(game, sq, t, out):
-        hand = hands.whose_hand(game, None, sq)  # the pressed move stands: a reply (6.2.1)
-    if hand != SIDE[game.board.turn] and game.pending:
-        moves.release_early(game, t, out)
-        hand = hands.whose_hand(game, ev.side, sq)
+    if game.pending:  # (a reply, or a release, needs something put down)
+        if ev.side is None and presses.reply_after_press(game, sq, t, out):
+            hand = hands.whose_hand(game, None, sq)  # the pressed move stands: a reply (6.2.1)
+        if hand != SIDE[game.board.turn] and game.pending:
+            moves.release_early(game, t, out)
+            hand = hands.whose_hand(game, ev.side, sq)
     letter = game.sensed[sq]
     placed_t = game.unplace(sq)
     if placed_t is not None and t - placed_t <= game.start.slide_s:
@@ -57,7 +58,7 @@ def lift(
     if letter is None:
         return
     hands.touched(game, sq, letter, hand, t, out, update=update)
-    if hand == SIDE[game.board.turn] and game.turn.moved_squares and not game.pending:
+    if game.turn.moved_squares and not game.pending and hand == SIDE[game.board.turn]:
         # the taken piece came off last: the capture is made now (4.7.1)
         moves.settle_if_move(game, t, out)
 
@@ -86,7 +87,7 @@ def place(game: GameState, ev: Place, out: list[Ruling], *, t: float | None = No
         us = game.board.turn
         last_rank = 7 if us == chess.WHITE else 0
         if (
-            chess.square_rank(sq) == last_rank
+            sq >> 3 == last_rank  # `chess.square_rank`
             and letter is not None
             and letter.upper() in "NBRQ"
             and letter_color(letter) == us

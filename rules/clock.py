@@ -139,7 +139,8 @@ class GameClock:
             white = black = 0.0
         else:
             white, black = self._main["white"], self._main["black"]
-            if running is not None and not self._paused:
+            # (nothing to charge at the moment the running segment began: a press's reading)
+            if running is not None and not self._paused and t != self._since:
                 charge = self._charge(running, t)
                 if running == "white":
                     white -= charge
@@ -170,12 +171,21 @@ class GameClock:
         period's time: after an illegal move the caller takes it back (7.5.5, Manual).
         A press after the time ran out still credits: the flag is the rules core's to rule.
         """
-        self._check_side(side)
+        if side not in SIDES:
+            self._check_side(side)
         self._check_time(t)
         if self._running != side or self._paused:
             return 0.0
+        # `_settle(t)`, the clock ticking for `side`
         used = self._used[side] + (t - self._since)
-        self._settle(t)
+        charge = self._charge(side, t)
+        main = self._main
+        main[side] -= charge
+        if self._hourglass:
+            main[_other(side)] += charge
+        self._used[side] = used
+        self._since = t
+        self._last_t = t
         credit = 0.0
         if completed_move:
             self._moves[side] += 1

@@ -76,12 +76,16 @@ class Game(GameState):
         acts = isinstance(event, ArbiterAction)
         if acts and self.awaiting_verdict is not None:
             ending.settle(self, None, out)  # the arbiter acts on the verdict: it comes first
-        flag = self.flag_due()
-        if (
-            self.pending
-            or self.waiting_presses
-            or (flag is not None and flag[1] + self.flag_grace() <= t)
-        ):
+        # whether `_advance` may find anything due (it decides exactly what, and when)
+        due = bool(self._waiting)
+        if not due and self.pending:
+            slide = self.start.slide_s  # a release falls due when it stood `slide_s`
+            due = any(placed + slide <= t for placed, _hand in self.pending.values())
+        if not due:
+            # `flag_due` with no press waiting: the running side's flag, unless one waits
+            flag = self.clock.flag_at() if self.timed and self.flag_wait is None else None
+            due = flag is not None and flag[1] + self.flag_grace() <= t
+        if due:
             # a tick says that time reached t: what falls due at t itself is decided too
             self._advance(t, out, strict_before=not isinstance(event, Tick))
             if acts and self.awaiting_verdict is not None:
@@ -96,7 +100,14 @@ class Game(GameState):
             handler = _HANDLERS.get(type(event))
             if handler is not None:
                 handler(self, event, out)
-        return out if len(out) < 2 else self._ordered(out)
+        if len(out) < 2:
+            return out
+        a, b = out[0], out[1]
+        if len(out) == 2 and (
+            a.t < b.t or (a.t == b.t and (type(b) is ClockState or type(a) is not ClockState))
+        ):
+            return out  # already in order (`_ordered`), the usual pair: a ruling, the clock
+        return self._ordered(out)
 
     def advance(self, t: float) -> list[Ruling]:
         """Take every decision that falls due up to `t` (live sessions call this on timers)."""

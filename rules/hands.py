@@ -47,7 +47,7 @@ def whose_hand(game: GameState, side: Side | None, square: int | None = None) ->
 def holding_hand(game: GameState) -> Side:
     """Whose hand puts a piece down: the other player's, if he still holds one he lifted."""
     mover = SIDE[game.board.turn]
-    for sq, (_t, letter, hand) in reversed(list(game.recent_lift.items())):
+    for sq, (_t, letter, hand) in reversed(game.recent_lift.items()):
         if hand != mover and letter is not None and game.sensed[sq] is None:
             return hand
     return mover
@@ -78,7 +78,8 @@ def touched(
     if game.offer is not None and game.offer != mover:
         game.close_offer()  # 9.1.2.1: the offer lapses when the opponent touches a piece
     if game.touch(sq, t):
-        own_first_within_noise(game)
+        if len(turn.touches) > 1:
+            own_first_within_noise(game)
         if update:
             update_obligation(game, t, out)
 
@@ -166,7 +167,7 @@ def update_obligation(
         if lapse_ok and old is not None:
             out.append(Obligation(t=t, side=turn.side, article="4.2.2", kind="none"))
         return
-    emit_obligation(game, new, t, out)
+    out.append(new.ruling(t, turn.side))  # `emit_obligation`
 
 
 def emit_obligation(game: GameState, ob: Duty, t: float, out: list[Ruling]) -> None:

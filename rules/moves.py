@@ -146,6 +146,10 @@ def putting_back(now: Arrangement, scene: Arrangement) -> bool:
 
 def made_all(game: GameState, match: Match, t: float, made_at: float, out: list[Ruling]) -> None:
     """The plies of one report, in order (several when a late sensor saw them at once)."""
+    if len(match.moves) == 1:  # the usual report: one ply
+        if not game.over:
+            made(game, match.moves[0], t, made_at, out, inferred=match.inferred)
+        return
     for i, move in enumerate(match.moves):
         if game.over:
             break

@@ -37,7 +37,7 @@ def press(game: GameState, ev: Press, out: list[Ruling]) -> None:
         moves.release_all(game, ev.t, out)
         if game.over:
             return
-    waited = game.take_flag_wait()
+    waited = game.take_flag_wait() if game.flag_wait is not None else None
     if waited is not None:
         fside, at = waited
         ending.flag(game, fside, at, ev.t, out, waited=True)

@@ -26,6 +26,7 @@ from rules.placement import (
     rank_fen,
     sensed_from_placement,
 )
+from rules.values import quick_init
 
 __all__ = [
     "SEARCH_NODES",
@@ -441,6 +442,7 @@ def _pawn_moves(board: chess.Board, sq: int, mask: int) -> list[chess.Move]:
     return out
 
 
+@quick_init  # one is made at every move
 @dataclass(frozen=True, slots=True)
 class Match:
     """A legal sequence of plies that explains the sensed board."""
@@ -527,12 +529,12 @@ def find_match(
     candidates = (
         legal.from_mask(from_mask) if legal else board.generate_legal_moves(from_mask=from_mask)
     )
+    if several:
+        # the move's own square would have to change too (an empty square filled, or taken
+        # and refilled): it cannot explain a board whose arrival square is as before, unless
+        # nothing but its departure changed
+        candidates = [move for move in candidates if move.to_square in diff]
     for move in candidates:
-        if several and move.to_square not in diff:
-            # the move's own square would have to change too (an empty square filled, or
-            # taken and refilled): it cannot explain a board whose arrival square is as
-            # before, unless nothing but its departure changed
-            continue
         changed = changed_squares(board, move)
         if not diff.issubset(changed):
             continue
@@ -540,8 +542,10 @@ def find_match(
             # neither castling nor en passant: the departure square empties and the arrival
             # square shows the piece (promoted), as the position after the move would
             piece_type = move.promotion or board.piece_type_at(move.from_square)
-            arrived = chess.Piece(piece_type, board.turn)  # type: ignore[arg-type]
-            ok = sensed[move.from_square] is None and compatible(sensed[move.to_square], arrived)
+            arrived = _LETTER_OF[(board.turn, piece_type)]  # type: ignore[index]
+            ok = sensed[move.from_square] is None and letters_compatible(
+                sensed[move.to_square], arrived
+            )
         else:
             board.push(move)
             ok = _consistent(board, sensed, changed)

@@ -97,6 +97,11 @@ _BLACK_LETTERS = (None, "p", "n", "b", "r", "q", "k")
 
 _BLIND = frozenset(("?", "X", "x"))  # the letters of a piece of unknown kind or colour
 
+#: `sensed.letter_color` of every sensed letter (None: empty or unknown colour)
+_LETTER_COLOR: dict[str | None, bool | None] = {
+    letter: letter_color(letter) for letter in (None, *"PNBRQKpnbrqkXx?")
+}
+
 
 #: the endings whose verdict asks whether the opponent can still mate: a flag (6.9), a
 #: resignation (5.1.2), the illegal move that loses the game (7.5.5)
@@ -161,6 +166,9 @@ class GameState:
         self.over = False
         #: whether events are ruled now (`phases.RULES_EVENTS` of the phase, kept by `_go`)
         self.rules_events = RULES_EVENTS[self.phase]
+        #: a reconciled report was a `mismatch`: the pieces are being put back (7.4): `phase
+        #: is Phase.RESTORING`, kept with the phase by `_go` (asked at every lift, place, press)
+        self.restoring = False
         self.result: Result | None = None
         self.reason: Reason | None = None
         self.turn = Turn(SIDE[self.board.turn])
@@ -214,15 +222,11 @@ class GameState:
         """The next full report is compared with the game as a whole (events.md)."""
         return self.phase is Phase.RECONCILING
 
-    @property
-    def restoring(self) -> bool:
-        """A reconciled report was a `mismatch`: the pieces are being put back (7.4)."""
-        return self.phase is Phase.RESTORING
-
     def _go(self, trigger: Trigger) -> None:
         self.phase = next_phase(self.phase, trigger)
         self.over = self.phase is Phase.OVER
         self.rules_events = RULES_EVENTS[self.phase]
+        self.restoring = self.phase is Phase.RESTORING
 
     def source_lost(self) -> None:
         """The source said `disconnected`: its reports may be missing from now on."""
@@ -544,37 +548,31 @@ class GameState:
         board.push(move)
         self.board_changed(changed)
         # the automatic endings need this anyway (5.1.1, 5.2.1); SAN's "#" reads it too
-        has_moves = self._has_moves = self.legal.any()
-        if not whole and self.legal.in_check():
+        legal = self.legal
+        has_moves = self._has_moves = legal.any()
+        if not whole and legal.in_check():
             san += "+" if has_moves else "#"
         self.count_position()
-        self._name_sensed_pieces()
-        record = MoveRecord(
-            self.ply,
-            side,
-            move,
-            made_at,
-            touches,
-            violation,
-            pressed=pressed,
-            credit=credit,
-            counted=counted,
-        )
+        if self._blind:
+            self._name_sensed_pieces()
+        ply = len(board.move_stack)  # `ply`
+        record = MoveRecord(ply, side, move, made_at, touches, violation, pressed, credit, counted)
         self.records.append(record)
         ruling = MoveStands(
             t=t,
             side=side,
-            ply=self.ply,
+            ply=ply,
             move=move,
             san=san,
             fen=self.fen(),
             made_at=round(made_at, 6),
             inferred=inferred,
         )
-        self._promotion.pop(side, None)
+        if self._promotion:
+            self._promotion.pop(side, None)
         self.turn = Turn(SIDE[board.turn])
         self.recent_lift.clear()
-        self.clear_mismatch()
+        self.mismatch_key = None  # `clear_mismatch` (the new turn has no reinstated scene)
         return record, ruling
 
     def _name_sensed_pieces(self) -> None:
@@ -628,16 +626,23 @@ class GameState:
             sensed = self._sensed
             diff = self._diff
             white = board.occupied_co[chess.WHITE]
+            piece_type_at = board.piece_type_at
+            ranks = 0  # a bit per rank changed
             for sq in squares:
                 # the piece's letter from the bitboards (no `Piece` made for it)
-                letters = _WHITE_LETTERS if white & chess.BB_SQUARES[sq] else _BLACK_LETTERS
-                want = expected[sq] = letters[board.piece_type_at(sq) or 0]
-                if letters_compatible(sensed[sq], want):
+                letters = _WHITE_LETTERS if white >> sq & 1 else _BLACK_LETTERS
+                want = expected[sq] = letters[piece_type_at(sq) or 0]
+                have = sensed[sq]
+                if have == want or letters_compatible(have, want):
                     diff.discard(sq)
                 else:
                     diff.add(sq)
-            for rank in {sq >> 3 for sq in squares}:
-                self._ranks[rank] = rank_fen(expected, rank)
+                ranks |= 1 << (sq >> 3)
+            rank_of = self._ranks
+            while ranks:
+                rank = ranks.bit_length() - 1
+                rank_of[rank] = rank_fen(expected, rank)
+                ranks ^= 1 << rank
         self._matches.clear()
         self.legal = LegalMoves(board)
         self._has_moves = None
@@ -852,14 +857,15 @@ class GameState:
         """
         if self._unknown:
             return own_in_hand_by_count(self._sensed, self.board, self.turn.moved_squares)
-        us = self.board.turn
-        color_at = self.board.color_at
+        board = self.board
+        us = board.turn
+        own = board.occupied_co[us]  # `color_at(sq) == us`, from the bitboard
         sensed = self._sensed
         count = 0
         for sq in self._diff:
-            if color_at(sq) == us:
+            if own >> sq & 1:
                 count += 1
-            if letter_color(sensed[sq]) == us:
+            if _LETTER_COLOR[sensed[sq]] == us:  # `letter_color`
                 count -= 1
         return count
 
@@ -962,11 +968,15 @@ def san_without_check(board: chess.Board, move: chess.Move) -> str | None:
     where another piece of that kind attacks the square.
     """
     from_sq, to_sq = move.from_square, move.to_square
-    if board.is_castling(move):
+    if board.kings & chess.BB_SQUARES[from_sq] and board.is_castling(move):
         return "O-O-O" if chess.square_file(to_sq) < chess.square_file(from_sq) else "O-O"
     piece_type = board.piece_type_at(from_sq)
     assert piece_type is not None, "san_without_check expects a legal move"
-    capture = board.is_capture(move)
+    # `board.is_capture(move)`, as python-chess asks it (en passant only onto its square)
+    touched = chess.BB_SQUARES[from_sq] ^ chess.BB_SQUARES[to_sq]
+    capture = bool(touched & board.occupied_co[not board.turn]) or (
+        to_sq == board.ep_square and board.is_en_passant(move)
+    )
     if piece_type != chess.PAWN:
         rivals = board.pieces_mask(piece_type, board.turn) & ~chess.BB_SQUARES[from_sq]
         if rivals and rivals & _reach(piece_type, to_sq, board.occupied):
