@@ -9,16 +9,18 @@ With `GameState.defer_verdicts` (the live session) such an ending whose search w
 worked out ahead is ruled as far as it goes without the verdict (the `flag`; the `illegal`
 move and its increment taken back; a resignation has nothing before its verdict) and the
 verdict is left to `settle`, slice by slice between inputs: no input waits for the search.
-The verdicts (`VERDICTS`) are the same functions a replay calls at once.
+The verdict (`verdict`) is the same function a replay calls at once.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import chess
 
 from rules import winnability
 from rules.events import Resign
-from rules.rulings import Flag, GameOver, Note, Penalty, Reason, Ruling
+from rules.rulings import Flag, GameOver, Note, NoteTopic, Penalty, Reason, Ruling
 from rules.sides import COLOR, SIDE, other, win_for
 from rules.state import GameState, VerdictEnding
 from rules.types import Result, Side
@@ -224,7 +226,7 @@ def flag(
     game.stop_clock(at)
     out.append(Flag(t=t, side=side, article="6.9", at=round(at, 6)))
     if not deferred(game, "flag", side, t):
-        flag_verdict(game, side, t, out)
+        verdict(game, "flag", side, t, out)
 
 
 def deferred(game: GameState, ending: VerdictEnding, side: Side, t: float) -> bool:
@@ -234,22 +236,6 @@ def deferred(game: GameState, ending: VerdictEnding, side: Side, t: float) -> bo
         game.await_verdict(ending, side, t)  # the live session settles it between inputs
         return True
     return False
-
-
-def flag_verdict(game: GameState, side: Side, t: float, out: list[Ruling]) -> None:
-    """6.9, after `side`'s flag: a loss if the opponent can still mate by some series of legal
-    moves, a draw if that is proven impossible. Undecided within the budget, a `note`
-    (`flag_undecided`) says that the arbiter decides: the clocks stop and the game holds
-    (board events ignored) until the arbiter's `declare` (docs/events.md)."""
-    winner = other(side)
-    can, why = mate_verdict(game, winner)
-    if can is None:  # no guess either way: the game holds for the arbiter's `declare`
-        out.append(Note(t=t, side=side, article="6.9", topic="flag_undecided"))
-        hold(game, t, out)
-    elif can is False:
-        game_over(game, t, "1/2-1/2", "time_dead_position", "6.9", out, why)
-    else:
-        game_over(game, t, win_for(winner), "time", "6.9", out)
 
 
 def verdict_ready(game: GameState, side: Side) -> bool:
@@ -277,7 +263,7 @@ def settle(game: GameState, nodes: int | None, out: list[Ruling]) -> bool:
     ):
         return False  # more of the search is left than this slice
     game.verdict_given()
-    VERDICTS[waiting.ending](game, waiting.side, waiting.t, out)
+    verdict(game, waiting.ending, waiting.side, waiting.t, out)
     return True
 
 
@@ -305,49 +291,58 @@ def flag_after_release(game: GameState, t: float, out: list[Ruling]) -> None:
 def resign(game: GameState, ev: Resign, out: list[Ruling]) -> None:
     """5.1.2: resignation loses, unless the opponent cannot mate by any legal series."""
     if not deferred(game, "resignation", ev.side, ev.t):
-        resignation_verdict(game, ev.side, ev.t, out)
-
-
-def resignation_verdict(game: GameState, side: Side, t: float, out: list[Ruling]) -> None:
-    """5.1.2, after `side` resigned: a loss if the opponent can still mate by some series of
-    legal moves, a draw if that is proven impossible, the arbiter's `declare` if undecided."""
-    winner = other(side)
-    can, why = mate_verdict(game, winner)
-    if can is False:
-        game_over(game, t, "1/2-1/2", "resignation_dead_position", "5.1.2", out, why)
-    elif can is None:
-        out.append(Note(t=t, side=side, article="5.1.2", topic="resignation_undecided"))
-        hold(game, t, out)
-    else:
-        game_over(game, t, win_for(winner), "resignation", "5.1.2", out)
+        verdict(game, "resignation", ev.side, ev.t, out)
 
 
 def illegal_moves_lose(game: GameState, side: Side, t: float, out: list[Ruling]) -> None:
     """7.5.5: `side`'s completed illegal move loses the game (the second, or the first where
     the profile says so), unless the opponent cannot mate by any legal series."""
     if not deferred(game, "illegal_moves", side, t):
-        illegal_moves_verdict(game, side, t, out)
+        verdict(game, "illegal_moves", side, t, out)
 
 
-def illegal_moves_verdict(game: GameState, side: Side, t: float, out: list[Ruling]) -> None:
-    """7.5.5, after `side`'s losing illegal move: the game lost if the opponent can still mate
-    by some series of legal moves, a draw if that is proven impossible, the arbiter's
-    `declare` if undecided."""
-    opponent = other(side)
-    can, why = mate_verdict(game, opponent)
-    if can is False:
-        game_over(game, t, "1/2-1/2", "illegal_moves_dead_position", "7.5.5", out, why)
-    elif can is None:
-        out.append(Note(t=t, side=side, article="7.5.5", topic="illegal_moves_undecided"))
-        hold(game, t, out)
-    else:
-        out.append(Penalty(t=t, side=side, article="7.5.5", kind="game_lost"))
-        game_over(game, t, win_for(opponent), "illegal_moves", "7.5.5", out)
+@dataclass(frozen=True, slots=True)
+class EndingLaw:
+    """What an ending whose verdict asks "can the opponent still mate?" is ruled: the
+    article, the reason of the loss and of the draw, the note when undecided, and whether
+    the loss is also a `penalty` (7.5.5)."""
+
+    article: str
+    lost: Reason
+    drawn: Reason
+    undecided: NoteTopic
+    penalty: bool = False
 
 
-#: the verdict of each ending `settle` may be left with, as a replay gives it at once
-VERDICTS = {
-    "flag": flag_verdict,
-    "resignation": resignation_verdict,
-    "illegal_moves": illegal_moves_verdict,
+ENDING_LAWS: dict[VerdictEnding, EndingLaw] = {
+    "flag": EndingLaw("6.9", "time", "time_dead_position", "flag_undecided"),
+    "resignation": EndingLaw(
+        "5.1.2", "resignation", "resignation_dead_position", "resignation_undecided"
+    ),
+    "illegal_moves": EndingLaw(
+        "7.5.5", "illegal_moves", "illegal_moves_dead_position", "illegal_moves_undecided",
+        penalty=True,
+    ),
 }
+
+
+def verdict(
+    game: GameState, ending: VerdictEnding, side: Side, t: float, out: list[Ruling]
+) -> None:
+    """6.9, 5.1.2, 7.5.5, after `side`'s flag, resignation or losing illegal move: a loss if
+    the opponent can still mate by some series of legal moves, a draw if that is proven
+    impossible. Undecided within the budget, a `note` says that the arbiter decides: the
+    clocks stop and the game holds (board events ignored) until the arbiter's `declare`
+    (docs/events.md); the Laws give no default, so nothing is guessed."""
+    law = ENDING_LAWS[ending]
+    winner = other(side)
+    can, why = mate_verdict(game, winner)
+    if can is None:
+        out.append(Note(t=t, side=side, article=law.article, topic=law.undecided))
+        hold(game, t, out)
+    elif can is False:
+        game_over(game, t, "1/2-1/2", law.drawn, law.article, out, why)
+    else:
+        if law.penalty:
+            out.append(Penalty(t=t, side=side, article=law.article, kind="game_lost"))
+        game_over(game, t, win_for(winner), law.lost, law.article, out)
