@@ -13,6 +13,17 @@ from vision.columns import MIXED, front_squares, hidden_behind, kinds, mixed_beh
 from vision.errors import VisionError
 
 
+def _photo(
+    vision_data: Path, images: dict[str, Any], name: str
+) -> tuple[Any, list[tuple[float, float]], str]:
+    """The uschess photo `name`: its image, its labelled corners and its position."""
+    from vision.sources import read_image
+
+    label = images[f"uschess/{name}.jpg"]
+    img = read_image(str(vision_data / label["file"]))
+    return img, [(float(x), float(y)) for x, y in label["corners"]], str(label["fen"])
+
+
 def _toward(dx: float, dy: float) -> np.ndarray:
     v = np.array([dx, dy], dtype=float)
     return np.broadcast_to(v / np.linalg.norm(v), (8, 8, 2)).copy()
@@ -109,13 +120,10 @@ def test_on_a_photo_the_square_behind_the_king_is_unreadable_with_the_position(
     from vision.calibration import calibrate
     from vision.classify import posteriors, reading
     from vision.placement import to_grid
-    from vision.sources import read_image
     from vision.tracker import TrackerSettings
 
     def pic(name: str) -> tuple[Any, list[tuple[float, float]], str]:
-        label = images[f"uschess/{name}.jpg"]
-        img = read_image(str(vision_data / label["file"]))
-        return img, [(float(x), float(y)) for x, y in label["corners"]], str(label["fen"])
+        return _photo(vision_data, images, name)
 
     img, corners, fen = pic("IMG_4755")
     cal = calibrate(img, corners, None, fen)
@@ -258,13 +266,10 @@ def test_on_a_photo_the_square_behind_the_king_is_unreadable_without_the_positio
     from vision.calibration import calibrate
     from vision.classify import posteriors, reading
     from vision.placement import to_grid
-    from vision.sources import read_image
     from vision.tracker import TrackerSettings
 
     def pic(name: str) -> tuple[Any, list[tuple[float, float]], str]:
-        label = images[f"uschess/{name}.jpg"]
-        img = read_image(str(vision_data / label["file"]))
-        return img, [(float(x), float(y)) for x, y in label["corners"]], str(label["fen"])
+        return _photo(vision_data, images, name)
 
     img, corners, fen = pic("IMG_4755")
     cal = calibrate(img, corners, None, fen)
