@@ -6,7 +6,7 @@ The help texts are the English strings the command modules give argparse (`help=
 command, so they are translated where the parser is built instead: `translate_parser` walks
 a built parser and replaces each text by its translation in the `help` catalogue
 (`arbiter/locale/LANG/LC_MESSAGES/help.mo`). The template of that catalogue is made by
-walking every command's parser (`python -m arbiter.cli.localize > arbiter/locale/help.pot`),
+walking every command's parser (`arbiter.cli.help_template`),
 and `tests/i18n/test_cli_language.py` fails when a help text has no translation.
 
 Argparse's own words come from `gettext.gettext` in the `argparse` module, read when a
@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
@@ -140,33 +139,3 @@ def _texts(parser: argparse.ArgumentParser) -> Iterator[tuple[object, str, str]]
                     yield choice, "help", choice.help
             for sub in dict.fromkeys(action.choices.values()):
                 yield from _texts(sub)
-
-
-def _pot(texts: Sequence[str]) -> str:
-    """The catalogue template of `texts` and argparse's words (sorted, as pybabel writes)."""
-    import io
-
-    from babel.messages.catalog import Catalog
-    from babel.messages.pofile import write_po
-
-    catalog = Catalog(project="otb-arbiter", domain=DOMAIN)
-    for text in (*ARGPARSE_WORDS, *texts):
-        catalog.add(text)
-    for singular, plural in ARGPARSE_PLURALS:
-        catalog.add((singular, plural))
-    out = io.BytesIO()
-    write_po(out, catalog, omit_header=True, sort_output=True, width=100, no_location=True)
-    return out.getvalue().decode("utf-8")
-
-
-def all_commands_parser() -> argparse.ArgumentParser:
-    """The `arbiter` parser with every command installed here (in English)."""
-    from arbiter.cli import _available, build_parser
-
-    use_language("en")
-    parser, _ = build_parser(_available())
-    return parser
-
-
-if __name__ == "__main__":  # python -m arbiter.cli.localize > arbiter/locale/help.pot
-    sys.stdout.write(_pot(help_texts(all_commands_parser())))

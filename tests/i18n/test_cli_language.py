@@ -14,12 +14,8 @@ from babel.messages.pofile import read_po
 from catalogue_files import ROOT, messages, msgid
 
 from arbiter.cli import COMMANDS, main
-from arbiter.cli.localize import (
-    ARGPARSE_PLURALS,
-    ARGPARSE_WORDS,
-    all_commands_parser,
-    help_texts,
-)
+from arbiter.cli.help_template import all_commands_parser
+from arbiter.cli.localize import ARGPARSE_PLURALS, ARGPARSE_WORDS, help_texts
 from rules.i18n import LANGUAGES
 
 TRANSLATED = [code for code in LANGUAGES if code != "en"]
@@ -89,7 +85,9 @@ def test_the_template_holds_every_help_text() -> None:
         pot = {msgid(m) for m in messages(read_po(f))}
     wanted = set(help_texts(all_commands_parser())) | set(ARGPARSE_WORDS)
     wanted |= {singular for singular, _ in ARGPARSE_PLURALS}
-    assert wanted - pot == set(), "run: python -m arbiter.cli.localize > arbiter/locale/help.pot"
+    assert wanted - pot == set(), (
+        "run: python -m arbiter.cli.help_template > arbiter/locale/help.pot"
+    )
     assert pot - wanted == set(), "help.pot has texts no command has any more"
 
 
