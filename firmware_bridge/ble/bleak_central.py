@@ -25,8 +25,8 @@ from firmware_bridge.ble.central import (
 )
 from firmware_bridge.ble.profiles import BleProfile
 from firmware_bridge.transport import TransportError
-from rules.library_reasons import Reason
-from rules.library_reasons.ble_errors import DISCONNECTED, ble_reason
+from rules.library_reasons import Reason, ble_reason
+from rules.library_reasons.ble_errors import DISCONNECTED
 
 __all__ = ["BleakCentral", "BleakConnection"]
 
@@ -95,7 +95,7 @@ class BleakCentral(BleCentral):
 
 def _why(exc: BaseException) -> Reason:
     """bleak's (or the system's) reason for `exc`, in our words: said in the user's language
-    with the error that carries it (`rules.library_reasons.ble_errors`)."""
+    with the error that carries it (`rules.library_reasons.ble_reason`)."""
     return ble_reason(exc)
 
 

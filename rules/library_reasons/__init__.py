@@ -8,7 +8,9 @@ English whatever the reader's language. `reason_of(exc)` turns such a reason int
 sentence in the reader's language (the rules' catalogue, where these words are marked), so
 that `arbiter.i18n.error_text` and every other place that says a field can say it.
 
-One module per family keeps its table: `os_errors` by the error number (never by the
+`Reason` lives in `reason`, which every table imports; this package's `reason_of` (and
+`ble_reason`, for a Bluetooth LE operation) picks the table, so imports point one way. One
+module per family keeps its table: `os_errors` by the error number (never by the
 English text, which differs between systems), `json_errors` and `toml_errors` by the fixed
 message forms of CPython's `json.decoder`/`_json` and `tomllib._parser`, with the position
 numbers kept, `codec_errors` by the UTF-8 decoder's fixed reasons; for the boards' links,
@@ -23,66 +25,9 @@ The package reads nothing and writes nothing: it only names what others ran into
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from rules.library_reasons.reason import Reason
 
-from rules.i18n import localized, translations
-
-__all__ = ["Reason", "reason_of"]
-
-
-class Reason(str):
-    """A library's reason in our words: the English as a `str`, any language by `say`.
-
-    `template` is a message id of the rules' catalogue (None: the library's own text, not
-    in our tables, said as it is); `fields` fill it, and may be `Reason`s themselves (a
-    JSON fault and its position).
-    """
-
-    template: str | None
-    fields: Mapping[str, object]
-
-    def __new__(cls, template: str | None, text: str = "", **fields: object) -> Reason:
-        said = super().__new__(cls, text if template is None else template.format(**fields))
-        said.template = template
-        said.fields = fields
-        return said
-
-    def __reduce__(self) -> tuple[object, tuple[str, str | None, dict[str, object]]]:
-        """Copied and pickled as it is (its English is not a template to fill again)."""
-        return _rebuilt, (str(self), self.template, dict(self.fields))
-
-    @classmethod
-    def library(cls, text: str) -> Reason:
-        """A reason none of our tables knows: the library's text, in every language."""
-        return cls(None, text)
-
-    @classmethod
-    def recorded(cls, text: str, template: str, **fields: object) -> Reason:
-        """A reason whose English is `text` as a record keeps it (a link's `disconnected`
-        detail in the journal, with the library's words), and `template` filled with
-        `fields` in the other languages."""
-        return _rebuilt(text, template, fields)
-
-    def say(self, language: str, other: Callable[[object], object] | None = None) -> str:
-        """This reason in `language` (English: the `str` itself); `other` says a field that
-        is no `Reason` (an error of ours inside it), where the caller knows how."""
-        if self.template is None or language == "en":
-            return str(self)
-        template = translations(language).gettext(self.template)
-        fields = {
-            name: value.say(language, other)
-            if isinstance(value, Reason)
-            else (value if other is None else other(value))
-            for name, value in self.fields.items()
-        }
-        return template.format_map(localized(fields, language))
-
-
-def _rebuilt(text: str, template: str | None, fields: dict[str, object]) -> Reason:
-    said = str.__new__(Reason, text)
-    said.template = template
-    said.fields = fields
-    return said
+__all__ = ["Reason", "ble_reason", "reason_of"]
 
 
 def reason_of(exc: BaseException) -> Reason:
@@ -109,7 +54,7 @@ def reason_of(exc: BaseException) -> Reason:
     if len(exc.args) == 1 and isinstance(exc.args[0], Reason):  # raised with our words
         return exc.args[0]
     if ble_errors.is_bleak(exc):
-        return ble_errors.ble_reason(exc)
+        return ble_errors.bleak_reason(exc)
     if serial_errors.is_serial(exc):
         return serial_errors.serial_reason(exc)
     if isinstance(exc, json.JSONDecodeError):
@@ -127,3 +72,13 @@ def reason_of(exc: BaseException) -> Reason:
     if isinstance(exc, OSError):
         return os_errors.os_reason(exc)
     return Reason.library(str(exc) or type(exc).__name__)
+
+
+def ble_reason(exc: BaseException) -> Reason:
+    """The reason a Bluetooth LE operation failed, in our words: bleak's by its tables, the
+    system's around it (no D-Bus socket: no Bluetooth service; a timeout: no answer; another
+    `OSError` by its number), anything else as its text."""
+    from rules.library_reasons import ble_errors
+
+    around = ble_errors.around_bleak(exc)
+    return around if around is not None else reason_of(exc)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 
 from rules.i18n import N_
-from rules.library_reasons import Reason
+from rules.library_reasons.reason import Reason
 
 __all__ = [
     "BLE_REASONS",
@@ -26,7 +26,8 @@ __all__ = [
     "DBUS_REASONS",
     "GATT_REASONS",
     "UNAVAILABLE_REASONS",
-    "ble_reason",
+    "around_bleak",
+    "bleak_reason",
     "is_bleak",
 ]
 
@@ -157,19 +158,20 @@ def _bleak_reason(exc: BaseException) -> Reason | None:
     return None
 
 
-def ble_reason(exc: BaseException) -> Reason:
-    """The reason a Bluetooth LE operation failed, in our words: bleak's by its tables, the
-    system's around it (no D-Bus socket: no Bluetooth service; a timeout: no answer; another
-    `OSError` by its number), anything else as its text."""
-    from rules.library_reasons import reason_of
-
-    if isinstance(exc, FileNotFoundError | ConnectionRefusedError):  # D-Bus's socket
+def around_bleak(exc: BaseException) -> Reason | None:
+    """The system's reason around bleak: no D-Bus socket means no Bluetooth service (BlueZ),
+    a timeout (asyncio's too) that the board did not answer; None for anything else."""
+    if isinstance(exc, FileNotFoundError | ConnectionRefusedError):
         return Reason(NO_SERVICE)
-    if isinstance(exc, TimeoutError):  # asyncio's too
+    if isinstance(exc, TimeoutError):
         return Reason(NO_ANSWER)
-    if is_bleak(exc):
-        found = _bleak_reason(exc)
-        if found is not None:
-            return found
-        return Reason.library(str(exc) or type(exc).__name__)
-    return reason_of(exc)
+    return None
+
+
+def bleak_reason(exc: BaseException) -> Reason:
+    """The reason of one of bleak's exceptions (`is_bleak`): by the tables above, else as
+    bleak says it."""
+    found = _bleak_reason(exc)
+    if found is not None:
+        return found
+    return Reason.library(str(exc) or type(exc).__name__)

@@ -5,7 +5,7 @@ stays with the error of ours that carries the reason (`at byte {byte}`)."""
 from __future__ import annotations
 
 from rules.i18n import N_
-from rules.library_reasons import Reason
+from rules.library_reasons.reason import Reason
 
 __all__ = ["DECODE_REASONS", "decode_reason"]
 

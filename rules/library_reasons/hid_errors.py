@@ -11,7 +11,7 @@ before it falls back on `open failed`. A text not in the table stays as hidapi s
 from __future__ import annotations
 
 from rules.i18n import N_
-from rules.library_reasons import Reason
+from rules.library_reasons.reason import Reason
 
 __all__ = ["HID_REASONS", "hid_reason"]
 

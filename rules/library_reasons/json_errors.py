@@ -12,7 +12,7 @@ import json
 import re
 
 from rules.i18n import N_
-from rules.library_reasons import Reason
+from rules.library_reasons.reason import Reason
 
 __all__ = ["JSON_REASONS", "NESTED", "TOO_MANY_DIGITS", "digits_reason", "json_reason"]
 

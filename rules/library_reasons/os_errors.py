@@ -8,7 +8,7 @@ import errno
 import socket
 
 from rules.i18n import N_
-from rules.library_reasons import Reason
+from rules.library_reasons.reason import Reason
 
 __all__ = ["ADDRESS_REASONS", "OS_REASONS", "os_reason"]
 

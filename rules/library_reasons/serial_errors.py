@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from rules.i18n import N_
-from rules.library_reasons import Reason
+from rules.library_reasons.reason import Reason
 
 __all__ = ["SERIAL_REASONS", "is_serial", "serial_reason"]
 

@@ -8,7 +8,7 @@ import re
 import tomllib
 
 from rules.i18n import N_
-from rules.library_reasons import Reason
+from rules.library_reasons.reason import Reason
 
 __all__ = ["TOML_REASONS", "toml_reason"]
 

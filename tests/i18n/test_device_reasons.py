@@ -28,14 +28,13 @@ from arbiter.live.session import sensor_note
 from firmware_bridge.hid_transport import HidTransport, open_hid
 from firmware_bridge.transport import LinkPolicy, SerialTransport, TransportError, open_port
 from rules.i18n import LANGUAGES
-from rules.library_reasons import Reason, reason_of
+from rules.library_reasons import Reason, ble_reason, reason_of
 from rules.library_reasons.ble_errors import (
     BLE_REASONS,
     BLE_TEXTS,
     DBUS_REASONS,
     GATT_REASONS,
     UNAVAILABLE_REASONS,
-    ble_reason,
 )
 from rules.library_reasons.hid_errors import HID_REASONS
 from rules.library_reasons.link_errors import LINK_DETAILS
