@@ -30,6 +30,7 @@ from vision.model import SquareModel, fit
 from vision.outline import empty_outline
 from vision.placement import INITIAL, UNKNOWN, Grid, to_grid
 from vision.registration import encode, reference_image
+from vision.square_colours import colours_swapped
 
 FORMAT = "otb-arbiter-vision-calibration"
 VERSION = 3  #: 2: Lflat and per-square empty looks; 3: seven features, a printed look
@@ -375,8 +376,6 @@ def _check_square_colours(
     With `--white-at` given, that is a quarter turn between the corners and White's side;
     found from the pieces, the board itself stands turned a quarter.
     """
-    from vision.selfcheck import colours_swapped
-
     if not colours_swapped(geometry.warp(frame, geometry.homography(corners, white_at))):
         return
     i = geometry.SIDES.index(white_at)

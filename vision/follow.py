@@ -45,7 +45,7 @@ def locate(frame: Any, cal: Calibration) -> tuple[Calibration, str, float | None
     from vision.detect import find_corners
     from vision.occlusion import likeness, ringed
     from vision.registration import REF_WIDTH
-    from vision.selfcheck import colours_swapped
+    from vision.square_colours import colours_swapped
 
     size = (int(frame.shape[1]), int(frame.shape[0]))
     w, h = cal.frame_size

@@ -62,7 +62,7 @@ def read_picture(
     if corners is not None:
         geometry.check_in_frame(corners, frame.shape[1], frame.shape[0])
         here = cal.with_corners(corners, (frame.shape[1], frame.shape[0]))
-        from vision.selfcheck import colours_swapped
+        from vision.square_colours import colours_swapped
 
         if colours_swapped(geometry.warp(frame, here.homography())):
             raise CalibrationError.of(said.CORNERS_QUARTER_TURN)

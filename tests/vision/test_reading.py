@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from vision.classify import reading
-from vision.selfcheck import colours_swapped
+from vision.square_colours import colours_swapped
 
 
 def _post(overrides: dict[int, tuple[float, float, float]]) -> np.ndarray:
