@@ -39,7 +39,8 @@ def _type_checking_nodes(tree: ast.AST) -> set[int]:
 
 
 def _imported(name: str, path: Path, tree: ast.AST) -> list[str]:
-    """The dotted names `tree` imports at run time (relative imports resolved)."""
+    """The dotted names `tree` imports at run time (relative imports resolved): for `from X
+    import Y`, `X.Y`, which is the module X.Y where there is one, else a name of X."""
     hidden = _type_checking_nodes(tree)
     names: list[str] = []
     for node in ast.walk(tree):
@@ -53,7 +54,7 @@ def _imported(name: str, path: Path, tree: ast.AST) -> list[str]:
                 package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
                 package = package[: len(package) - node.level + 1]
                 base = ".".join(package + ([base] if base else []))
-            names += [f"{base}.{alias.name}" for alias in node.names] + [base]
+            names += [f"{base}.{alias.name}" for alias in node.names]
     return names
 
 
