@@ -19,15 +19,13 @@ import json
 import sys
 from typing import TYPE_CHECKING, TextIO
 
-import chess
-
 from arbiter.cli.localize import argv_error
-from arbiter.i18n import AT_LINE, error_text, gettext, language_for
 from rules.errors import PositionError
 from rules.i18n import N_, Np_, translations
-from rules.messages import SIDE_NAMES
 
 if TYPE_CHECKING:
+    import chess
+
     from rules.winnability import Winnability
     from rules.winnability.explain import CannotMate
 
@@ -115,6 +113,7 @@ def answer_stream(lines: TextIO, out: TextIO, err: TextIO, *, budget: int, as_js
     With `as_json` every input line gets one output line, a bad or empty one
     `{"fen": ..., "error": ...}`, so that the answers pair with the questions line by line.
     """
+    from arbiter.i18n import AT_LINE, error_text, gettext, language_for
     from rules.winnability import analyse, board_from_fen
 
     language = language_for()
@@ -141,6 +140,10 @@ def answer_stream(lines: TextIO, out: TextIO, err: TextIO, *, budget: int, as_js
 
 def explain(fen: str, out: TextIO, err: TextIO, *, budget: int, as_json: bool) -> int:
     """Both sides' answers for one FEN with the reason of each "cannot mate"; 1 if it is bad."""
+    import chess
+
+    from arbiter.i18n import error_text, language_for
+    from rules.messages import SIDE_NAMES
     from rules.winnability import analyse, board_from_fen
     from rules.winnability.explain import say
 
@@ -182,7 +185,8 @@ def why_not(board: chess.Board, color: chess.Color) -> CannotMate:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Entry point of `arbiter position`."""
+    """Entry point of `arbiter position` (what it needs is imported here and below, so that
+    `arbiter --help` builds its parser without the rules core: tests/arbiter/test_cli_start.py)."""
     if args.explain is not None:
         return explain(args.explain, sys.stdout, sys.stderr, budget=args.budget, as_json=args.json)
     return answer_stream(sys.stdin, sys.stdout, sys.stderr, budget=args.budget, as_json=args.json)

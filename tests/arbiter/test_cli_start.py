@@ -11,8 +11,8 @@ import pytest
 from arbiter.cli import COMMANDS
 
 HEAVY = (
-    "rules.game", "rules.events", "rules.winnability", "arbiter.live", "firmware_bridge", "cv2",
-    "arbiter.web", "starlette", "uvicorn",
+    "rules.game", "rules.events", "rules.winnability", "rules.messages", "rules.rulings",
+    "chess", "arbiter.live", "firmware_bridge", "cv2", "arbiter.web", "starlette", "uvicorn",
 )  # fmt: skip
 
 PROBE = (
