@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, TextIO
 
-from rules.errors import ArbiterError
+from firmware_bridge.errors import CaptureError
 from rules.library_reasons import reason_of
 
 __all__ = ["CaptureError", "CaptureWriter", "Chunk", "LinkChange", "is_capture", "read_capture"]
@@ -53,9 +53,6 @@ NOT_UTF8 = "{name}: line {line}: not UTF-8 text ({reason})"
 #: where a fault is: the capture's name and the line (`{where}` above)
 AT_LINE = "{name}: line {line}"
 
-
-class CaptureError(ArbiterError):
-    """A capture file cannot be opened, read or written, or one of its lines is malformed."""
 
 
 @dataclass(frozen=True, slots=True)

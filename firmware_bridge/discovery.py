@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from firmware_bridge.errors import Described, SearchNote
 from rules.errors import ArbiterError
 
 __all__ = [
@@ -61,12 +62,6 @@ HID_NOT_SEARCHED = "USB HID: not searched (no /sys/class/hidraw on this system)"
 BLE_NOT_SEARCHED = "Bluetooth LE: not searched ({error})"
 
 
-class SearchNote(ArbiterError):
-    """What could not be searched, and why (a note of `Discovery`; not raised)."""
-
-
-class Described(ArbiterError):
-    """What a device is (`Found.said`; not raised)."""
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,8 @@ from typing import Any, Protocol
 from firmware_bridge.capture import CaptureWriter
 from firmware_bridge.codecs.base import Codec
 from firmware_bridge.codecs.chessnut import report_message, split_messages
-from firmware_bridge.transport import BACKOFF_S, LinkPolicy, LinkTransport, TransportError
+from firmware_bridge.errors import HidUnavailableError, TransportError
+from firmware_bridge.transport import BACKOFF_S, LinkPolicy, LinkTransport
 from rules.library_reasons import reason_of
 
 __all__ = [
@@ -59,10 +60,6 @@ HID_NO_DEVICE = "cannot open the USB HID board {path}: there is no such device (
 REPORT_SIZE = 256
 #: the least time between two commands (EasyLinkSDK `WRITE_INTERVAL`, 200 ms)
 WRITE_INTERVAL_S = 0.2
-
-
-class HidUnavailableError(TransportError):
-    """hidapi is not installed (the `hid` extra)."""
 
 
 class HidDevice(Protocol):

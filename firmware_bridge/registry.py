@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware_bridge.codecs.base import Codec
-from rules.errors import ArbiterError
+from firmware_bridge.errors import BoardSpecError, UnknownProtocolError
 from rules.events import Event, Snapshot
 
 __all__ = [
@@ -79,12 +79,6 @@ HID_PROTOCOLS = frozenset({"chessnut"})
 AUTO = "auto"
 
 
-class UnknownProtocolError(ArbiterError, ValueError):
-    """A protocol name that no codec speaks."""
-
-
-class BoardSpecError(ArbiterError, ValueError):
-    """A `--board` value that is not `PROTOCOL:DEVICE`, or an option the protocol lacks."""
 
 
 def _known() -> str:

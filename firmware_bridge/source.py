@@ -26,14 +26,9 @@ from typing import Any
 
 from firmware_bridge.capture import CaptureWriter
 from firmware_bridge.codecs.base import Codec
+from firmware_bridge.errors import DetectionError, TransportError
 from firmware_bridge.registry import AUTO, codec_for, link_kind, parse_board_spec
-from firmware_bridge.transport import (
-    DetectionError,
-    LinkTransport,
-    SerialTransport,
-    TransportError,
-    detect_protocol,
-)
+from firmware_bridge.transport import LinkTransport, SerialTransport, detect_protocol
 from rules.events import Event
 from rules.i18n import Counted, Joined
 from rules.library_reasons import reason_of

@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any
 
 from firmware_bridge.capture import CaptureWriter
 from firmware_bridge.codecs.base import Codec
+from firmware_bridge.errors import DetectionError, TransportError
 from firmware_bridge.registry import PROBES, codec_for
 from rules.errors import ArbiterError
 from rules.events import Event, Sensor
@@ -70,12 +71,6 @@ STARTUP_RETRY_S = 2.0
 SILENCE_FLOOR_S = 0.1
 
 
-class TransportError(ArbiterError):
-    """A port that cannot be opened or used (named in the message)."""
-
-
-class DetectionError(TransportError):
-    """No known protocol answered on a port (`auto:`)."""
 
 
 @dataclass(frozen=True)

@@ -57,6 +57,7 @@ from typing import Any
 import chess
 import chess.pgn
 
+from firmware_bridge.errors import VirtualBoardError
 from rules.errors import ArbiterError
 from rules.events import Event, Lift, Place, Snapshot, Start
 
@@ -98,9 +99,6 @@ def is_virtual_path(device: str) -> bool:
     """
     return Path(device).parent.name.startswith(FOLDER_PREFIX)
 
-
-class VirtualBoardError(ArbiterError):
-    """A virtual board that cannot be made or driven as asked."""
 
 
 def moves_to_events(

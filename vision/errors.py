@@ -1,4 +1,14 @@
-"""Error types of the vision package: each message names what went wrong and where."""
+"""Error types of the vision package: each message names what went wrong and where, and
+the `arbiter` command says it in the user's language.
+
+    ArbiterError (rules.errors)
+    └── VisionError                   a picture, video, camera or vision setting cannot be used
+        ├── CalibrationError          a calibration cannot be made, read or applied
+        │   └── CalibrationMisread    it reads its own photo unlike the position told
+        ├── MissingOpenCV             OpenCV (or numpy) is not installed (the `camera` extra)
+        ├── HandOverBoard             a hand or arm covers the board: no position in it
+        └── CameraValueError          (ValueError) a `--camera` value that cannot be used
+"""
 
 from __future__ import annotations
 

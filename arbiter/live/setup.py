@@ -101,7 +101,7 @@ def open_sources(
         if gpio == "none":
             gpio, pi_for_matrix = "rpi", True
     if gpio != "none":
-        from firmware_bridge.gpio.base import GpioUnavailable
+        from firmware_bridge.errors import GpioUnavailable
 
         mode = _panel_mode(strict, settings.get("feedback", False))
         try:
@@ -354,9 +354,7 @@ def make_display(settings: Settings, start: Start, sources: Sequence[Source]) ->
     typed = any(isinstance(s, CommandSource) for s in sources)
     keys = keys_line(language) if keyboard else ""
     idle = commands_line(COMMANDS_HELP, language) if typed else keys
-    display = Display(
-        tty=tty, title=title, footer=idle, language=language, speaker=speaker
-    )
+    display = Display(tty=tty, title=title, footer=idle, language=language, speaker=speaker)
 
     def prompt(line: str) -> None:
         display.footer = f"> {line}" if line else idle
@@ -545,9 +543,7 @@ def save_record(
             failed = exc
     from arbiter.records.pgn import pgn_from_rulings
 
-    text = pgn_from_rulings(
-        session.game.start, session.rulings, date=date, tags=tags
-    )
+    text = pgn_from_rulings(session.game.start, session.rulings, date=date, tags=tags)
     with contextlib.suppress(OSError):
         sys.stdout.write(f"\n{text}\n")
         sys.stdout.flush()
@@ -599,9 +595,7 @@ def record_info(settings: Settings, journal: Path, start: Start, *, resumed: boo
     return info
 
 
-def report(
-    session: Session, info: RecordInfo, path: Path, publish: str | None = None
-) -> int:
+def report(session: Session, info: RecordInfo, path: Path, publish: str | None = None) -> int:
     """Run the session, then say how it ended and where the files are; with `publish`, the
     game goes to the hall's broker as it is played (`arbiter.hall.publisher`)."""
     publisher = None

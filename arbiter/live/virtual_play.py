@@ -147,7 +147,8 @@ def open_virtual_board(
     game's; default the start position), read back through the real serial path. Its device
     lives in a private temporary folder, removed on close. `speed`: the board's own pace (a
     Certabo's records come `speed` times as often)."""
-    from firmware_bridge.virtual import VirtualBoard, VirtualBoardError
+    from firmware_bridge.errors import VirtualBoardError
+    from firmware_bridge.virtual import VirtualBoard
 
     protocol = sim.removesuffix("-sim")
     try:

@@ -16,15 +16,9 @@ import threading
 from collections.abc import Coroutine
 from typing import Any, TypeVar
 
-from firmware_bridge.ble.central import (
-    Advert,
-    BleCentral,
-    BleConnection,
-    BleLinkLost,
-    BleUnavailableError,
-)
+from firmware_bridge.ble.central import Advert, BleCentral, BleConnection
 from firmware_bridge.ble.profiles import BleProfile
-from firmware_bridge.transport import TransportError
+from firmware_bridge.errors import BleLinkLost, BleUnavailableError, TransportError
 from rules.library_reasons import Reason, ble_reason
 from rules.library_reasons.ble_errors import DISCONNECTED
 

@@ -15,7 +15,7 @@ from collections import deque
 from dataclasses import dataclass
 
 from firmware_bridge.ble.profiles import BleProfile
-from firmware_bridge.transport import TransportError
+from firmware_bridge.errors import BleLinkLost, BleUnavailableError
 
 __all__ = [
     "Advert",
@@ -27,12 +27,6 @@ __all__ = [
 ]
 
 
-class BleLinkLost(ConnectionError):
-    """The Bluetooth LE link to a board was lost (the board went away or was switched off)."""
-
-
-class BleUnavailableError(TransportError):
-    """No Bluetooth LE here: no `bleak` installed, no adapter, or the adapter is off."""
 
 
 @dataclass(frozen=True)

@@ -16,14 +16,9 @@ import threading
 from collections.abc import Callable
 from typing import ClassVar
 
-from firmware_bridge.ble.central import (
-    Advert,
-    BleCentral,
-    BleConnection,
-    BleLinkLost,
-)
+from firmware_bridge.ble.central import Advert, BleCentral, BleConnection
 from firmware_bridge.ble.profiles import BleProfile
-from firmware_bridge.transport import TransportError
+from firmware_bridge.errors import BleLinkLost, TransportError
 
 __all__ = ["FakeCentral", "FakeConnection", "FakePeripheral", "lookup", "registered"]
 

@@ -19,7 +19,8 @@ from firmware_bridge.ble.central import BleCentral, BleConnection
 from firmware_bridge.ble.profiles import PROFILES, BleProfile
 from firmware_bridge.capture import CaptureWriter
 from firmware_bridge.codecs.base import Codec
-from firmware_bridge.transport import BACKOFF_S, LinkPolicy, LinkTransport, TransportError
+from firmware_bridge.errors import TransportError
+from firmware_bridge.transport import BACKOFF_S, LinkPolicy, LinkTransport
 
 __all__ = ["CONNECT_TIMEOUT_S", "BleTransport", "central_for", "real_central"]
 

@@ -13,16 +13,8 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import ClassVar
 
-from rules.errors import ArbiterError
+from firmware_bridge.errors import CodecUsageError
 from rules.events import Event
-
-
-class CodecError(ArbiterError):
-    """Base of the codecs' errors."""
-
-
-class CodecUsageError(CodecError, ValueError):
-    """The caller asked for something the protocol cannot say (a bad square, a bad time)."""
 
 
 class Codec(ABC):

@@ -32,7 +32,7 @@ from typing import ClassVar, Literal, NamedTuple
 
 import chess
 
-from firmware_bridge.codecs.base import Codec, CodecUsageError
+from firmware_bridge.codecs.base import Codec
 from firmware_bridge.codecs.certabo_calibration import (
     EMPTY,
     MIN_RECORDS,
@@ -42,6 +42,7 @@ from firmware_bridge.codecs.certabo_calibration import (
     normalise,
 )
 from firmware_bridge.codecs.placement import cells_to_placement
+from firmware_bridge.errors import CodecUsageError
 from rules.events import Event, Sensor, Snapshot
 
 Orientation = Literal["auto", "normal", "rotated"]

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 
-from firmware_bridge.codecs.base import CodecError
+from firmware_bridge.errors import CalibrationError
 from rules.library_reasons import reason_of
 
 Ident = tuple[int, int, int, int, int]
@@ -54,9 +54,6 @@ INITIAL_LETTERS: dict[int, str] = {
 #: the optional spare queens picochess wants: d6 (19) black, d3 (43) white
 SPARE_LETTERS: dict[int, str] = {19: "q", 43: "Q"}
 
-
-class CalibrationError(CodecError, ValueError):
-    """A calibration cannot be built from these records, or a calibration file is bad."""
 
 
 def normalise(ident: Sequence[int]) -> Ident:

@@ -32,7 +32,7 @@ from typing import ClassVar, Literal
 
 import chess
 
-from firmware_bridge.codecs.base import Codec, CodecUsageError
+from firmware_bridge.codecs.base import Codec
 from firmware_bridge.codecs.dgt_clock import (
     ClockAck,
     ClockSide,
@@ -58,7 +58,6 @@ from firmware_bridge.codecs.dgt_framing import (
     SERIALNR,
     TRADEMARK,
     VERSION,
-    DgtFrameError,
     DgtFramer,
     Dropped,
     Frame,
@@ -72,6 +71,7 @@ from firmware_bridge.codecs.dgt_squares import (
     placement_from_codes,
     square_to_index,
 )
+from firmware_bridge.errors import CodecUsageError, DgtFrameError
 from rules.events import Event, Lift, Place, Press, Sensor, Snapshot
 
 __all__ = ["ClockFault", "ClockStatus", "DgtCodec", "RevelationCodec"]

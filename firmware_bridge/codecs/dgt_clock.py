@@ -13,8 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from firmware_bridge.codecs.base import CodecUsageError
-from firmware_bridge.codecs.dgt_framing import DgtFrameError
+from firmware_bridge.errors import CodecUsageError, DgtFrameError
 
 ClockSide = Literal["left", "right"]
 

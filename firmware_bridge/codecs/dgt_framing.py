@@ -23,8 +23,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from firmware_bridge.codecs.base import CodecError
-
 BOARD_DUMP = 0x86
 BWTIME = 0x8D
 FIELD_UPDATE = 0x8E
@@ -76,13 +74,6 @@ _LONGEST = max(high for _, high in LENGTHS.values())
 OUTSIDE = "bytes outside a message"
 UNKNOWN = "unknown message ids"
 
-
-class DgtFrameError(CodecError):
-    """A complete DGT message whose content is impossible (bad piece code, bad BCD).
-
-    Raised by the message decoders and caught inside the codec, which drops the message and
-    reports it; it never leaves `DgtCodec.feed`.
-    """
 
 
 @dataclass(frozen=True, slots=True)

@@ -41,8 +41,9 @@ from typing import ClassVar, Literal
 
 import chess
 
-from firmware_bridge.codecs.base import Codec, CodecUsageError
+from firmware_bridge.codecs.base import Codec
 from firmware_bridge.codecs.placement import cells_to_placement
+from firmware_bridge.errors import CodecUsageError
 from rules.events import Event, Sensor, Snapshot
 
 Orientation = Literal["auto", "normal", "rotated"]

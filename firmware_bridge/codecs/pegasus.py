@@ -35,9 +35,9 @@ from typing import ClassVar
 import chess
 
 from firmware_bridge.codecs.dgt import DgtCodec
-from firmware_bridge.codecs.dgt_framing import DgtFrameError
 from firmware_bridge.codecs.dgt_squares import index_to_square
 from firmware_bridge.codecs.placement import cells_to_placement
+from firmware_bridge.errors import DgtFrameError
 from rules.events import Event, Lift, Place, Snapshot
 
 __all__ = ["OCCUPIED", "PEGASUS_STARTUP", "PegasusCodec"]

@@ -19,7 +19,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any, Literal
 
-from rules.errors import ArbiterError
+from firmware_bridge.errors import GpioError, GpioUnavailable, PinConfigError, PinUsageError
 
 #: BCM numbers reachable on the 40-pin header (0 and 1 are the HAT ID EEPROM's, left alone)
 BCM_RANGE = range(2, 28)
@@ -33,20 +33,8 @@ EDGES: tuple[str, ...] = ("falling", "rising", "both")
 PULLS: tuple[object, ...] = ("up", "down", None)
 
 
-class GpioError(ArbiterError):
-    """Base of the GPIO seam's errors."""
 
 
-class GpioUnavailable(GpioError, RuntimeError):
-    """The chosen back-end cannot run here (its library is missing, or this is not a Pi)."""
-
-
-class PinConfigError(GpioError, ValueError):
-    """A pin map or a back-end name is wrong: an unknown name, a pin used twice, out of range."""
-
-
-class PinUsageError(GpioError, ValueError):
-    """A pin was used against its set-up: written as an input, read before set-up, ..."""
 
 
 class Pin(ABC):

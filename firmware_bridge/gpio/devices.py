@@ -35,7 +35,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from firmware_bridge.gpio.base import Pin, PinUsageError
+from firmware_bridge.errors import PinUsageError
+from firmware_bridge.gpio.base import Pin
 from rules.events import Accept, ArbiterAction, Claim, Event, Offer, PauseClocks, Press, Resume
 from rules.supervision import BLINK_HZ, BeepPattern, LedShow
 from rules.types import Side

@@ -21,7 +21,8 @@ from collections.abc import Callable, Iterable, Sequence
 
 import chess
 
-from firmware_bridge.gpio.base import Edge, EdgeCallback, Pin, Pins, PinUsageError, Pull
+from firmware_bridge.errors import PinUsageError
+from firmware_bridge.gpio.base import Edge, EdgeCallback, Pin, Pins, Pull
 from firmware_bridge.gpio.reed_matrix import cell_of
 
 

@@ -39,8 +39,9 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from firmware_bridge.errors import PinConfigError
 from firmware_bridge.gpio import messages as said
-from firmware_bridge.gpio.base import BCM_RANGE, PinConfigError, Pins
+from firmware_bridge.gpio.base import BCM_RANGE, Pins
 from firmware_bridge.gpio.reed_matrix import (
     A1_CORNERS,
     MAX_PERIOD_S,

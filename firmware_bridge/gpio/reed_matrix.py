@@ -38,7 +38,8 @@ from typing import Literal
 
 import chess
 
-from firmware_bridge.gpio.base import Pin, PinConfigError, Pins
+from firmware_bridge.errors import PinConfigError
+from firmware_bridge.gpio.base import Pin, Pins
 from rules.events import Event, Lift, Place, Snapshot
 
 #: which matrix cell (row r, column c) holds a1; rows run along ranks, columns along files

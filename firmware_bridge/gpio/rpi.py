@@ -18,15 +18,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from firmware_bridge.errors import GpioUnavailable
 from firmware_bridge.gpio import messages as said
-from firmware_bridge.gpio.base import (
-    Edge,
-    EdgeCallback,
-    GpioUnavailable,
-    Pin,
-    Pins,
-    Pull,
-)
+from firmware_bridge.gpio.base import Edge, EdgeCallback, Pin, Pins, Pull
 
 INSTALL_HINT = said.RPI_MISSING
 

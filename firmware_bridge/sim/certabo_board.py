@@ -15,8 +15,8 @@ from collections.abc import Collection, Mapping, Sequence
 
 import chess
 
-from firmware_bridge.codecs.base import CodecUsageError
 from firmware_bridge.codecs.certabo_calibration import EMPTY, CertaboCalibration, Ident
+from firmware_bridge.errors import CodecUsageError
 from firmware_bridge.sim.held_board import HeldBoard
 
 #: pieces of a standard set, plus the spare queen of each colour picochess calibrates

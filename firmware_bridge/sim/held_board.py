@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import chess
 
-from firmware_bridge.codecs.base import CodecUsageError
+from firmware_bridge.errors import CodecUsageError
 
 
 class HeldBoard:

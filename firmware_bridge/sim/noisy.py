@@ -40,9 +40,9 @@ from typing import Any
 
 import chess
 
-from firmware_bridge.codecs.base import CodecUsageError
 from firmware_bridge.codecs.certabo_calibration import CertaboCalibration
 from firmware_bridge.codecs.millennium import to_wire, with_parity
+from firmware_bridge.errors import CodecUsageError
 from firmware_bridge.sim.certabo_board import CertaboBoard, SentioBoard
 from firmware_bridge.sim.chessnut_board import ChessnutBoard
 from firmware_bridge.sim.dgt_board import DgtBoardModel, clock_times, message

@@ -15,18 +15,18 @@ from pathlib import Path
 import chess
 import pytest
 
-from firmware_bridge.ble.central import Advert, BleUnavailableError, Notifications
+from firmware_bridge.ble.central import Advert, Notifications
 from firmware_bridge.ble.fake import FakeCentral, FakePeripheral
 from firmware_bridge.ble.profiles import PROFILES, profile_for_advert
 from firmware_bridge.ble.transport import BleTransport, central_for
 from firmware_bridge.codecs.chessnut import ChessnutCodec
 from firmware_bridge.codecs.pegasus import PegasusCodec
+from firmware_bridge.errors import BleUnavailableError, TransportError
 from firmware_bridge.registry import codec_for, link_kind, parse_board_spec
 from firmware_bridge.sim.chessnut_board import ChessnutBoard
 from firmware_bridge.sim.pegasus_board import PegasusBoard
 from firmware_bridge.source import BoardSource
 from firmware_bridge.testing import dropped
-from firmware_bridge.transport import TransportError
 from firmware_bridge.virtual import VirtualBoard, moves_to_events
 from rules.events import Event, Lift, Place, Sensor, Snapshot, Start
 from rules.replay import replay

@@ -11,9 +11,9 @@ from pathlib import Path
 import chess
 import pytest
 
-from firmware_bridge.codecs.base import CodecUsageError
 from firmware_bridge.codecs.certabo import CertaboCodec, SentioCodec
-from firmware_bridge.codecs.certabo_calibration import CalibrationError, CertaboCalibration
+from firmware_bridge.codecs.certabo_calibration import CertaboCalibration
+from firmware_bridge.errors import CalibrationError, CodecUsageError
 from firmware_bridge.sim.certabo_board import CALIBRATION_PLACEMENT, CertaboBoard, SentioBoard
 from rules.events import Event, Sensor, Snapshot
 

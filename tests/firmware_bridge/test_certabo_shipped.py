@@ -89,7 +89,7 @@ def test_calibration_sets_weak_reads_aside() -> None:
 def test_calibration_from_weak_records_builds_and_names_unsteady_squares() -> None:
     import pytest
 
-    from firmware_bridge.codecs.certabo_calibration import CalibrationError
+    from firmware_bridge.errors import CalibrationError
 
     board, codec = certabo()
     for i in range(7):

@@ -8,8 +8,8 @@ import time
 import chess
 import pytest
 
-from firmware_bridge.codecs.base import CodecUsageError
 from firmware_bridge.codecs.chessnut import ChessnutCodec
+from firmware_bridge.errors import CodecUsageError
 from firmware_bridge.sim.chessnut_board import ChessnutBoard
 from rules.events import Event, Sensor, Snapshot
 

@@ -14,7 +14,8 @@ import random
 import chess
 import pytest
 
-from firmware_bridge.codecs.base import Codec, CodecUsageError
+from firmware_bridge.codecs.base import Codec
+from firmware_bridge.errors import CodecUsageError
 from firmware_bridge.registry import PROTOCOLS, codec_for
 from firmware_bridge.testing import (
     SIMULATED,

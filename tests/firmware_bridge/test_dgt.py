@@ -12,8 +12,8 @@ from collections.abc import Callable
 import chess
 import pytest
 
-from firmware_bridge.codecs.base import CodecUsageError
 from firmware_bridge.codecs.dgt import DgtCodec
+from firmware_bridge.errors import CodecUsageError
 from firmware_bridge.sim.dgt_board import DgtBoardModel, clock_ack, clock_times
 from rules.events import Event, Lift, Place, Sensor, Snapshot
 

@@ -14,20 +14,13 @@ import pytest
 
 from arbiter.cli.boards import report
 from firmware_bridge import discovery
-from firmware_bridge.ble.central import Advert, BleCentral, BleUnavailableError
+from firmware_bridge.ble.central import Advert, BleCentral
 from firmware_bridge.ble.fake import FakePeripheral
 from firmware_bridge.ble.profiles import PROFILES
-from firmware_bridge.discovery import (
-    Discovery,
-    Found,
-    SearchNote,
-    ble_boards,
-    hid_boards,
-    serial_boards,
-)
+from firmware_bridge.discovery import Discovery, Found, ble_boards, hid_boards, serial_boards
+from firmware_bridge.errors import BleUnavailableError, DetectionError, SearchNote
 from firmware_bridge.registry import parse_board_spec
 from firmware_bridge.source import BoardSource, choose_board
-from firmware_bridge.transport import DetectionError
 
 ROOT = Path(__file__).resolve().parents[2]
 

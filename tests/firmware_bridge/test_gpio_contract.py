@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from firmware_bridge.gpio.base import Pins, PinUsageError
+from firmware_bridge.errors import PinUsageError
+from firmware_bridge.gpio.base import Pins
 from firmware_bridge.gpio.devices import ClockButton, PauseToggle
 from firmware_bridge.gpio.fake import FakePins
 from firmware_bridge.gpio.rpi import RpiPins

@@ -19,7 +19,8 @@ from firmware_bridge.codecs.chessnut import (
     report_message,
     split_messages,
 )
-from firmware_bridge.hid_transport import FakeHidBoard, HidTransport, HidUnavailableError, open_hid
+from firmware_bridge.errors import HidUnavailableError
+from firmware_bridge.hid_transport import FakeHidBoard, HidTransport, open_hid
 from firmware_bridge.registry import link_kind
 from firmware_bridge.sim.chessnut_board import ChessnutBoard
 from firmware_bridge.source import BoardSource

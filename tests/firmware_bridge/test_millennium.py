@@ -8,8 +8,8 @@ import time
 import chess
 import pytest
 
-from firmware_bridge.codecs.base import CodecUsageError
 from firmware_bridge.codecs.millennium import MillenniumCodec, led_positions, to_wire
+from firmware_bridge.errors import CodecUsageError
 from firmware_bridge.sim.millennium_board import MillenniumBoard
 from rules.events import Event, Sensor, Snapshot
 

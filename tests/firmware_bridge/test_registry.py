@@ -9,18 +9,11 @@ from pathlib import Path
 import pytest
 
 from firmware_bridge.codecs.certabo import CertaboCodec, SentioCodec
-from firmware_bridge.codecs.certabo_calibration import CalibrationError
 from firmware_bridge.codecs.chessnut import ChessnutCodec
 from firmware_bridge.codecs.dgt import DgtCodec
 from firmware_bridge.codecs.millennium import MillenniumCodec
-from firmware_bridge.registry import (
-    PROBES,
-    PROTOCOLS,
-    BoardSpecError,
-    UnknownProtocolError,
-    codec_for,
-    parse_board_spec,
-)
+from firmware_bridge.errors import BoardSpecError, CalibrationError, UnknownProtocolError
+from firmware_bridge.registry import PROBES, PROTOCOLS, codec_for, parse_board_spec
 from firmware_bridge.sim.certabo_board import CertaboBoard
 from rules.errors import ArbiterError
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from firmware_bridge.codecs.base import CodecUsageError
 from firmware_bridge.codecs.dgt import DgtCodec, RevelationCodec
+from firmware_bridge.errors import CodecUsageError
 from firmware_bridge.registry import PROTOCOLS, codec_for, parse_board_spec
 from firmware_bridge.sim.dgt_board import DgtBoardModel
 

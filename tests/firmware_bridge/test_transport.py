@@ -20,15 +20,10 @@ import pytest
 
 from firmware_bridge import transport as transport_module
 from firmware_bridge.capture import CaptureWriter
+from firmware_bridge.errors import DetectionError, TransportError
 from firmware_bridge.registry import codec_for
 from firmware_bridge.source import BoardSource
-from firmware_bridge.transport import (
-    DetectionError,
-    LinkPolicy,
-    SerialTransport,
-    TransportError,
-    detect_protocol,
-)
+from firmware_bridge.transport import LinkPolicy, SerialTransport, detect_protocol
 from firmware_bridge.virtual import VirtualBoard
 from rules.events import Event, Lift, Sensor, Snapshot
 

@@ -24,13 +24,9 @@ import chess
 import chess.pgn
 import pytest
 
+from firmware_bridge.errors import VirtualBoardError
 from firmware_bridge.source import BoardSource
-from firmware_bridge.virtual import (
-    VirtualBoard,
-    VirtualBoardError,
-    moves_to_events,
-    start_virtual,
-)
+from firmware_bridge.virtual import VirtualBoard, moves_to_events, start_virtual
 from rules.events import Event, Lift, Place, Press, Sensor, Snapshot, Start, parse_line
 from rules.replay import replay
 

@@ -11,7 +11,7 @@ import pytest
 
 from arbiter import i18n
 from firmware_bridge import source
-from firmware_bridge.transport import DetectionError
+from firmware_bridge.errors import DetectionError
 from rules.i18n import LANGUAGES, Counted
 from tests.cli_inprocess import run_cli
 

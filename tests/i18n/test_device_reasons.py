@@ -25,8 +25,9 @@ import serial
 
 from arbiter.i18n import error_text
 from arbiter.live.session import sensor_note
+from firmware_bridge.errors import TransportError
 from firmware_bridge.hid_transport import HidTransport, open_hid
-from firmware_bridge.transport import LinkPolicy, SerialTransport, TransportError, open_port
+from firmware_bridge.transport import LinkPolicy, SerialTransport, open_port
 from rules.i18n import LANGUAGES
 from rules.library_reasons import Reason, ble_reason, reason_of
 from rules.library_reasons.ble_errors import (
