@@ -11,7 +11,7 @@ pieces, occupancy boards and colour-only cameras.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import compress
 from operator import ne
@@ -33,6 +33,7 @@ __all__ = [
     "BeyondBudget",
     "LegalMoves",
     "Match",
+    "PieceMoves",
     "SearchBudget",
     "Sensed",
     "board_fen_of",
@@ -329,6 +330,89 @@ class LegalMoves:
             return moves
         return self.generate(mask)
 
+    def has_move_from(self, sq: int) -> bool:
+        """Whether the side to move's piece on `sq` has a legal move (`from_mask` not empty).
+
+        Out of check, asked as python-chess's generation would answer it (`_targets`, and
+        for a king a step onto a square no opponent's piece attacks) without making the
+        moves; they are generated (and kept) only in check, for castling and en passant.
+        """
+        moves = self._by_square.get(sq)
+        if moves is not None:
+            return bool(moves)
+        board = self.board
+        mask = chess.BB_SQUARES[sq]
+        own = board.occupied_co[board.turn]
+        if not mask & own:
+            return False  # only the side to move's pieces have moves
+        setup = self._king_setup() if self._shared else None
+        if setup is not None and not setup[2]:
+            if mask & board.kings:
+                them = not board.turn
+                for to in chess.scan_reversed(chess.BB_KING_ATTACKS[sq] & ~own):
+                    if not board.is_attacked_by(them, to):
+                        return True
+            elif not mask & board.pawns or board.ep_square is None:
+                return bool(self._targets(sq, mask, setup))
+        return bool(self.from_mask(mask))
+
+    def moves_between(self, from_sq: int, to_sq: int) -> list[chess.Move]:
+        """The legal moves of the side to move's piece on `from_sq` to `to_sq`, in
+        `from_mask`'s order (four promotions, or one move, or none).
+
+        Out of check, tested as python-chess's generation would test them (`has_move_from`)
+        rather than found among the piece's moves, which are generated (and kept) only in
+        check, for castling and en passant.
+        """
+        kept = self._by_square.get(from_sq)
+        if kept is not None:
+            return [m for m in kept if m.to_square == to_sq]
+        board = self.board
+        mask = chess.BB_SQUARES[from_sq]
+        own = board.occupied_co[board.turn]
+        setup = self._king_setup() if self._shared else None
+        if setup is not None and not setup[2] and mask & own:
+            target = chess.BB_SQUARES[to_sq]
+            if mask & board.kings:
+                if chess.BB_KING_ATTACKS[from_sq] & ~own & target:  # a step, not castling
+                    if board.is_attacked_by(not board.turn, to_sq):
+                        return []
+                    return [_plain_moves_from(from_sq)[to_sq]]
+            elif not mask & board.pawns:
+                if self._targets(from_sq, mask, setup) & target:
+                    return [_plain_moves_from(from_sq)[to_sq]]
+                return []
+            elif board.ep_square is None:
+                if not self._targets(from_sq, mask, setup) & target:
+                    return []
+                if to_sq >> 3 in (0, 7):
+                    return [chess.Move(from_sq, to_sq, piece) for piece in _PROMOTIONS]
+                return [_plain_moves_from(from_sq)[to_sq]]
+        return [m for m in self.from_mask(mask) if m.to_square == to_sq]
+
+    def _targets(self, sq: int, mask: int, setup: tuple[int, int, int]) -> int:
+        """The squares the side to move's piece on `sq` (`mask`), not a king, may move to,
+        out of check and, for a pawn, with no en passant possible: where a knight, bishop,
+        rook or queen attacks but onto its own pieces, where a pawn captures or steps
+        (`_pawn_moves`); along the line through its king only, if it shields the king (as
+        python-chess's `generate_legal_moves` tests each of those moves)."""
+        board = self.board
+        us = board.turn
+        if mask & board.pawns:
+            targets = chess.BB_PAWN_ATTACKS[us][sq] & board.occupied_co[not us]
+            if us == chess.WHITE:
+                single = mask << 8 & ~board.occupied
+                double = single << 8 & ~board.occupied & (chess.BB_RANK_3 | chess.BB_RANK_4)
+            else:
+                single = mask >> 8 & ~board.occupied
+                double = single >> 8 & ~board.occupied & (chess.BB_RANK_6 | chess.BB_RANK_5)
+            targets |= single | double
+        else:
+            targets = board.attacks_mask(sq) & ~board.occupied_co[us]
+        if setup[1] & mask:  # pinned: only along the line through its king
+            targets &= chess.ray(setup[0], sq)
+        return targets
+
     def _piece_moves(self, sq: int, mask: int) -> list[chess.Move]:
         """The legal moves of the side to move's piece on `sq` (`mask`: that square).
 
@@ -396,6 +480,37 @@ class LegalMoves:
                 moves.append(_plain_moves_from(f)[sq])
         is_safe = board._is_safe
         return [m for m in moves if is_safe(king, blockers, m)]
+
+
+class PieceMoves(Collection[chess.Move]):
+    """The legal moves of the side to move's piece on `square` (`LegalMoves.from_mask`),
+    generated only if iterated: whether a move is among them is asked square by square
+    (`LegalMoves.moves_between`). The touch-move duty of one touched piece (Article 4.3.1)
+    is its moves, and is asked only whether the move made was one of them.
+
+    Like its `LegalMoves`, it answers for the position it was made in: a duty lasts no
+    longer than its turn.
+    """
+
+    __slots__ = ("legal", "square")
+
+    def __init__(self, legal: LegalMoves, square: int) -> None:
+        self.legal = legal
+        self.square = square
+
+    def __contains__(self, move: object) -> bool:
+        if not isinstance(move, chess.Move) or move.from_square != self.square:
+            return False
+        return move in self.legal.moves_between(self.square, move.to_square)
+
+    def __iter__(self) -> Iterator[chess.Move]:
+        return iter(self.legal.from_mask(chess.BB_SQUARES[self.square]))
+
+    def __len__(self) -> int:
+        return len(list(self.legal.from_mask(chess.BB_SQUARES[self.square])))
+
+    def __repr__(self) -> str:
+        return f"PieceMoves({chess.SQUARE_NAMES[self.square]}: {[m.uci() for m in self]})"
 
 
 _PROMOTIONS = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)
@@ -526,14 +641,25 @@ def find_match(
     for sq in diff:
         from_mask |= chess.BB_SQUARES[sq]
     several = len(diff) > 1
-    candidates = (
-        legal.from_mask(from_mask) if legal else board.generate_legal_moves(from_mask=from_mask)
-    )
-    if several:
-        # the move's own square would have to change too (an empty square filled, or taken
-        # and refilled): it cannot explain a board whose arrival square is as before, unless
-        # nothing but its departure changed
-        candidates = [move for move in candidates if move.to_square in diff]
+    own = from_mask & board.occupied_co[board.turn]
+    if legal is not None and len(diff) == 2 and own and not own & (own - 1):
+        # the usual report: one piece of the mover's moved; only its moves to the other
+        # square can explain it (as the filter below would leave of all its moves)
+        from_sq = own.bit_length() - 1
+        candidates: Iterable[chess.Move] = legal.moves_between(
+            from_sq, next(sq for sq in diff if sq != from_sq)
+        )
+    else:
+        candidates = (
+            legal.from_mask(from_mask)
+            if legal is not None
+            else board.generate_legal_moves(from_mask=from_mask)
+        )
+        if several:
+            # the move's own square would have to change too (an empty square filled, or
+            # taken and refilled): it cannot explain a board whose arrival square is as
+            # before, unless nothing but its departure changed
+            candidates = [move for move in candidates if move.to_square in diff]
     for move in candidates:
         changed = changed_squares(board, move)
         if not diff.issubset(changed):

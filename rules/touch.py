@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import chess
 
 from rules.rulings import Obligation, ObligationKind
-from rules.sensed import LegalMoves
+from rules.sensed import LegalMoves, PieceMoves
 from rules.types import Side
 from rules.values import quick_init
 
@@ -29,8 +29,8 @@ class Duty:
     with_square: int | None = None
     rook: int | None = None
     move: chess.Move | None = None
-    #: the moves that fulfil it (a set, or the touched piece's moves as generated, which
-    #: need no hashing); None: any legal move
+    #: the moves that fulfil it (a set, the touched piece's moves as generated, which need
+    #: no hashing, or as asked for, `PieceMoves`); None: any legal move
     allowed: Collection[chess.Move] | None = None
     #: the rook touched before the king (4.4.2): castling with it breaks the rule
     rook_first: int | None = None
@@ -81,12 +81,13 @@ def obligation_for(
     if legal is None and len(touches) == 1 and board.color_at(touches[0]) == us:
         # the usual touch: one own piece (4.3.1), which must move if it can (else 4.5)
         sq = touches[0]
-        mask = chess.BB_SQUARES[sq]
-        piece_moves = tuple(
-            cache.from_mask(mask)
-            if cache is not None
-            else board.generate_legal_moves(from_mask=mask)
-        )
+        if cache is not None:
+            # whether it can move is all the ruling says; its moves are asked for one by
+            # one, when a move is made (`PieceMoves`)
+            if cache.has_move_from(sq):
+                return Duty("move_piece", "4.3.1", square=sq, allowed=PieceMoves(cache, sq))
+            return Duty("none", "4.5", square=sq, allowed=None)
+        piece_moves = tuple(board.generate_legal_moves(from_mask=chess.BB_SQUARES[sq]))
         if piece_moves:
             return Duty("move_piece", "4.3.1", square=sq, allowed=piece_moves)
         return Duty("none", "4.5", square=sq, allowed=None)
