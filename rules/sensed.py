@@ -243,12 +243,13 @@ class LegalMoves:
     (pushes undone at once are fine).
     """
 
-    __slots__ = ("_by_square", "_by_target", "_setup", "_shared", "board")
+    __slots__ = ("_by_square", "_by_target", "_setup", "_shared", "_targets_of", "board")
 
     def __init__(self, board: chess.Board) -> None:
         self.board = board
         self._by_square: dict[int, list[chess.Move]] = {}
         self._by_target: dict[int, list[chess.Move]] = {}
+        self._targets_of: dict[int, int] = {}  # `_targets`, by square
         self._setup: tuple[int, int, int] | None = None  # (king, blockers, checkers)
         # a variant's board may end the game by its own rules: python-chess's generator
         self._shared = _SHARED_SETUP and type(board) is chess.Board
@@ -396,6 +397,9 @@ class LegalMoves:
         rook or queen attacks but onto its own pieces, where a pawn captures or steps
         (`_pawn_moves`); along the line through its king only, if it shields the king (as
         python-chess's `generate_legal_moves` tests each of those moves)."""
+        targets = self._targets_of.get(sq)
+        if targets is not None:
+            return targets
         board = self.board
         us = board.turn
         if mask & board.pawns:
@@ -411,6 +415,7 @@ class LegalMoves:
             targets = board.attacks_mask(sq) & ~board.occupied_co[us]
         if setup[1] & mask:  # pinned: only along the line through its king
             targets &= chess.ray(setup[0], sq)
+        self._targets_of[sq] = targets  # asked at a touch, again for the move made
         return targets
 
     def _piece_moves(self, sq: int, mask: int) -> list[chess.Move]:

@@ -184,3 +184,43 @@ def test_one_pieces_moves_asked_square_by_square_are_python_chess_own() -> None:
                 break
             board.push(rng.choice(moves))
     assert asked > 100_000
+
+
+def test_touch_move_duties_worked_out_quickly_are_those_of_all_moves() -> None:
+    """`obligation_for` with the position's `LegalMoves` (one own piece: whether it can move;
+    a capture's touches: the capturing moves alone) gives the duty worked out from all the
+    touched pieces' moves (without them): same kind, squares, article and moves, for every
+    one or two touched squares over special positions and random play, en passant included."""
+    from rules.sensed import LegalMoves
+    from rules.touch import obligation_for
+
+    def check(board: chess.Board) -> int:
+        occupied = list(chess.scan_forward(board.occupied))
+        pairs = [[a] for a in chess.SQUARES] + [[a, b] for a in occupied for b in occupied]
+        for touches in pairs:
+            want = obligation_for(board, touches)
+            got = obligation_for(board, touches, cache=LegalMoves(board))
+            if want is None or got is None:
+                assert want is got, (board.fen(), touches)
+                continue
+            assert got.key() == want.key(), (board.fen(), touches)
+            assert got.rook_first == want.rook_first
+            if want.allowed is None or got.allowed is None:
+                assert want.allowed is got.allowed, (board.fen(), touches)
+            else:
+                assert set(got.allowed) == set(want.allowed), (board.fen(), touches)
+        return len(pairs)
+
+    for fen in [*POSITIONS, *KING_POSITIONS]:
+        check(chess.Board(fen))
+    rng = random.Random(3)
+    asked = 0
+    for _ in range(2):
+        board = chess.Board()
+        for _ in range(50):
+            asked += check(board)
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+    assert asked > 50_000
