@@ -641,26 +641,28 @@ def find_match(
     if not diff:
         return None
     singles = []
-    # the moving piece's square is always among the differences: it is empty now
-    from_mask = 0
-    for sq in diff:
-        from_mask |= chess.BB_SQUARES[sq]
-    several = len(diff) > 1
-    own = from_mask & board.occupied_co[board.turn]
-    if legal is not None and len(diff) == 2 and own and not own & (own - 1):
+    own = board.occupied_co[board.turn]
+    pair = len(diff) == 2 and legal is not None
+    if pair:
+        a, b = diff
+        pair = bool(own >> a & 1) != bool(own >> b & 1)
+    candidates: Iterable[chess.Move]
+    if pair:
         # the usual report: one piece of the mover's moved; only its moves to the other
         # square can explain it (as the filter below would leave of all its moves)
-        from_sq = own.bit_length() - 1
-        candidates: Iterable[chess.Move] = legal.moves_between(
-            from_sq, next(sq for sq in diff if sq != from_sq)
-        )
+        assert legal is not None
+        candidates = legal.moves_between(a, b) if own >> a & 1 else legal.moves_between(b, a)
     else:
+        # the moving piece's square is always among the differences: it is empty now
+        from_mask = 0
+        for sq in diff:
+            from_mask |= chess.BB_SQUARES[sq]
         candidates = (
             legal.from_mask(from_mask)
             if legal is not None
             else board.generate_legal_moves(from_mask=from_mask)
         )
-        if several:
+        if len(diff) > 1:
             # the move's own square would have to change too (an empty square filled, or
             # taken and refilled): it cannot explain a board whose arrival square is as
             # before, unless nothing but its departure changed
