@@ -334,9 +334,9 @@ class LegalMoves:
     def has_move_from(self, sq: int) -> bool:
         """Whether the side to move's piece on `sq` has a legal move (`from_mask` not empty).
 
-        Out of check, asked as python-chess's generation would answer it (`_targets`, and
-        for a king a step onto a square no opponent's piece attacks) without making the
-        moves; they are generated (and kept) only in check, for castling and en passant.
+        Asked as python-chess's generation would answer it (`_targets`; a king out of check:
+        a step onto a square no opponent's piece attacks) without making the moves; they
+        are generated (and kept) only for a king in check or castling, and en passant.
         """
         moves = self._by_square.get(sq)
         if moves is not None:
@@ -347,23 +347,24 @@ class LegalMoves:
         if not mask & own:
             return False  # only the side to move's pieces have moves
         setup = self._king_setup() if self._shared else None
-        if setup is not None and not setup[2]:
-            if mask & board.kings:
+        if setup is not None:
+            if not mask & board.kings:
+                if not mask & board.pawns or board.ep_square is None:
+                    return bool(self._targets(sq, mask, setup))
+            elif not setup[2]:
                 them = not board.turn
                 for to in chess.scan_reversed(chess.BB_KING_ATTACKS[sq] & ~own):
                     if not board.is_attacked_by(them, to):
                         return True
-            elif not mask & board.pawns or board.ep_square is None:
-                return bool(self._targets(sq, mask, setup))
         return bool(self.from_mask(mask))
 
     def moves_between(self, from_sq: int, to_sq: int) -> list[chess.Move]:
         """The legal moves of the side to move's piece on `from_sq` to `to_sq`, in
         `from_mask`'s order (four promotions, or one move, or none).
 
-        Out of check, tested as python-chess's generation would test them (`has_move_from`)
-        rather than found among the piece's moves, which are generated (and kept) only in
-        check, for castling and en passant.
+        Tested as python-chess's generation would test them (`has_move_from`) rather than
+        found among the piece's moves, which are generated (and kept) only for a king in
+        check or castling, and en passant.
         """
         kept = self._by_square.get(from_sq)
         if kept is not None:
@@ -372,31 +373,33 @@ class LegalMoves:
         mask = chess.BB_SQUARES[from_sq]
         own = board.occupied_co[board.turn]
         setup = self._king_setup() if self._shared else None
-        if setup is not None and not setup[2] and mask & own:
+        if setup is not None and mask & own:
             target = chess.BB_SQUARES[to_sq]
-            if mask & board.kings:
-                if chess.BB_KING_ATTACKS[from_sq] & ~own & target:  # a step, not castling
-                    if board.is_attacked_by(not board.turn, to_sq):
-                        return []
-                    return [_plain_moves_from(from_sq)[to_sq]]
-            elif not mask & board.pawns:
-                if self._targets(from_sq, mask, setup) & target:
-                    return [_plain_moves_from(from_sq)[to_sq]]
-                return []
-            elif board.ep_square is None:
-                if not self._targets(from_sq, mask, setup) & target:
+            if not mask & board.kings:
+                if not mask & board.pawns:
+                    if self._targets(from_sq, mask, setup) & target:
+                        return [_plain_moves_from(from_sq)[to_sq]]
                     return []
-                if to_sq >> 3 in (0, 7):
-                    return [chess.Move(from_sq, to_sq, piece) for piece in _PROMOTIONS]
+                if board.ep_square is None:
+                    if not self._targets(from_sq, mask, setup) & target:
+                        return []
+                    if to_sq >> 3 in (0, 7):
+                        return [chess.Move(from_sq, to_sq, piece) for piece in _PROMOTIONS]
+                    return [_plain_moves_from(from_sq)[to_sq]]
+            elif not setup[2] and chess.BB_KING_ATTACKS[from_sq] & ~own & target:
+                # a step, not castling
+                if board.is_attacked_by(not board.turn, to_sq):
+                    return []
                 return [_plain_moves_from(from_sq)[to_sq]]
         return [m for m in self.from_mask(mask) if m.to_square == to_sq]
 
     def _targets(self, sq: int, mask: int, setup: tuple[int, int, int]) -> int:
-        """The squares the side to move's piece on `sq` (`mask`), not a king, may move to,
-        out of check and, for a pawn, with no en passant possible: where a knight, bishop,
-        rook or queen attacks but onto its own pieces, where a pawn captures or steps
-        (`_pawn_moves`); along the line through its king only, if it shields the king (as
-        python-chess's `generate_legal_moves` tests each of those moves)."""
+        """The squares the side to move's piece on `sq` (`mask`), not a king, may move to (for
+        a pawn, with no en passant possible): where a knight, bishop, rook or queen attacks
+        but onto its own pieces, where a pawn captures or steps (`_pawn_moves`); along the
+        line through its king only, if it shields the king; in check, only onto the checking
+        piece or between it and the king, and nowhere in double check (as python-chess's
+        `generate_legal_moves` finds and tests each of those moves)."""
         targets = self._targets_of.get(sq)
         if targets is not None:
             return targets
@@ -413,8 +416,14 @@ class LegalMoves:
             targets |= single | double
         else:
             targets = board.attacks_mask(sq) & ~board.occupied_co[us]
-        if setup[1] & mask:  # pinned: only along the line through its king
-            targets &= chess.ray(setup[0], sq)
+        king, blockers, checkers = setup
+        if blockers & mask:  # pinned: only along the line through its king
+            targets &= chess.ray(king, sq)
+        if checkers:
+            if checkers & (checkers - 1):
+                targets = 0  # only the king moves out of a double check
+            else:
+                targets &= chess.between(king, checkers.bit_length() - 1) | checkers
         self._targets_of[sq] = targets  # asked at a touch, again for the move made
         return targets
 

@@ -140,6 +140,11 @@ KING_POSITIONS = [
     "4k3/8/8/8/8/8/3q4/R3K2R w KQ - 0 1",
     "4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1",
     "7k/8/8/3b4/8/8/R5B1/K6r w - - 0 1",
+    # checks: to be blocked or taken, a double check, a pinned piece that cannot help
+    "4k3/8/8/8/1b6/8/8/RN2K2R w KQ - 0 1",
+    "4k3/8/8/8/1b6/5n2/8/RN2K2R w KQ - 0 1",
+    "4r1k1/8/8/8/8/8/4R3/4K2r w - - 0 1",
+    "4k3/8/8/8/8/5n2/3P4/4K3 w - - 0 1",
 ]
 
 
