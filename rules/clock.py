@@ -150,7 +150,14 @@ class GameClock:
                     black -= charge
                     if self._hourglass:
                         white += charge
-        return round(max(0.0, white), 3), round(max(0.0, black), 3), running, self._paused
+        shown = _SHOWN
+        white_shown = shown.get(white)
+        if white_shown is None:
+            white_shown = _show(white)
+        black_shown = shown.get(black)
+        if black_shown is None:
+            black_shown = _show(black)
+        return white_shown, black_shown, running, self._paused
 
     def state(self, t: float) -> dict[str, Any]:
         """The contract's `clock` ruling fields: seconds left (3 decimals), running, paused."""
@@ -343,6 +350,19 @@ class GameClock:
     def _check_side(side: object) -> None:
         if side not in SIDES:
             raise TimeControlError(f'clock: side must be "white" or "black", not {side!r}')
+
+
+#: seconds left -> as a reading shows them (`_show`), for the values read lately: a press's
+#: reading shows the opponent's time as the last one did (`round` is the dearer part of it)
+_SHOWN: dict[float, float] = {}
+
+
+def _show(seconds: float) -> float:
+    """Seconds left as a reading shows them: not below 0, to 3 decimals (kept in `_SHOWN`)."""
+    if len(_SHOWN) >= 4096:
+        _SHOWN.clear()
+    shown = _SHOWN[seconds] = round(max(0.0, seconds), 3)
+    return shown
 
 
 def _check_number(value: object, what: str) -> None:

@@ -80,7 +80,10 @@ class Game(GameState):
         due = bool(self._waiting)
         if not due and self.pending:
             slide = self.start.slide_s  # a release falls due when it stood `slide_s`
-            due = any(placed + slide <= t for placed, _hand in self.pending.values())
+            for placed, _hand in self.pending.values():
+                if placed + slide <= t:
+                    due = True
+                    break
         if not due:
             # `flag_due` with no press waiting: the running side's flag, unless one waits
             flag = self.clock.flag_at() if self.timed and self.flag_wait is None else None

@@ -11,7 +11,7 @@ pieces, occupancy boards and colour-only cameras.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import compress
 from operator import ne
@@ -33,6 +33,7 @@ __all__ = [
     "BeyondBudget",
     "LegalMoves",
     "Match",
+    "PieceMoves",
     "SearchBudget",
     "Sensed",
     "board_fen_of",
@@ -242,12 +243,13 @@ class LegalMoves:
     (pushes undone at once are fine).
     """
 
-    __slots__ = ("_by_square", "_by_target", "_setup", "_shared", "board")
+    __slots__ = ("_by_square", "_by_target", "_setup", "_shared", "_targets_of", "board")
 
     def __init__(self, board: chess.Board) -> None:
         self.board = board
         self._by_square: dict[int, list[chess.Move]] = {}
         self._by_target: dict[int, list[chess.Move]] = {}
+        self._targets_of: dict[int, int] = {}  # `_targets`, by square
         self._setup: tuple[int, int, int] | None = None  # (king, blockers, checkers)
         # a variant's board may end the game by its own rules: python-chess's generator
         self._shared = _SHARED_SETUP and type(board) is chess.Board
@@ -329,6 +331,102 @@ class LegalMoves:
             return moves
         return self.generate(mask)
 
+    def has_move_from(self, sq: int) -> bool:
+        """Whether the side to move's piece on `sq` has a legal move (`from_mask` not empty).
+
+        Asked as python-chess's generation would answer it (`_targets`; a king out of check:
+        a step onto a square no opponent's piece attacks) without making the moves; they
+        are generated (and kept) only for a king in check or castling, and en passant.
+        """
+        moves = self._by_square.get(sq)
+        if moves is not None:
+            return bool(moves)
+        board = self.board
+        mask = chess.BB_SQUARES[sq]
+        own = board.occupied_co[board.turn]
+        if not mask & own:
+            return False  # only the side to move's pieces have moves
+        setup = self._king_setup() if self._shared else None
+        if setup is not None:
+            if not mask & board.kings:
+                if not mask & board.pawns or board.ep_square is None:
+                    return bool(self._targets(sq, mask, setup))
+            elif not setup[2]:
+                them = not board.turn
+                for to in chess.scan_reversed(chess.BB_KING_ATTACKS[sq] & ~own):
+                    if not board.is_attacked_by(them, to):
+                        return True
+        return bool(self.from_mask(mask))
+
+    def moves_between(self, from_sq: int, to_sq: int) -> list[chess.Move]:
+        """The legal moves of the side to move's piece on `from_sq` to `to_sq`, in
+        `from_mask`'s order (four promotions, or one move, or none).
+
+        Tested as python-chess's generation would test them (`has_move_from`) rather than
+        found among the piece's moves, which are generated (and kept) only for a king in
+        check or castling, and en passant.
+        """
+        kept = self._by_square.get(from_sq)
+        if kept is not None:
+            return [m for m in kept if m.to_square == to_sq]
+        board = self.board
+        mask = chess.BB_SQUARES[from_sq]
+        own = board.occupied_co[board.turn]
+        setup = self._king_setup() if self._shared else None
+        if setup is not None and mask & own:
+            target = chess.BB_SQUARES[to_sq]
+            if not mask & board.kings:
+                if not mask & board.pawns:
+                    if self._targets(from_sq, mask, setup) & target:
+                        return [_plain_moves_from(from_sq)[to_sq]]
+                    return []
+                if board.ep_square is None:
+                    if not self._targets(from_sq, mask, setup) & target:
+                        return []
+                    if to_sq >> 3 in (0, 7):
+                        return [chess.Move(from_sq, to_sq, piece) for piece in _PROMOTIONS]
+                    return [_plain_moves_from(from_sq)[to_sq]]
+            elif not setup[2] and chess.BB_KING_ATTACKS[from_sq] & ~own & target:
+                # a step, not castling
+                if board.is_attacked_by(not board.turn, to_sq):
+                    return []
+                return [_plain_moves_from(from_sq)[to_sq]]
+        return [m for m in self.from_mask(mask) if m.to_square == to_sq]
+
+    def _targets(self, sq: int, mask: int, setup: tuple[int, int, int]) -> int:
+        """The squares the side to move's piece on `sq` (`mask`), not a king, may move to (for
+        a pawn, with no en passant possible): where a knight, bishop, rook or queen attacks
+        but onto its own pieces, where a pawn captures or steps (`_pawn_moves`); along the
+        line through its king only, if it shields the king; in check, only onto the checking
+        piece or between it and the king, and nowhere in double check (as python-chess's
+        `generate_legal_moves` finds and tests each of those moves)."""
+        targets = self._targets_of.get(sq)
+        if targets is not None:
+            return targets
+        board = self.board
+        us = board.turn
+        if mask & board.pawns:
+            targets = chess.BB_PAWN_ATTACKS[us][sq] & board.occupied_co[not us]
+            if us == chess.WHITE:
+                single = mask << 8 & ~board.occupied
+                double = single << 8 & ~board.occupied & (chess.BB_RANK_3 | chess.BB_RANK_4)
+            else:
+                single = mask >> 8 & ~board.occupied
+                double = single >> 8 & ~board.occupied & (chess.BB_RANK_6 | chess.BB_RANK_5)
+            targets |= single | double
+        else:
+            targets = board.attacks_mask(sq) & ~board.occupied_co[us]
+        king, blockers, checkers = setup
+        if blockers & mask:  # pinned: only along the line through its king
+            targets &= chess.ray(king, sq)
+        if checkers:
+            if checkers & (checkers - 1):
+                targets = 0  # only the king moves out of a double check
+            else:
+                targets &= chess.between(king, checkers.bit_length() - 1) | checkers
+        self._targets_of[sq] = targets  # asked at a touch, again for the move made
+        return targets
+
     def _piece_moves(self, sq: int, mask: int) -> list[chess.Move]:
         """The legal moves of the side to move's piece on `sq` (`mask`: that square).
 
@@ -396,6 +494,37 @@ class LegalMoves:
                 moves.append(_plain_moves_from(f)[sq])
         is_safe = board._is_safe
         return [m for m in moves if is_safe(king, blockers, m)]
+
+
+class PieceMoves(Collection[chess.Move]):
+    """The legal moves of the side to move's piece on `square` (`LegalMoves.from_mask`),
+    generated only if iterated: whether a move is among them is asked square by square
+    (`LegalMoves.moves_between`). The touch-move duty of one touched piece (Article 4.3.1)
+    is its moves, and is asked only whether the move made was one of them.
+
+    Like its `LegalMoves`, it answers for the position it was made in: a duty lasts no
+    longer than its turn.
+    """
+
+    __slots__ = ("legal", "square")
+
+    def __init__(self, legal: LegalMoves, square: int) -> None:
+        self.legal = legal
+        self.square = square
+
+    def __contains__(self, move: object) -> bool:
+        if not isinstance(move, chess.Move) or move.from_square != self.square:
+            return False
+        return move in self.legal.moves_between(self.square, move.to_square)
+
+    def __iter__(self) -> Iterator[chess.Move]:
+        return iter(self.legal.from_mask(chess.BB_SQUARES[self.square]))
+
+    def __len__(self) -> int:
+        return len(list(self.legal.from_mask(chess.BB_SQUARES[self.square])))
+
+    def __repr__(self) -> str:
+        return f"PieceMoves({chess.SQUARE_NAMES[self.square]}: {[m.uci() for m in self]})"
 
 
 _PROMOTIONS = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)
@@ -521,19 +650,32 @@ def find_match(
     if not diff:
         return None
     singles = []
-    # the moving piece's square is always among the differences: it is empty now
-    from_mask = 0
-    for sq in diff:
-        from_mask |= chess.BB_SQUARES[sq]
-    several = len(diff) > 1
-    candidates = (
-        legal.from_mask(from_mask) if legal else board.generate_legal_moves(from_mask=from_mask)
-    )
-    if several:
-        # the move's own square would have to change too (an empty square filled, or taken
-        # and refilled): it cannot explain a board whose arrival square is as before, unless
-        # nothing but its departure changed
-        candidates = [move for move in candidates if move.to_square in diff]
+    own = board.occupied_co[board.turn]
+    pair = len(diff) == 2 and legal is not None
+    if pair:
+        a, b = diff
+        pair = bool(own >> a & 1) != bool(own >> b & 1)
+    candidates: Iterable[chess.Move]
+    if pair:
+        # the usual report: one piece of the mover's moved; only its moves to the other
+        # square can explain it (as the filter below would leave of all its moves)
+        assert legal is not None
+        candidates = legal.moves_between(a, b) if own >> a & 1 else legal.moves_between(b, a)
+    else:
+        # the moving piece's square is always among the differences: it is empty now
+        from_mask = 0
+        for sq in diff:
+            from_mask |= chess.BB_SQUARES[sq]
+        candidates = (
+            legal.from_mask(from_mask)
+            if legal is not None
+            else board.generate_legal_moves(from_mask=from_mask)
+        )
+        if len(diff) > 1:
+            # the move's own square would have to change too (an empty square filled, or
+            # taken and refilled): it cannot explain a board whose arrival square is as
+            # before, unless nothing but its departure changed
+            candidates = [move for move in candidates if move.to_square in diff]
     for move in candidates:
         changed = changed_squares(board, move)
         if not diff.issubset(changed):

@@ -156,6 +156,8 @@ class GameState:
         self._unknown = 0  # slots showing a piece of unknown colour ('?')
         self._blind = 0  # slots showing a piece of unknown kind or colour ('X', 'x', '?')
         self._sensed_version = 0  # one more at every change of the sensed board
+        #: `own_in_hand` where no slot is of unknown colour, until either board changes
+        self._own_in_hand: int | None = None
         self._matches: dict[tuple[object, ...], Match | BeyondBudget | None] = {}
         self.legal = LegalMoves(self.board)  # the position's legal moves, kept in step
         self._has_moves: bool | None = None  # whether the side to move has one (None: not known)
@@ -644,6 +646,7 @@ class GameState:
                 rank_of[rank] = rank_fen(expected, rank)
                 ranks ^= 1 << rank
         self._matches.clear()
+        self._own_in_hand = None
         self.legal = LegalMoves(board)
         self._has_moves = None
         self._position_key = None  # `_transposition_key()` once asked (9.2)
@@ -691,6 +694,7 @@ class GameState:
             return
         self._sensed[sq] = letter
         self._sensed_version += 1
+        self._own_in_hand = None
         if old in _BLIND:
             self._blind -= 1
             if old == "?":
@@ -857,6 +861,8 @@ class GameState:
         """
         if self._unknown:
             return own_in_hand_by_count(self._sensed, self.board, self.turn.moved_squares)
+        if self._own_in_hand is not None:
+            return self._own_in_hand  # a press asks, and the release it causes asks again
         board = self.board
         us = board.turn
         own = board.occupied_co[us]  # `color_at(sq) == us`, from the bitboard
@@ -867,6 +873,7 @@ class GameState:
                 count += 1
             if _LETTER_COLOR[sensed[sq]] == us:  # `letter_color`
                 count -= 1
+        self._own_in_hand = count
         return count
 
     def match(self, max_plies: int | None = None) -> Match | BeyondBudget | None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import chess
 
 from rules.rulings import Obligation, ObligationKind
-from rules.sensed import LegalMoves
+from rules.sensed import LegalMoves, PieceMoves
 from rules.types import Side
 from rules.values import quick_init
 
@@ -29,8 +29,8 @@ class Duty:
     with_square: int | None = None
     rook: int | None = None
     move: chess.Move | None = None
-    #: the moves that fulfil it (a set, or the touched piece's moves as generated, which
-    #: need no hashing); None: any legal move
+    #: the moves that fulfil it (a set, the touched piece's moves as generated, which need
+    #: no hashing, or as asked for, `PieceMoves`); None: any legal move
     allowed: Collection[chess.Move] | None = None
     #: the rook touched before the king (4.4.2): castling with it breaks the rule
     rook_first: int | None = None
@@ -81,15 +81,20 @@ def obligation_for(
     if legal is None and len(touches) == 1 and board.color_at(touches[0]) == us:
         # the usual touch: one own piece (4.3.1), which must move if it can (else 4.5)
         sq = touches[0]
-        mask = chess.BB_SQUARES[sq]
-        piece_moves = tuple(
-            cache.from_mask(mask)
-            if cache is not None
-            else board.generate_legal_moves(from_mask=mask)
-        )
+        if cache is not None:
+            # whether it can move is all the ruling says; its moves are asked for one by
+            # one, when a move is made (`PieceMoves`)
+            if cache.has_move_from(sq):
+                return Duty("move_piece", "4.3.1", square=sq, allowed=PieceMoves(cache, sq))
+            return Duty("none", "4.5", square=sq, allowed=None)
+        piece_moves = tuple(board.generate_legal_moves(from_mask=chess.BB_SQUARES[sq]))
         if piece_moves:
             return Duty("move_piece", "4.3.1", square=sq, allowed=piece_moves)
         return Duty("none", "4.5", square=sq, allowed=None)
+    if legal is None and cache is not None and len(touches) <= 2:
+        duty = _usual_capture(board, touches, cache)
+        if duty is not None:
+            return duty
     if legal is None:
         # only moves from the touched own pieces (and the king, for 4.4) or onto touched
         # opponent pieces (and the en passant square) can matter
@@ -197,6 +202,46 @@ def obligation_for(
         if allowed:
             return Duty("capture_piece", "4.3.2", square=sq, allowed=allowed)
     return Duty("none", "4.5", square=opp[0], allowed=None)
+
+
+def _usual_capture(board: chess.Board, touches: Sequence[int], legal: LegalMoves) -> Duty | None:
+    """The duty of a capture's usual touches, worked out from the capturing moves alone: an
+    opponent's piece alone (4.3.2: capture it if it can be), or with one own piece that can
+    capture it (4.3.3, in either order). None for every other case (`obligation_for` works
+    it out from all the touched pieces' moves, as here)."""
+    us = board.turn
+    own: int | None = None
+    if len(touches) == 1:
+        opp = touches[0]
+        if board.color_at(opp) != (not us):
+            return None
+    else:
+        first, second = touches
+        colors = (board.color_at(first), board.color_at(second))
+        if colors == (us, not us):
+            own, opp = first, second
+        elif colors == (not us, us):
+            opp, own = first, second
+        else:
+            return None
+    if own is None:
+        captures = legal.to_mask(chess.BB_SQUARES[opp])
+    else:
+        captures = legal.moves_between(own, opp)
+    ep = board.ep_square
+    if ep is not None and opp == ep + (-8 if us == chess.WHITE else 8):
+        # the pawn that may be taken en passant stands behind the ep square
+        onto = legal.to_mask(chess.BB_SQUARES[ep]) if own is None else legal.moves_between(own, ep)
+        captures = [*captures, *(m for m in onto if board.is_en_passant(m))]
+    if own is None:
+        if captures:
+            return Duty("capture_piece", "4.3.2", square=opp, allowed=frozenset(captures))
+        return Duty("none", "4.5", square=opp, allowed=None)
+    if captures:
+        return Duty(
+            "capture_piece", "4.3.3", square=opp, with_square=own, allowed=frozenset(captures)
+        )
+    return None
 
 
 def declared(move: chess.Move) -> Duty:

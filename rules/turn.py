@@ -85,3 +85,18 @@ class MoveRecord:
     credit: float = 0.0
     #: the press counted the move on the clock (6.2.1); not when that clock was stopped
     counted: bool = False
+
+    def __deepcopy__(self, memo: dict[int, object]) -> MoveRecord:
+        """A copy (of the game, at a claim: `rules.verdicts`): its own touches; the move and
+        the violation are values nothing changes, shared."""
+        return MoveRecord(
+            self.ply,
+            self.side,
+            self.move,
+            self.made_at,
+            list(self.touches),
+            self.violation,
+            self.pressed,
+            self.credit,
+            self.counted,
+        )

@@ -131,3 +131,101 @@ def test_whether_a_legal_move_exists_is_python_chess_own() -> None:
                 break
             board.push(rng.choice(list(board.legal_moves)))
     assert True in seen
+
+
+#: kings beside attacked squares, with castling through and into attack, and pieces pinned
+#: along a rank, a file and a diagonal
+KING_POSITIONS = [
+    "r3k2r/8/8/8/8/5b2/8/R3K2R w KQkq - 0 1",
+    "4k3/8/8/8/8/8/3q4/R3K2R w KQ - 0 1",
+    "4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1",
+    "7k/8/8/3b4/8/8/R5B1/K6r w - - 0 1",
+    # checks: to be blocked or taken, a double check, a pinned piece that cannot help
+    "4k3/8/8/8/1b6/8/8/RN2K2R w KQ - 0 1",
+    "4k3/8/8/8/1b6/5n2/8/RN2K2R w KQ - 0 1",
+    "4r1k1/8/8/8/8/8/4R3/4K2r w - - 0 1",
+    "4k3/8/8/8/8/5n2/3P4/4K3 w - - 0 1",
+]
+
+
+def test_one_pieces_moves_asked_square_by_square_are_python_chess_own() -> None:
+    """`LegalMoves.has_move_from` and `moves_between` (their own tests for knights, bishops,
+    rooks, queens and kings' steps) say what `generate_legal_moves(from_mask=...)` says:
+    whether the piece has a move, and its moves to each square, in order; and `PieceMoves`
+    holds exactly those moves. Over special positions and random play, fresh caches each
+    time (nothing generated before the question)."""
+    from rules.sensed import LegalMoves, PieceMoves
+
+    def check(board: chess.Board) -> int:
+        asked = 0
+        for sq in chess.SQUARES:
+            mask = chess.BB_SQUARES[sq]
+            moves = list(board.generate_legal_moves(from_mask=mask))
+            assert LegalMoves(board).has_move_from(sq) == bool(moves), (board.fen(), sq)
+            if not board.occupied_co[board.turn] & mask:
+                continue
+            for to in chess.SQUARES:
+                want = [m for m in moves if m.to_square == to]
+                got = LegalMoves(board).moves_between(sq, to)
+                assert got == want, (board.fen(), chess.square_name(sq), chess.square_name(to))
+                asked += 1
+            piece = PieceMoves(LegalMoves(board), sq)
+            assert list(piece) == moves
+            assert len(piece) == len(moves)
+            for move in board.pseudo_legal_moves:
+                assert (move in piece) == (move in moves), (board.fen(), move.uci())
+        return asked
+
+    for fen in [*POSITIONS, *KING_POSITIONS]:
+        check(chess.Board(fen))
+    rng = random.Random(5)
+    asked = 0
+    for _ in range(4):
+        board = chess.Board()
+        for _ in range(80):
+            asked += check(board)
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+    assert asked > 100_000
+
+
+def test_touch_move_duties_worked_out_quickly_are_those_of_all_moves() -> None:
+    """`obligation_for` with the position's `LegalMoves` (one own piece: whether it can move;
+    a capture's touches: the capturing moves alone) gives the duty worked out from all the
+    touched pieces' moves (without them): same kind, squares, article and moves, for every
+    one or two touched squares over special positions and random play, en passant included."""
+    from rules.sensed import LegalMoves
+    from rules.touch import obligation_for
+
+    def check(board: chess.Board) -> int:
+        occupied = list(chess.scan_forward(board.occupied))
+        pairs = [[a] for a in chess.SQUARES] + [[a, b] for a in occupied for b in occupied]
+        for touches in pairs:
+            want = obligation_for(board, touches)
+            got = obligation_for(board, touches, cache=LegalMoves(board))
+            if want is None or got is None:
+                assert want is got, (board.fen(), touches)
+                continue
+            assert got.key() == want.key(), (board.fen(), touches)
+            assert got.rook_first == want.rook_first
+            if want.allowed is None or got.allowed is None:
+                assert want.allowed is got.allowed, (board.fen(), touches)
+            else:
+                assert set(got.allowed) == set(want.allowed), (board.fen(), touches)
+        return len(pairs)
+
+    for fen in [*POSITIONS, *KING_POSITIONS]:
+        check(chess.Board(fen))
+    rng = random.Random(3)
+    asked = 0
+    for _ in range(2):
+        board = chess.Board()
+        for _ in range(50):
+            asked += check(board)
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+    assert asked > 50_000
