@@ -72,7 +72,12 @@ def _light_mapped(board: Any, cal: Calibration) -> tuple[Any, Any, Any, Any]:
 
 
 def posteriors(
-    board: Any, cal: Calibration, known: str | None = None, *, fill_hidden: bool = False
+    board: Any,
+    cal: Calibration,
+    known: str | None = None,
+    *,
+    fill_hidden: bool = False,
+    frame: Any = None,
 ) -> Any:
     """(64, 3) probabilities of empty / white / black for a canonical board image.
 
@@ -99,11 +104,17 @@ def posteriors(
     if brightened is not mapped:
         post = shade_judged(post, feats, mapped, brightened, cal)
     post = hidden_judged(behind_judged(post, feats, cal), cal, known, fill=fill_hidden)
-    return top_judged(post, brightened, cal, known, fill=fill_hidden)
+    return top_judged(post, brightened, cal, known, fill=fill_hidden, frame=frame)
 
 
 def top_judged(
-    post: Any, board: Any, cal: Calibration, known: str | None = None, *, fill: bool = False
+    post: Any,
+    board: Any,
+    cal: Calibration,
+    known: str | None = None,
+    *,
+    fill: bool = False,
+    frame: Any = None,
 ) -> Any:
     """The posteriors, with a square read as a piece behind a piece of the same colour made
     unreadable (`?`) where what its window shows ends short of where the top of any piece
@@ -115,7 +126,7 @@ def top_judged(
     Run after `hidden_judged`, so that a square the position already explains is left as
     that made it.
     """
-    tops = short_tops(post, board, cal)
+    tops = short_tops(post, board, cal, frame)
     if not tops.any():
         return post
     post = post.copy()
@@ -379,11 +390,16 @@ def reading(post: Any, min_confidence: float) -> Reading:
 
 
 def classify_board(
-    board: Any, cal: Calibration, known: str | None = None, *, fill_hidden: bool = False
+    board: Any,
+    cal: Calibration,
+    known: str | None = None,
+    *,
+    fill_hidden: bool = False,
+    frame: Any = None,
 ) -> tuple[str, float, Any]:
     """Placement, confidence (the least sure square's probability) and the posteriors;
-    `known` and `fill_hidden` as for `posteriors`."""
-    post = posteriors(board, cal, known, fill_hidden=fill_hidden)
+    `known`, `fill_hidden` and `frame` as for `posteriors`."""
+    post = posteriors(board, cal, known, fill_hidden=fill_hidden, frame=frame)
     return placement_of(post), float(post.max(axis=1).min()), post
 
 
@@ -394,5 +410,5 @@ def classify(frame: Any, cal: Calibration) -> tuple[str, float]:
     the whole snapshot doubtful.
     """
     board = geometry.warp(frame, cal.homography())
-    placement, conf, _ = classify_board(board, cal)
+    placement, conf, _ = classify_board(board, cal, frame=frame)
     return placement, conf
