@@ -371,7 +371,7 @@ def calibrate(
             [s == "." for row in grid for s in row],
         ),
     )
-    cal.pawn_reach = pawn_reach(geometry.warp(frame, cal.homography()), cal, placement)
+    cal.pawn_reach = pawn_reach(frame, cal, placement)
     return cal
 
 

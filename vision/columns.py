@@ -190,11 +190,16 @@ def _bridge_edge(unlike: Any, pts: Any) -> None:
     dx = n.maximum(n.maximum(-x, x - size), 0.0)
     dy = n.maximum(n.maximum(-y, y - size), 0.0)
     near = n.where(inner >= 0, inner, n.hypot(dx, dy)) < EDGE
-    for j in range(unlike.shape[1]):
-        rows = n.flatnonzero(near[:, j])
-        if rows.size and rows[0] > 0 and rows[-1] < unlike.shape[0] - 1:
-            before, after = unlike[rows[0] - 1, j], unlike[rows[-1] + 1, j]
-            unlike[rows, j] = before & (unlike[rows, j] | after)
+    rows = n.arange(unlike.shape[0])[:, None]
+    first = n.where(near, rows, unlike.shape[0]).min(axis=0)  # per column, where the band is
+    last = n.where(near, rows, -1).max(axis=0)
+    cols = n.flatnonzero((first > 0) & (last < unlike.shape[0] - 1) & (last >= first))
+    if cols.size:
+        before = unlike[first[cols] - 1, cols]
+        after = unlike[last[cols] + 1, cols]
+        band = near[:, cols]
+        kept = before[None, :] & (unlike[:, cols] | after[None, :])
+        unlike[:, cols] = n.where(band, kept, unlike[:, cols])
 
 
 class _Strips:
@@ -331,10 +336,24 @@ def short_tops(post: Any, board: Any, cal: Any, frame: Any = None) -> Any:
     strips = _Strips(board, cal, post[:, 0] >= SURE_EMPTY, frame)
     away, reach = strips.away, strips.reach
     sq = geometry.SQ
+    pawn = max(1.0, getattr(cal, "pawn_reach", None) or 1.0)
+    short: dict[int, tuple[float, float]] = {}  # square: (where its blob ends, expected reach)
+    for s in behind:
+        if not strips.seen(s):
+            continue
+        r, col = divmod(s, 8)
+        fr, fc = divmod(int(front[s]), 8)
+        t_front = float(n.dot(n.array([fc - col, fr - r], dtype="float64") * sq, away[s]))
+        expect = reach[s] * (pawn if strips.off_board(s) else 1.0)
+        end = strips.end(s, int(state[s]), t_front, expect)
+        if end is not None and end < expect - OFF_CENTRE * sq:
+            short[s] = (end, expect)
+    if not short:
+        return out
     # the frame's own ruler: a piece standing free (nothing read in front or behind) reaches
     # where its top falls; where even the shortest of them ends short of where the pose puts
     # the shortest piece's top (a pose a little off: a cropped picture, an odd lens), every
-    # expected reach shrinks by that share
+    # expected reach shrinks by that share (only ever less sure: measured only when needed)
     ruler = 1.0
     behind_of = {int(f): s for s, f in enumerate(front) if f >= 0}
     for s in range(64):
@@ -346,16 +365,8 @@ def short_tops(post: Any, board: Any, cal: Any, frame: Any = None) -> Any:
         end = strips.end(s, int(state[s]))
         if end is not None:
             ruler = min(ruler, (end + OFF_CENTRE * sq) / reach[s])
-    pawn = max(1.0, getattr(cal, "pawn_reach", None) or 1.0)
-    for s in behind:
-        if not strips.seen(s):
-            continue
-        r, col = divmod(s, 8)
-        fr, fc = divmod(int(front[s]), 8)
-        t_front = float(n.dot(n.array([fc - col, fr - r], dtype="float64") * sq, away[s]))
-        expect = reach[s] * (pawn if strips.off_board(s) else 1.0)
-        end = strips.end(s, int(state[s]), t_front, expect)
-        out[s] = end is not None and end < ruler * expect - OFF_CENTRE * sq
+    for s, (end, expect) in short.items():
+        out[s] = end < ruler * expect - OFF_CENTRE * sq
     return out
 
 
@@ -364,7 +375,7 @@ def short_tops(post: Any, board: Any, cal: Any, frame: Any = None) -> Any:
 PAWN_MOST = 1.0 / SHORTEST
 
 
-def pawn_reach(board: Any, cal: Any, placement: str) -> float | None:
+def pawn_reach(frame: Any, cal: Any, placement: str) -> float | None:
     """How far the tops of the calibration picture's own pawns fall, as a share of where
     the pose puts the top of the shortest piece (`SHORTEST`), or None where no pawn can be
     measured (a camera nearly above the board; no pawn with the square behind it empty,
@@ -373,12 +384,13 @@ def pawn_reach(board: Any, cal: Any, placement: str) -> float | None:
     it (on `uschess`, about 0.5 square beyond the pawn's centre against 0.75).
 
     The median over the pawns of the known `placement` (piece letters), at most `PAWN_MOST`
-    and at least 1. `board` is the calibration picture's canonical board.
+    and at least 1. `frame` is the calibration picture.
     """
     n = np()
     front = cal.fronts()
     if front is None or cal.levels is None or cal.leans() is None:
         return None
+    board = geometry.warp(frame, cal.homography())
     letters = kinds(placement)
     occupied = n.asarray([k != EMPTY for k in letters])
     strips = _Strips(board, cal, ~occupied)

@@ -337,6 +337,12 @@ def test_the_set_s_own_pawn_sets_how_far_a_piece_beyond_the_edge_must_reach() ->
     assert list(np.flatnonzero(short_tops(post, board, cal, frame))) == [_sq("e8")]
 
 
+class _IdentityCal(_StubCal):
+    """`_StubCal` whose picture is the canonical board itself."""
+
+    MARGIN = 0
+
+
 def test_pawn_reach_measures_the_calibration_s_pawns() -> None:
     """Pawns on c3 and e3 (dark squares, empty squares behind them) whose tops rise 0.8
     square beyond their centres: 0.8 / 0.6 of where the shortest piece's top would fall."""
@@ -345,10 +351,10 @@ def test_pawn_reach_measures_the_calibration_s_pawns() -> None:
     img = _board()
     for sq in ("c3", "e3"):
         _column(img, sq, 0.8, half=5)
-    got = pawn_reach(img, _StubCal(), "8/8/8/8/8/2P1P3/8/8")
+    got = pawn_reach(img, _IdentityCal(), "8/8/8/8/8/2P1P3/8/8")
     assert got is not None and abs(got - 0.8 / 0.6) < 0.08
-    assert pawn_reach(img, _StubCal(), "8/8/8/8/2n5/2P1P3/8/8") == pytest.approx(got)  # c4
-    assert pawn_reach(_board(), _StubCal(), "8/8/8/8/8/8/8/8") is None
+    assert pawn_reach(img, _IdentityCal(), "8/8/8/8/2n5/2P1P3/8/8") == pytest.approx(got)  # c4
+    assert pawn_reach(_board(), _IdentityCal(), "8/8/8/8/8/8/8/8") is None
 
 
 def test_on_a_photo_the_square_behind_the_king_is_unreadable_without_the_position(
