@@ -24,12 +24,16 @@ where its top falls (`Calibration.leans`: the way from the picture's "up", the d
 the camera's place and height). A piece standing behind would carry what its window shows at
 least as far as the top of the shortest piece falls; what ends short of that, joined to the
 piece in front, is that piece's top (`short_tops`: the king on f6 over an empty f7), `?`.
-On the camera's far back rank that stretch falls off the board and nothing is said there.
+On the camera's far back rank that stretch falls off the board: there the strip goes on in
+the picture beyond the board's edge, against the look of the board's surround, and the
+shortest piece is the set's own pawn, measured at calibration (`pawn_reach`): the king on
+e7 over an empty e8.
 With the rules' position, a square behind a king or queen that the reading shows newly
 holding a piece that no piece could have moved to is hidden (`hidden_behind`,
 `could_arrive`). Measured with `bench/vision_honest.py`, empty squares read as pieces behind
 pieces, no position: 72 -> 40 (the 40: e8 behind the king on e7, the back rank), with the
-previous position: 26 -> 2; squares read right and pieces shown as `?` unchanged.
+previous position: 26 -> 2; squares read right and pieces shown as `?` unchanged. Beyond
+the far edge, no position: 40 -> 4, the same squares read right and pieces `?`.
 
 A camera nearly above the board (tilted less than `geometry.MIN_TILT`) sees no columns to
 speak of: nothing is changed there.
