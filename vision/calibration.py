@@ -357,6 +357,7 @@ def calibrate(
         opposite = geometry.SIDES[(geometry.SIDES.index(white_at) + 2) % 4]
         raise CalibrationError.of(said.WHITE_LOOKS_DARKER, white_at=white_at, opposite=opposite)
     model, rough, levels = _fit_for(frame, corners, white_at, grid)
+    board = geometry.warp(frame, geometry.homography(corners, white_at))
     cal = Calibration(
         corners=corners,
         white_at=white_at,
@@ -367,8 +368,7 @@ def calibrate(
         levels=levels,
         rough=rough,
         outline=empty_outline(
-            rough_normalised(geometry.warp(frame, geometry.homography(corners, white_at))),
-            [s == "." for row in grid for s in row],
+            rough_normalised(board), [s == "." for row in grid for s in row], board
         ),
     )
     cal.pawn_reach = pawn_reach(frame, cal, placement)

@@ -22,11 +22,15 @@ from vision.features import (
 from vision.outline import (
     DISC_OUTLINE,
     DISC_RADIAL,
+    FLAT_DOUBT,
+    FLAT_PIECE,
     NOVEL,
     SHADOW_DOUBT,
     SHADOW_SIDE,
+    centre_contrast,
     disc_evidence,
     distances,
+    flat_change,
     learned_outline,
     outline_scores,
     outline_threshold,
@@ -100,7 +104,7 @@ def posteriors(
     feats = square_features(brightened, origins, REF)
     post = _posterior(cal.model.log_likelihood(feats))
     if outline is not None:
-        post = unlike_known(post, feats, outline, cal, seen)
+        post = unlike_known(post, feats, outline, cal, seen, mapped)
     if brightened is not mapped:
         post = shade_judged(post, feats, mapped, brightened, cal)
     post = hidden_judged(behind_judged(post, feats, cal), cal, known, fill=fill_hidden)
@@ -232,7 +236,12 @@ def behind_judged(post: Any, feats: Any, cal: Calibration) -> Any:
 
 
 def unlike_known(
-    post: Any, feats: Any, outline: Any, cal: Calibration, seen: tuple[Any, Any] | None = None
+    post: Any,
+    feats: Any,
+    outline: Any,
+    cal: Calibration,
+    seen: tuple[Any, Any] | None = None,
+    mapped: Any = None,
 ) -> Any:
     """The posteriors, with squares unlike every look the model knows judged apart.
 
@@ -269,6 +278,12 @@ def unlike_known(
         round_rim = radial >= DISC_RADIAL
         above[asked] = round_rim & (side >= SHADOW_SIDE)
         doubt[asked] = round_rim & (side >= SHADOW_DOUBT) & (side < SHADOW_SIDE)
+    if mapped is not None and cal.fronts() is None:
+        # a camera nearly above: a flat disc changes the square's centre against its border
+        read_empty = post.argmax(axis=1) == 0
+        change = flat_change(cal.outline, mapped, n.flatnonzero(read_empty))
+        above |= read_empty & (change >= FLAT_PIECE)
+        doubt |= read_empty & (change >= FLAT_DOUBT) & (change < FLAT_PIECE)
     suspect = novel | plain_empty
     if not (suspect.any() or above.any() or doubt.any()):
         return post
@@ -326,7 +341,9 @@ def learn_position(
     model = cal.model.with_empty_looks(exact_f, empty, weight) if exact_f else cal.model
     outline = cal.outline
     if outline is not None and mapped is not None:
-        outline = learned_outline(outline, outline_scores(rough), empty, weight)
+        outline = learned_outline(
+            outline, outline_scores(rough), empty, weight, centre_contrast(mapped)
+        )
     return replace(
         cal,
         model=model,
