@@ -283,13 +283,12 @@ class _Strips:
         par = (xs // sq + ys // sq) % 2
         unlike = (_unlike(self.board[ys, xs], par, self.levels) > self.limit[par]) & inside
         if not inside.all():
-            if self.surround is None:
-                return None
-            beyond = self.surround.unlike(x[~inside], y[~inside])
-            if beyond is None:
+            beyond = None if self.surround is None else self.surround.unlike(x[~inside], y[~inside])
+            if beyond is not None:
+                unlike[~inside] = beyond
+                _bridge_edge(unlike, pts)
+            elif off:
                 return None  # off the picture, or nothing to compare it with
-            unlike[~inside] = beyond
-            _bridge_edge(unlike, pts)
         _, labels = c.connectedComponents(unlike.astype("uint8"), connectivity=8)
         # the classifier's window: 0.1 square beyond the centre, 0.4 square wide
         window = labels[n.ix_((t >= -0.1 * sq) & (t <= 0.3 * sq), n.abs(self.lateral) <= 0.2 * sq)]
