@@ -89,7 +89,7 @@ def real_photos(
     out: dict[str, dict[str, int]] = {}
 
     def read(frame: Any, here: Any) -> str:
-        _, _, post = classify_board(geometry.warp(frame, here.homography()), here)
+        _, _, post = classify_board(geometry.warp(frame, here.homography()), here, frame=frame)
         return reading(post, MIN_CONFIDENCE).placement
 
     tally = out.setdefault("video clean frames", {"right": 0, "?": 0, "wrong": 0})

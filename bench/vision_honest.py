@@ -63,7 +63,7 @@ def score(cal: Any, photos: list[tuple[Any, Any, str, str | None]], least: float
     for img, corners, fen, known in photos:
         here = cal.with_corners(corners, (img.shape[1], img.shape[0]))
         board = geometry.warp(img, here.homography())
-        seen = reading(posteriors(board, here, known), least)
+        seen = reading(posteriors(board, here, known, frame=img), least)
         truth, read = to_grid(fen), to_grid(seen.placement)
         for r in range(8):
             for c in range(8):

@@ -14,7 +14,7 @@ from typing import Any
 from rules.library_reasons import reason_of
 from vision import geometry
 from vision import messages as said
-from vision.columns import SHORTEST, front_squares
+from vision.columns import SHORTEST, front_squares, pawn_reach
 from vision.cvload import np
 from vision.errors import CalibrationError
 from vision.features import (
@@ -62,6 +62,9 @@ class Calibration:
     rough: SquareModel | None = None  #: the model of the first (rough-light) pass
     #: outline score of empty squares at calibration (`vision.outline.empty_outline`)
     outline: dict[str, Any] | None = None
+    #: how far the set's own pawns' tops fall, as a share of the shortest piece's
+    #: (`columns.pawn_reach`); None where not measured
+    pawn_reach: float | None = None
     _cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     # -- derived geometry (cached; recomputed when the corners change) --
@@ -132,6 +135,7 @@ class Calibration:
             levels=self.levels,
             rough=self.rough,
             outline=self.outline,
+            pawn_reach=self.pawn_reach,
         )
 
     # -- persistence --
@@ -149,6 +153,7 @@ class Calibration:
             "levels": self.levels,
             "rough_model": self.rough.to_dict() if self.rough else None,
             "outline": self.outline,
+            "pawn_reach": self.pawn_reach,
         }
 
     @classmethod
@@ -171,6 +176,7 @@ class Calibration:
                 levels=d.get("levels"),
                 rough=SquareModel.from_dict(d["rough_model"]) if d.get("rough_model") else None,
                 outline=d.get("outline"),
+                pawn_reach=d.get("pawn_reach"),
             )
         except KeyError as exc:
             raise CalibrationError.of(CALIBRATION_LACKS, where=where, field=exc) from None
@@ -186,9 +192,7 @@ class Calibration:
         try:
             data = json.loads(p.read_text(encoding="utf-8"))
         except json.JSONDecodeError as exc:
-            raise CalibrationError.of(
-                CALIBRATION_NOT_JSON, path=p, reason=reason_of(exc)
-            ) from None
+            raise CalibrationError.of(CALIBRATION_NOT_JSON, path=p, reason=reason_of(exc)) from None
         return cls.from_dict(data, where=str(p))
 
 
@@ -212,6 +216,8 @@ def _check_fields(d: dict[str, Any], where: str) -> None:
         "levels": lambda v: v is None or (isinstance(v, list) and len(v) == 2
                                           and all(numbers(row, 3) for row in v)),
         "outline": lambda v: v is None or isinstance(v, dict),
+        "pawn_reach": lambda v: v is None or (isinstance(v, int | float)
+                                              and not isinstance(v, bool) and v > 0),
     }  # fmt: skip
     for name, fits in checks.items():
         if name in d and not fits(d[name]):
@@ -352,7 +358,8 @@ def calibrate(
         opposite = geometry.SIDES[(geometry.SIDES.index(white_at) + 2) % 4]
         raise CalibrationError.of(said.WHITE_LOOKS_DARKER, white_at=white_at, opposite=opposite)
     model, rough, levels = _fit_for(frame, corners, white_at, grid)
-    return Calibration(
+    board = geometry.warp(frame, geometry.homography(corners, white_at))
+    cal = Calibration(
         corners=corners,
         white_at=white_at,
         model=model,
@@ -362,10 +369,11 @@ def calibrate(
         levels=levels,
         rough=rough,
         outline=empty_outline(
-            rough_normalised(geometry.warp(frame, geometry.homography(corners, white_at))),
-            [s == "." for row in grid for s in row],
+            rough_normalised(board), [s == "." for row in grid for s in row], board
         ),
     )
+    cal.pawn_reach = pawn_reach(frame, cal, placement)
+    return cal
 
 
 def _check_square_colours(

@@ -22,11 +22,15 @@ from vision.features import (
 from vision.outline import (
     DISC_OUTLINE,
     DISC_RADIAL,
+    FLAT_DOUBT,
+    FLAT_PIECE,
     NOVEL,
     SHADOW_DOUBT,
     SHADOW_SIDE,
+    centre_contrast,
     disc_evidence,
     distances,
+    flat_change,
     learned_outline,
     outline_scores,
     outline_threshold,
@@ -72,7 +76,12 @@ def _light_mapped(board: Any, cal: Calibration) -> tuple[Any, Any, Any, Any]:
 
 
 def posteriors(
-    board: Any, cal: Calibration, known: str | None = None, *, fill_hidden: bool = False
+    board: Any,
+    cal: Calibration,
+    known: str | None = None,
+    *,
+    fill_hidden: bool = False,
+    frame: Any = None,
 ) -> Any:
     """(64, 3) probabilities of empty / white / black for a canonical board image.
 
@@ -95,15 +104,21 @@ def posteriors(
     feats = square_features(brightened, origins, REF)
     post = _posterior(cal.model.log_likelihood(feats))
     if outline is not None:
-        post = unlike_known(post, feats, outline, cal, seen)
+        post = unlike_known(post, feats, outline, cal, seen, mapped)
     if brightened is not mapped:
         post = shade_judged(post, feats, mapped, brightened, cal)
     post = hidden_judged(behind_judged(post, feats, cal), cal, known, fill=fill_hidden)
-    return top_judged(post, brightened, cal, known, fill=fill_hidden)
+    return top_judged(post, brightened, cal, known, fill=fill_hidden, frame=frame)
 
 
 def top_judged(
-    post: Any, board: Any, cal: Calibration, known: str | None = None, *, fill: bool = False
+    post: Any,
+    board: Any,
+    cal: Calibration,
+    known: str | None = None,
+    *,
+    fill: bool = False,
+    frame: Any = None,
 ) -> Any:
     """The posteriors, with a square read as a piece behind a piece of the same colour made
     unreadable (`?`) where what its window shows ends short of where the top of any piece
@@ -115,7 +130,7 @@ def top_judged(
     Run after `hidden_judged`, so that a square the position already explains is left as
     that made it.
     """
-    tops = short_tops(post, board, cal)
+    tops = short_tops(post, board, cal, frame)
     if not tops.any():
         return post
     post = post.copy()
@@ -221,7 +236,12 @@ def behind_judged(post: Any, feats: Any, cal: Calibration) -> Any:
 
 
 def unlike_known(
-    post: Any, feats: Any, outline: Any, cal: Calibration, seen: tuple[Any, Any] | None = None
+    post: Any,
+    feats: Any,
+    outline: Any,
+    cal: Calibration,
+    seen: tuple[Any, Any] | None = None,
+    mapped: Any = None,
 ) -> Any:
     """The posteriors, with squares unlike every look the model knows judged apart.
 
@@ -258,6 +278,12 @@ def unlike_known(
         round_rim = radial >= DISC_RADIAL
         above[asked] = round_rim & (side >= SHADOW_SIDE)
         doubt[asked] = round_rim & (side >= SHADOW_DOUBT) & (side < SHADOW_SIDE)
+    if mapped is not None and cal.fronts() is None:
+        # a camera nearly above: a flat disc changes the square's centre against its border
+        read_empty = post.argmax(axis=1) == 0
+        change = flat_change(cal.outline, mapped, n.flatnonzero(read_empty))
+        above |= read_empty & (change >= FLAT_PIECE)
+        doubt |= read_empty & (change >= FLAT_DOUBT) & (change < FLAT_PIECE)
     suspect = novel | plain_empty
     if not (suspect.any() or above.any() or doubt.any()):
         return post
@@ -315,7 +341,9 @@ def learn_position(
     model = cal.model.with_empty_looks(exact_f, empty, weight) if exact_f else cal.model
     outline = cal.outline
     if outline is not None and mapped is not None:
-        outline = learned_outline(outline, outline_scores(rough), empty, weight)
+        outline = learned_outline(
+            outline, outline_scores(rough), empty, weight, centre_contrast(mapped)
+        )
     return replace(
         cal,
         model=model,
@@ -379,11 +407,16 @@ def reading(post: Any, min_confidence: float) -> Reading:
 
 
 def classify_board(
-    board: Any, cal: Calibration, known: str | None = None, *, fill_hidden: bool = False
+    board: Any,
+    cal: Calibration,
+    known: str | None = None,
+    *,
+    fill_hidden: bool = False,
+    frame: Any = None,
 ) -> tuple[str, float, Any]:
     """Placement, confidence (the least sure square's probability) and the posteriors;
-    `known` and `fill_hidden` as for `posteriors`."""
-    post = posteriors(board, cal, known, fill_hidden=fill_hidden)
+    `known`, `fill_hidden` and `frame` as for `posteriors`."""
+    post = posteriors(board, cal, known, fill_hidden=fill_hidden, frame=frame)
     return placement_of(post), float(post.max(axis=1).min()), post
 
 
@@ -394,5 +427,5 @@ def classify(frame: Any, cal: Calibration) -> tuple[str, float]:
     the whole snapshot doubtful.
     """
     board = geometry.warp(frame, cal.homography())
-    placement, conf, _ = classify_board(board, cal)
+    placement, conf, _ = classify_board(board, cal, frame=frame)
     return placement, conf

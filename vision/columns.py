@@ -24,12 +24,16 @@ where its top falls (`Calibration.leans`: the way from the picture's "up", the d
 the camera's place and height). A piece standing behind would carry what its window shows at
 least as far as the top of the shortest piece falls; what ends short of that, joined to the
 piece in front, is that piece's top (`short_tops`: the king on f6 over an empty f7), `?`.
-On the camera's far back rank that stretch falls off the board and nothing is said there.
+On the camera's far back rank that stretch falls off the board: there the strip goes on in
+the picture beyond the board's edge, against the look of the board's surround, and the
+shortest piece is the set's own pawn, measured at calibration (`pawn_reach`): the king on
+e7 over an empty e8.
 With the rules' position, a square behind a king or queen that the reading shows newly
 holding a piece that no piece could have moved to is hidden (`hidden_behind`,
 `could_arrive`). Measured with `bench/vision_honest.py`, empty squares read as pieces behind
 pieces, no position: 72 -> 40 (the 40: e8 behind the king on e7, the back rank), with the
-previous position: 26 -> 2; squares read right and pieces shown as `?` unchanged.
+previous position: 26 -> 2; squares read right and pieces shown as `?` unchanged. Beyond
+the far edge, no position: 40 -> 4, the same squares read right and pieces `?`.
 
 A camera nearly above the board (tilted less than `geometry.MIN_TILT`) sees no columns to
 speak of: nothing is changed there.
@@ -93,6 +97,17 @@ WINDOW_SEEN = 0.25
 #: colour's empty look than `NOISE` times the median such distance over the centres of the
 #: surely empty squares, and at least `LEAST_UNLIKE` levels
 NOISE = 3.0
+#: lightness (the classifier's `L` feature, levels / `features.REF`) by which the calibrated
+#: look of a piece of one colour on a square colour must differ from that square's empty look
+#: for a window hardly unlike the board to count against such a piece standing there (a
+#: black piece on a light square fills the window; the narrow top of a king in front does
+#: not): 0.5 is 50 levels; on `uschess` black on light squares differs by 1.5, white on dark
+#: by 1.0, white on light by 0.02
+SEEN_CONTRAST = 0.5
+#: pixels either side of the board's edge that are judged by their neighbours across it
+#: (`_bridge_edge`): the edge's own line, and corners a little off, mix the square's colour
+#: with the border's and look like neither
+EDGE = 4.0
 LEAST_UNLIKE = 15.0
 SURE_EMPTY = 0.9  #: probability of empty above which a square's centre measures the noise
 
@@ -108,26 +123,212 @@ def _unlike(pixels: Any, parity: Any, levels: Any) -> Any:
     return n.linalg.norm(x - k[..., None] * lev, axis=-1)
 
 
-def short_tops(post: Any, board: Any, cal: Any) -> Any:
+#: the band around the board measured for its look (`_Surround`), in squares beyond the
+#: board's edge: clear of the edge's line and of the table beyond a board's usual border
+BAND = (0.15, 0.4)
+
+
+class _Surround:
+    """What lies just beyond the board's edge (its border, or the table), seen in the
+    picture: the top of a piece on the camera's far back rank falls there.
+
+    Its look is measured beyond the edge nearest the camera, which no piece leans over
+    (pieces lean away from the camera): the median colour of a band (`BAND`), and the noise
+    around it (`NOISE` times the median distance, at least `LEAST_UNLIKE`). A pixel beyond
+    the edge is unlike it as `_unlike` says of a square's colour (a shade of it is alike).
+    """
+
+    def __init__(self, frame: Any, h: Any, away: Any) -> None:
+        n = np()
+        self.frame, self.h = frame, h
+        self.size = (int(frame.shape[1]), int(frame.shape[0]))
+        self.look: Any = None
+        self.limit = n.inf
+        sq, size = geometry.SQ, geometry.SIZE
+        near, far = round(BAND[0] * sq), round(BAND[1] * sq)
+        toward = -n.asarray(away).mean(axis=0)
+        if abs(toward[1]) >= abs(toward[0]):
+            y0 = size + near if toward[1] > 0 else -far
+            box = (sq // 2, y0, size - sq, far - near)
+        else:
+            x0 = size + near if toward[0] > 0 else -far
+            box = (x0, sq // 2, far - near, size - sq)
+        x0, y0, w, hh = box
+        ends = n.array([[x0, y0], [x0 + w, y0], [x0, y0 + hh], [x0 + w, y0 + hh]], dtype="float64")
+        if not geometry.in_picture(h, ends, self.size):
+            return  # the board's near edge is cut by the picture: nothing to compare with
+        band = geometry.warp_region(frame, h, x0, y0, w, hh).reshape(-1, 3).astype("float32")
+        self.look = n.median(band, axis=0)[None, :]
+        spread = float(n.median(_unlike(band, n.zeros(len(band), dtype="int64"), self.look)))
+        self.limit = max(LEAST_UNLIKE, NOISE * spread)
+
+    def unlike(self, xs: Any, ys: Any) -> Any:
+        """Per canonical pixel (`xs`, `ys`: int arrays of one shape, beyond the board) whether
+        it is unlike the surround; None where one of them falls off the picture or the
+        surround's look is unknown."""
+        n = np()
+        if self.look is None:
+            return None
+        pts = n.stack([xs.ravel(), ys.ravel()], axis=1).astype("float64")
+        if not geometry.in_picture(self.h, pts, self.size):
+            return None
+        x0, y0 = int(xs.min()), int(ys.min())
+        w, hh = int(xs.max()) - x0 + 1, int(ys.max()) - y0 + 1
+        region = geometry.warp_region(self.frame, self.h, x0, y0, w, hh)
+        pixels = region[ys - y0, xs - x0].reshape(-1, 3)
+        far = _unlike(pixels, n.zeros(len(pixels), dtype="int64"), self.look) > self.limit
+        return far.reshape(xs.shape)
+
+
+def _bridge_edge(unlike: Any, pts: Any) -> None:
+    """In a strip (rows along the camera's way, columns across it) of `unlike` pixels at
+    canonical points `pts` that crosses the board's edge, keep a pixel within `EDGE` of the
+    edge unlike only where the pixel just before that band (toward the camera) is unlike too,
+    and it or the pixel just after the band is: a piece crossing the edge stays one blob, a
+    top ending in the band ends where it ends, and the edge's own line, unlike both the
+    squares and the border, joins nothing."""
+    n = np()
+    size = geometry.SIZE
+    x, y = pts[..., 0], pts[..., 1]
+    inner = n.minimum(n.minimum(x, size - x), n.minimum(y, size - y))
+    dx = n.maximum(n.maximum(-x, x - size), 0.0)
+    dy = n.maximum(n.maximum(-y, y - size), 0.0)
+    near = n.where(inner >= 0, inner, n.hypot(dx, dy)) < EDGE
+    rows = n.arange(unlike.shape[0])[:, None]
+    first = n.where(near, rows, unlike.shape[0]).min(axis=0)  # per column, where the band is
+    last = n.where(near, rows, -1).max(axis=0)
+    cols = n.flatnonzero((first > 0) & (last < unlike.shape[0] - 1) & (last >= first))
+    if cols.size:
+        before = unlike[first[cols] - 1, cols]
+        after = unlike[last[cols] + 1, cols]
+        band = near[:, cols]
+        kept = before[None, :] & (unlike[:, cols] | after[None, :])
+        unlike[:, cols] = n.where(band, kept, unlike[:, cols])
+
+
+class _Strips:
+    """The strips along the camera's way through squares of one board picture, and the
+    blobs unlike the board in them (`short_tops`, `pawn_reach`).
+
+    `board` is the canonical board in the calibration's light, `cal` the calibration (its
+    pose: `leans`; its empty squares' colours: `levels`; its model: which pieces stand out
+    of which square colour), `empty` (64 bools) the squares surely empty in it, whose centres
+    measure the noise; `frame`, the picture, lets a strip go on beyond the board's edge
+    (`_Surround`), else a strip that leaves the board says nothing.
+    """
+
+    def __init__(self, board: Any, cal: Any, empty: Any, frame: Any = None) -> None:
+        n = np()
+        self.board = board
+        self.away, self.reach = cal.leans()
+        sq = geometry.SQ
+        self.levels = n.asarray(cal.levels, dtype="float32")
+        lo, hi = sq // 2 - 6, sq // 2 + 6
+        cores = board.reshape(8, sq, 8, sq, 3)[:, lo:hi, :, lo:hi, :].transpose(0, 2, 1, 3, 4)
+        cores = cores.reshape(64, -1, 3)
+        self.parity = (n.arange(64) // 8 + n.arange(64) % 8) % 2
+        self.limit = n.full(2, n.inf)
+        for p in (0, 1):
+            sure = n.asarray(empty, dtype=bool) & (self.parity == p)
+            if sure.any():
+                d = _unlike(cores[sure].reshape(-1, 3), p, self.levels)
+                self.limit[p] = max(LEAST_UNLIKE, NOISE * float(n.median(d)))
+        half = round(CORRIDOR * sq)
+        self.lateral = n.arange(-half, half + 1, dtype="float64")
+        self.surround = _Surround(frame, cal.homography(), self.away) if frame is not None else None
+        # (2, 3): whether a piece of each state stands out of each square colour's empty look
+        # by its lightness, so that the strip would see it fill the window
+        mu, _ = cal.model.arrays()
+        self.contrast = n.abs(mu[:, :, 0] - mu[:, :1, 0]) >= SEEN_CONTRAST
+
+    def seen(self, s: int) -> bool:
+        """Whether square `s`'s colour has a noise level to judge pixels by."""
+        return bool(np().isfinite(self.limit[self.parity[s]]))
+
+    def off_board(self, s: int) -> bool:
+        """Whether the top of the shortest piece standing on `s` falls off the board."""
+        n = np()
+        r, col = divmod(s, 8)
+        centre = n.array([(col + 0.5) * geometry.SQ, (r + 0.5) * geometry.SQ])
+        far = centre + (self.reach[s] + 0.1 * geometry.SQ) * self.away[s]
+        return not (0 <= far[0] < geometry.SIZE and 0 <= far[1] < geometry.SIZE)
+
+    def end(
+        self, s: int, colour: int, t_front: float | None = None, reach: float | None = None
+    ) -> float | None:
+        """How far (canonical pixels beyond the square's centre) the blob seen in square
+        `s`'s window reaches along the camera's way, followed up to `reach` (default the
+        shortest piece's, `Calibration.leans`) and 0.3 square on; None where nothing is
+        said: the strip leaves the board (or, beyond it, the picture; or the surround's look
+        is unknown), the window is hardly unlike the board although a piece of `colour` (1
+        white, 2 black) would stand out of this square's colour, or (with `t_front`, where
+        the piece in front stands) the blob does not join the piece in front."""
+        n, c = np(), cv2()
+        sq = geometry.SQ
+        u = self.away[s]
+        lat = n.array([-u[1], u[0]])
+        r, col = divmod(s, 8)
+        centre = n.array([(col + 0.5) * sq, (r + 0.5) * sq])
+        off = self.off_board(s)
+        if off and self.surround is None:
+            return None  # where the top of a piece here would fall is off the board
+        first = -0.3 * sq if t_front is None else t_front - 0.3 * sq
+        last = (self.reach[s] if reach is None else reach) + 0.3 * sq
+        t = n.arange(int(first), int(last) + 1, dtype="float64")
+        pts = centre + t[:, None, None] * u + self.lateral[None, :, None] * lat
+        x = n.rint(pts[..., 0]).astype("int64")
+        y = n.rint(pts[..., 1]).astype("int64")
+        inside = (x >= 0) & (x < geometry.SIZE) & (y >= 0) & (y < geometry.SIZE)
+        xs, ys = n.clip(x, 0, geometry.SIZE - 1), n.clip(y, 0, geometry.SIZE - 1)
+        par = (xs // sq + ys // sq) % 2
+        unlike = (_unlike(self.board[ys, xs], par, self.levels) > self.limit[par]) & inside
+        if not inside.all():
+            beyond = None if self.surround is None else self.surround.unlike(x[~inside], y[~inside])
+            if beyond is not None:
+                unlike[~inside] = beyond
+                _bridge_edge(unlike, pts)
+            elif off:
+                return None  # off the picture, or nothing to compare it with
+        _, labels = c.connectedComponents(unlike.astype("uint8"), connectivity=8)
+        # the classifier's window: 0.1 square beyond the centre, 0.4 square wide
+        window = labels[n.ix_((t >= -0.1 * sq) & (t <= 0.3 * sq), n.abs(self.lateral) <= 0.2 * sq)]
+        if (window > 0).mean() < WINDOW_SEEN:
+            # hardly unlike the board: a white piece on a light square the strip does not
+            # see, or, where a piece of this colour would stand out, a narrow top from in
+            # front: only the latter is followed
+            if not (self.contrast[self.parity[s], colour] and window.any()):
+                return None
+        seen = n.setdiff1d(n.unique(window), [0])
+        if t_front is not None and not n.isin(seen, labels[n.abs(t - t_front) <= 0.25 * sq]).any():
+            return None  # what the window shows does not join the piece in front
+        return float(t[n.isin(labels, seen).any(axis=1)].max())
+
+
+def short_tops(post: Any, board: Any, cal: Any, frame: Any = None) -> Any:
     """(64,) bool: squares read as a piece behind a square read as a piece of the same
     colour, whose look is the top of the piece in front, by the camera's pose.
 
     On the top-down board a piece fills the stretch from its base to where its top falls,
     away from the camera (`Calibration.leans`). Along that way, through the square behind
-    and its window, the pixels unlike the board (`_unlike`) are followed from the window:
-    the blob seen there must join the piece in front (else the window shows something of its
-    own). A piece standing behind would carry the blob at least as far as the top of the
-    shortest piece (`SHORTEST`) standing there falls, give or take `OFF_CENTRE`; a blob that
-    ends short of that is the top of the piece in front (the king on f6 over an empty f7),
-    and the square is unreadable. Only where that stretch lies on the board (not for the
-    back rank of the camera's far side: the top of a piece there falls off the board, and
-    nothing is said) and where the blob fills at least `WINDOW_SEEN` of the window.
+    and its window, the pixels unlike the board (`_unlike`) are followed from the window
+    (`_Strips.end`): the blob seen there must join the piece in front (else the window shows
+    something of its own). A piece standing behind would carry the blob at least as far as
+    the top of the shortest piece (`SHORTEST`) standing there falls, give or take
+    `OFF_CENTRE`; a blob that ends short of that is the top of the piece in front (the king
+    on f6 over an empty f7), and the square is unreadable.
+
+    Where that top falls off the board (the camera's far back rank), the strip goes on in
+    the picture (`frame`) beyond the board's edge, against the look of what surrounds the
+    board (`_Surround`); there the shortest piece is the calibration set's own pawn
+    (`Calibration.pawn_reach`, when measured): the king on e7 over an empty e8 reaches
+    about as far as the least pawn would, not as far as this set's pawn. Without `frame`
+    nothing is said there. Only where the blob fills at least `WINDOW_SEEN` of the window, or
+    a piece of the colour read would stand out of the square's colour (`SEEN_CONTRAST`).
     """
-    n, c = np(), cv2()
+    n = np()
     out = n.zeros(64, dtype=bool)
     front = cal.fronts()
-    lean = cal.leans() if front is not None and cal.levels is not None else None
-    if lean is None:
+    if front is None or cal.levels is None or cal.leans() is None:
         return out
     state = post.argmax(axis=1)
     behind = [
@@ -135,77 +336,81 @@ def short_tops(post: Any, board: Any, cal: Any) -> Any:
     ]
     if not behind:
         return out
-    away, reach = lean
+    strips = _Strips(board, cal, post[:, 0] >= SURE_EMPTY, frame)
+    away, reach = strips.away, strips.reach
     sq = geometry.SQ
-    levels = n.asarray(cal.levels, dtype="float32")
-    lo, hi = sq // 2 - 6, sq // 2 + 6
-    cores = board.reshape(8, sq, 8, sq, 3)[:, lo:hi, :, lo:hi, :].transpose(0, 2, 1, 3, 4)
-    cores = cores.reshape(64, -1, 3)
-    parity = (n.arange(64) // 8 + n.arange(64) % 8) % 2
-    limit = n.full(2, n.inf)
-    for p in (0, 1):
-        sure = (post[:, 0] >= SURE_EMPTY) & (parity == p)
-        if sure.any():
-            d = _unlike(cores[sure].reshape(-1, 3), p, levels)
-            limit[p] = max(LEAST_UNLIKE, NOISE * float(n.median(d)))
-    half = round(CORRIDOR * sq)
-    lateral = n.arange(-half, half + 1, dtype="float64")
-
-    def blob_end(s: int, t_front: float | None) -> float | None:
-        """How far (canonical pixels beyond the square's centre) the blob seen in square
-        `s`'s window reaches along the camera's way; None where nothing is said: the stretch
-        leaves the board, the window is hardly unlike the board, or (with `t_front`, where
-        the piece in front stands) the blob does not join the piece in front."""
-        u = away[s]
-        lat = n.array([-u[1], u[0]])
+    pawn = max(1.0, getattr(cal, "pawn_reach", None) or 1.0)
+    short: dict[int, tuple[float, float]] = {}  # square: (where its blob ends, expected reach)
+    for s in behind:
+        if not strips.seen(s):
+            continue
         r, col = divmod(s, 8)
-        centre = n.array([(col + 0.5) * sq, (r + 0.5) * sq])
-        far = centre + (reach[s] + 0.1 * sq) * u
-        if not (0 <= far[0] < geometry.SIZE and 0 <= far[1] < geometry.SIZE):
-            return None  # where the top of a piece here would fall is off the board
-        first = -0.3 * sq if t_front is None else t_front - 0.3 * sq
-        t = n.arange(int(first), int(reach[s] + 0.3 * sq) + 1, dtype="float64")
-        pts = centre + t[:, None, None] * u + lateral[None, :, None] * lat
-        x = n.rint(pts[..., 0]).astype("int64")
-        y = n.rint(pts[..., 1]).astype("int64")
-        inside = (x >= 0) & (x < geometry.SIZE) & (y >= 0) & (y < geometry.SIZE)
-        xs, ys = n.clip(x, 0, geometry.SIZE - 1), n.clip(y, 0, geometry.SIZE - 1)
-        par = (xs // sq + ys // sq) % 2
-        unlike = _unlike(board[ys, xs], par, levels) > limit[par]
-        _, labels = c.connectedComponents((unlike & inside).astype("uint8"), connectivity=8)
-        # the classifier's window: 0.1 square beyond the centre, 0.4 square wide
-        window = labels[n.ix_((t >= -0.1 * sq) & (t <= 0.3 * sq), n.abs(lateral) <= 0.2 * sq)]
-        if (window > 0).mean() < WINDOW_SEEN:
-            return None
-        seen = n.setdiff1d(n.unique(window), [0])
-        if t_front is not None and not n.isin(seen, labels[n.abs(t - t_front) <= 0.25 * sq]).any():
-            return None  # what the window shows does not join the piece in front
-        return float(t[n.isin(labels, seen).any(axis=1)].max())
-
+        fr, fc = divmod(int(front[s]), 8)
+        t_front = float(n.dot(n.array([fc - col, fr - r], dtype="float64") * sq, away[s]))
+        expect = reach[s] * (pawn if strips.off_board(s) else 1.0)
+        end = strips.end(s, int(state[s]), t_front, expect)
+        if end is not None and end < expect - OFF_CENTRE * sq:
+            short[s] = (end, expect)
+    if not short:
+        return out
     # the frame's own ruler: a piece standing free (nothing read in front or behind) reaches
     # where its top falls; where even the shortest of them ends short of where the pose puts
     # the shortest piece's top (a pose a little off: a cropped picture, an odd lens), every
-    # expected reach shrinks by that share
+    # expected reach shrinks by that share (only ever less sure: measured only when needed)
     ruler = 1.0
     behind_of = {int(f): s for s, f in enumerate(front) if f >= 0}
     for s in range(64):
         f, b = int(front[s]), behind_of.get(s, -1)
         if state[s] == 0 or (f >= 0 and state[f] != 0) or (b >= 0 and state[b] != 0):
             continue
-        if not n.isfinite(limit[parity[s]]) or reach[s] <= 0:
+        if not strips.seen(s) or reach[s] <= 0:
             continue
-        end = blob_end(s, None)
+        end = strips.end(s, int(state[s]))
         if end is not None:
             ruler = min(ruler, (end + OFF_CENTRE * sq) / reach[s])
-    for s in behind:
-        if not n.isfinite(limit[parity[s]]):
-            continue
-        r, col = divmod(s, 8)
-        fr, fc = divmod(int(front[s]), 8)
-        t_front = float(n.dot(n.array([fc - col, fr - r], dtype="float64") * sq, away[s]))
-        end = blob_end(s, t_front)
-        out[s] = end is not None and end < ruler * reach[s] - OFF_CENTRE * sq
+    for s, (end, expect) in short.items():
+        out[s] = end < ruler * expect - OFF_CENTRE * sq
     return out
+
+
+#: pawns measured at calibration (`pawn_reach`) beyond which their reach is not trusted: a
+#: pawn as high as its square (1.0 / `SHORTEST`)
+PAWN_MOST = 1.0 / SHORTEST
+
+
+def pawn_reach(frame: Any, cal: Any, placement: str) -> float | None:
+    """How far the tops of the calibration picture's own pawns fall, as a share of where
+    the pose puts the top of the shortest piece (`SHORTEST`), or None where no pawn can be
+    measured (a camera nearly above the board; no pawn with the square behind it empty,
+    where its top falls; none standing out of its square's colour enough for the strip to see
+    it). A piece in front does not matter: even a king's top falls short of a pawn's behind
+    it (on `uschess`, about 0.5 square beyond the pawn's centre against 0.75).
+
+    The median over the pawns of the known `placement` (piece letters), at most `PAWN_MOST`
+    and at least 1. `frame` is the calibration picture.
+    """
+    n = np()
+    front = cal.fronts()
+    if front is None or cal.levels is None or cal.leans() is None:
+        return None
+    board = geometry.warp(frame, cal.homography())
+    letters = kinds(placement)
+    occupied = n.asarray([k != EMPTY for k in letters])
+    strips = _Strips(board, cal, ~occupied)
+    behind_of = {int(f): s for s, f in enumerate(front) if f >= 0}
+    shares = []
+    for s, letter in enumerate(letters):
+        if letter not in "Pp":
+            continue
+        b = behind_of.get(s, -1)
+        if (b >= 0 and occupied[b]) or not strips.seen(s):
+            continue
+        end = strips.end(s, _colour(letter), reach=PAWN_MOST * strips.reach[s])
+        if end is not None and strips.reach[s] > 0:
+            shares.append(end / strips.reach[s])
+    if not shares:
+        return None
+    return float(n.clip(n.median(shares), 1.0, PAWN_MOST))
 
 
 #: pieces tall enough that, seen at the `uschess` angle (45-60 degrees from the vertical),

@@ -94,6 +94,23 @@ def warp(frame: Any, h: Any) -> Any:
     return cv2().warpPerspective(frame, h, (SIZE, SIZE), flags=cv2().INTER_AREA)
 
 
+def warp_region(frame: Any, h: Any, x0: int, y0: int, width: int, height: int) -> Any:
+    """The canonical board's pixels from (`x0`, `y0`), `width` x `height`, as `warp` makes
+    them, also beyond the board's edge (negative or past `SIZE`): what stands or lies
+    around the board, seen flat on its plane. Pixels off the picture are black."""
+    c, n = cv2(), np()
+    shift = n.array([[1.0, 0.0, -x0], [0.0, 1.0, -y0], [0.0, 0.0, 1.0]])
+    return c.warpPerspective(frame, shift @ h, (width, height), flags=c.INTER_AREA)
+
+
+def in_picture(h: Any, pts: Any, frame_size: tuple[int, int]) -> bool:
+    """Whether every canonical point of `pts` (N x 2) falls on a `frame_size` (width, height)
+    picture."""
+    img = to_image(h, pts)
+    w, hh = frame_size
+    return bool(((img >= 0).all(axis=1) & (img[:, 0] <= w - 1) & (img[:, 1] <= hh - 1)).all())
+
+
 def to_image(h: Any, pts: Any) -> Any:
     """Canonical board points (N x 2) mapped back to image pixels."""
     n = np()

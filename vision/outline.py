@@ -78,6 +78,17 @@ SHADE_CONSISTENT = 0.25  #: ... in all three channels, within this share of thei
 #: shadow from above reach 0.49-0.77 of it on light squares); some outline is still asked,
 #: as the radial share of a nearly flat square is noise
 DISC_OUTLINE = 0.3
+#: a flat disc seen from straight above (a pawn's head with neither rim nor shadow to see):
+#: how far (Lab levels) a square's centre-against-border colour difference (`centre_contrast`)
+#: may move from its own when seen empty before the square is `?` (`FLAT_DOUBT`) or a piece
+#: (`FLAT_PIECE`). Only for a camera nearly above the board (`geometry.tilted` false) and a
+#: square whose own empty difference is known. On the video's clean frames real empty squares
+#: move up to 4.0 (every 12th frame), flat painted discs 6.6-62 on light squares (median 25
+#: light wood, 31 white plastic) and 43-156 on dark ones. Not for an oblique view: on
+#: `uschess` real empty squares move up to 45-52 (the photographer's shadow across a square,
+#: the logo seen at another scale), 8-17 at the 99th percentile
+FLAT_DOUBT = 10.0
+FLAT_PIECE = 20.0
 
 _WEIGHTS: Any = None  #: (SQ*SQ, 4) quadrant weights of the ring
 _RADIAL: Any = None  #: (2, SQ, SQ) unit vectors from the square's centre
@@ -116,12 +127,63 @@ def outline_scores(board: Any, grads: tuple[Any, Any, Any] | None = None) -> Any
     return (along @ weights).min(axis=1) / 100.0
 
 
-def empty_outline(board: Any, empty: Any) -> dict[str, Any]:
+_FLAT: Any = None  #: (centre, border) masks of a square for `centre_contrast`
+
+
+def centre_contrast(board: Any, squares: Any = None) -> Any:
+    """(k, 3) BGR colour of the centre (within 0.2 square of it) of each of `squares` (grid
+    indices; default all 64) less the shade of its border's colour nearest it (the border:
+    beyond 0.38 square from the centre along either axis, every other pixel; its median, so
+    that a neighbour's edge does not count): what an empty square shows of a print or a
+    grain, and a flat disc seen from above changes, but not a shadow's edge across the
+    square (a shade keeps a colour's proportions). Give it boards at one light scaling."""
+    global _FLAT
+    n = np()
+    if _FLAT is None:
+        yy, xx = n.mgrid[0:SQ, 0:SQ].astype("float32") - (SQ - 1) / 2
+        border = n.maximum(n.abs(xx), n.abs(yy)) > 0.38 * SQ
+        border &= (n.arange(SQ)[:, None] + n.arange(SQ)[None, :]) % 2 == 0
+        _FLAT = (n.hypot(xx, yy) < 0.2 * SQ, border)
+    centre, border = _FLAT
+    sq = n.arange(64) if squares is None else n.asarray(squares, dtype="int64")
+    cells = (
+        n.stack(
+            [
+                board[r * SQ : (r + 1) * SQ, c * SQ : (c + 1) * SQ]
+                for r, c in zip(sq // 8, sq % 8, strict=True)
+            ]
+        )
+        if len(sq)
+        else n.zeros((0, SQ, SQ, 3))
+    )
+    mid = cells[:, centre].astype("float32").mean(axis=1)
+    edge = n.median(cells[:, border], axis=1).astype("float32") + 1.0
+    k = (mid * edge).sum(axis=1) / (edge * edge).sum(axis=1)
+    return mid - k[:, None] * edge
+
+
+def flat_change(calibrated: dict[str, Any] | None, board: Any, squares: Any) -> Any:
+    """(64,) how far the `centre_contrast` of each of `squares` on `board` lies from its own
+    when seen empty (`empty_outline`'s "contrast"); NaN where that is unknown or not asked."""
+    n = np()
+    own = (calibrated or {}).get("contrast") or [None] * 64
+    out = n.full(64, n.nan)
+    asked = [int(s) for s in squares if own[int(s)] is not None]
+    if asked:
+        ref = n.asarray([own[s] for s in asked], dtype="float64")
+        out[asked] = n.linalg.norm(centre_contrast(board, asked) - ref, axis=1)
+    return out
+
+
+def empty_outline(board: Any, empty: Any, seen: Any = None) -> dict[str, Any]:
     """What "no outline" looks like on a calibration board (rough-normalised): per square
     colour (light, dark) the 90th percentile of the outline score of the `empty` squares
-    (64 bools), and each empty square's own score (None where it holds a piece)."""
+    (64 bools), each empty square's own score (None where it holds a piece), and, with the
+    board as `seen` (in the calibration's own light, as frames are mapped to), its own
+    `centre_contrast` ("contrast", likewise)."""
     n = np()
     scores = outline_scores(board)
+    contrast = centre_contrast(seen) if seen is not None else None
     empty = n.asarray(empty, dtype=bool)
     parity = (n.arange(64) // 8 + n.arange(64) % 8) % 2
     levels = []
@@ -129,20 +191,38 @@ def empty_outline(board: Any, empty: Any) -> dict[str, Any]:
         sel = scores[empty & (parity == p)]
         levels.append(float(n.percentile(sel, 90)) if len(sel) else 0.0)
     own = [round(float(v), 4) if e else None for v, e in zip(scores, empty, strict=True)]
-    return {"empty": levels, "own": own}
+    out: dict[str, Any] = {"empty": levels, "own": own}
+    if contrast is not None:
+        out["contrast"] = [
+            [round(float(x), 2) for x in v] if e else None
+            for v, e in zip(contrast, empty, strict=True)
+        ]
+    return out
 
 
 def learned_outline(
-    calibrated: dict[str, Any], scores: Any, empty: list[bool], weight: float
+    calibrated: dict[str, Any],
+    scores: Any,
+    empty: list[bool],
+    weight: float,
+    contrast: Any = None,
 ) -> dict[str, Any]:
     """`calibrated` (`empty_outline`) having also seen the squares `empty` empty with these
-    outline `scores` (64,): their own levels set, or blended in by `weight`."""
+    outline `scores` (64,) and `centre_contrast` (64, 3): their own levels set, or blended
+    in by `weight`."""
     own = list(calibrated.get("own") or [None] * 64)
+    flat = list(calibrated.get("contrast") or [None] * 64)
     for i in range(64):
         if empty[i]:
             new = float(scores[i])
             own[i] = round(new if own[i] is None else (1 - weight) * own[i] + weight * new, 4)
-    return {**calibrated, "own": own}
+            if contrast is not None:
+                now = [float(x) for x in contrast[i]]
+                old = flat[i] or now
+                flat[i] = [
+                    round((1 - weight) * a + weight * b, 2) for a, b in zip(old, now, strict=True)
+                ]
+    return {**calibrated, "own": own, "contrast": flat}
 
 
 def outline_threshold(calibrated: dict[str, Any] | None) -> Any:

@@ -68,7 +68,7 @@ def read_picture(
             raise CalibrationError.of(said.CORNERS_QUARTER_TURN)
     else:
         here, how, moved = locate(frame, cal)
-    _, _, post = classify_board(geometry.warp(frame, here.homography()), here)
+    _, _, post = classify_board(geometry.warp(frame, here.homography()), here, frame=frame)
     seen = reading(post, MIN_CONFIDENCE)
     hidden: tuple[str, ...] = ()
     view = (here.corners, here.white_at) if corners is None else None

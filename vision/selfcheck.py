@@ -22,7 +22,7 @@ def misread_squares(frame: Any, cal: Calibration) -> list[tuple[str, str, str]]:
     """(square, told, read) for each square the calibration reads differently from its own
     position on its own photo (states '.', 'X', 'x')."""
     board = geometry.warp(frame, cal.homography())
-    placement, _, _ = classify_board(board, cal)
+    placement, _, _ = classify_board(board, cal, frame=frame)
     told, read = to_grid(cal.placement), to_grid(placement)
     return [
         ("abcdefgh"[c] + str(8 - r), told[r][c], read[r][c])

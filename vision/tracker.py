@@ -383,7 +383,7 @@ class SnapshotTracker:
         # piece's top read as a piece: it is taken as the position has it where that is empty
         # (`classify.hidden_judged`), or `?` (the scene is held back)
         known = self._expected.pieces if self._expected is not None else None
-        _, _, post = classify_board(board, self.cal, known, fill_hidden=True)
+        _, _, post = classify_board(board, self.cal, known, fill_hidden=True, frame=frame)
         seen = reading(post, self.s.min_confidence)
         if not seen.complete:
             return events  # a square that may or may not hold a piece: wait

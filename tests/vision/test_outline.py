@@ -285,3 +285,38 @@ def test_faint_pawns_from_above_on_light_squares_are_pieces_or_unreadable(
         if (r, c) not in where and read[r][c] != grid[r][c]
     ]
     assert not others, others
+
+
+def test_flat_discs_from_above_on_squares_seen_empty_are_pieces_or_unreadable(
+    frames: list[Any], video: dict[str, Any], video_cal: Any
+) -> None:
+    """Light-wood pawn heads from straight above with neither rim nor shadow (flat discs) on
+    the video's light squares that were empty at calibration: before, all of them read
+    empty (no outline to see); now each is a piece or `?` (its centre against its border
+    has changed from its own empty look: `outline.flat_change`). Unpainted squares stay
+    right, and a soft shadow across the board (a shade keeps a colour's proportions) makes
+    no square a piece or `?`."""
+    from vision import synth
+
+    clean, grid = _clean_board(frames, video, video_cal)
+    seen_empty = to_grid(video_cal.placement)
+    where = [
+        (r, c)
+        for r in range(8)
+        for c in range(8)
+        if grid[r][c] == "." == seen_empty[r][c] and (r + c) % 2 == 0
+    ]
+    assert len(where) >= 8
+    board = clean
+    for r, c in where:
+        board = pawn_head(board, r, c, LIGHT_WOOD, relief=False)
+    read = to_grid(reading(classify_board(board, video_cal)[2], 0.6).placement)
+    assert all(read[r][c] in ("X", "?") for r, c in where)
+    assert sum(read[r][c] == "X" for r, c in where) >= len(where) // 2
+    others = [(r, c) for r in range(8) for c in range(8) if (r, c) not in where]
+    assert all(read[r][c] == grid[r][c] for r, c in others)
+    seg = next(s for s in video["segments"] if s["clean"] and s["from_frame"] >= 100)
+    frame = frames[seg["from_frame"] + 2]
+    for step in (40, 60, 80, 100):
+        shaded = geometry.warp(synth.shadow(frame, step, 0.2), video_cal.homography())
+        assert to_grid(reading(classify_board(shaded, video_cal)[2], 0.6).placement) == grid

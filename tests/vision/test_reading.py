@@ -64,7 +64,7 @@ def test_the_tracker_reports_a_piece_of_doubtful_colour_as_question_mark_only_if
     monkeypatch.setattr(
         tracker_module,
         "classify_board",
-        lambda board, cal, known=None, fill_hidden=False: ("", 0.5, post),
+        lambda board, cal, known=None, fill_hidden=False, frame=None: ("", 0.5, post),
     )
     tracker = SnapshotTracker(video_cal)  # type: ignore[arg-type]
     got = []
