@@ -407,12 +407,7 @@ class LegalMoves:
         us = board.turn
         if mask & board.pawns:
             targets = chess.BB_PAWN_ATTACKS[us][sq] & board.occupied_co[not us]
-            if us == chess.WHITE:
-                single = mask << 8 & ~board.occupied
-                double = single << 8 & ~board.occupied & (chess.BB_RANK_3 | chess.BB_RANK_4)
-            else:
-                single = mask >> 8 & ~board.occupied
-                double = single >> 8 & ~board.occupied & (chess.BB_RANK_6 | chess.BB_RANK_5)
+            single, double = _pawn_pushes(board, mask)
             targets |= single | double
         else:
             targets = board.attacks_mask(sq) & ~board.occupied_co[us]
@@ -529,6 +524,16 @@ class PieceMoves(Collection[chess.Move]):
 
 _PROMOTIONS = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)
 
+
+def _pawn_pushes(board: chess.Board, mask: int) -> tuple[int, int]:
+    """The squares the side to move's pawn on `mask` reaches by a single and by a double
+    push (Article 3.7.1, 3.7.2), as bitboards (empty where blocked)."""
+    if board.turn == chess.WHITE:
+        single = mask << 8 & ~board.occupied
+        return single, single << 8 & ~board.occupied & (chess.BB_RANK_3 | chess.BB_RANK_4)
+    single = mask >> 8 & ~board.occupied
+    return single, single >> 8 & ~board.occupied & (chess.BB_RANK_6 | chess.BB_RANK_5)
+
 #: the plain moves (no promotion) from each square, each made once and then shared: a
 #: python-chess move is a value (compared and hashed by its squares) that nothing changes,
 #: and making one costs more than finding it here (a row is made when first asked)
@@ -555,12 +560,7 @@ def _pawn_moves(board: chess.Board, sq: int, mask: int) -> list[chess.Move]:
             out += [chess.Move(sq, to, piece) for piece in _PROMOTIONS]
         else:
             out.append(row[to])
-    if us == chess.WHITE:
-        single = mask << 8 & ~board.occupied
-        double = single << 8 & ~board.occupied & (chess.BB_RANK_3 | chess.BB_RANK_4)
-    else:
-        single = mask >> 8 & ~board.occupied
-        double = single >> 8 & ~board.occupied & (chess.BB_RANK_6 | chess.BB_RANK_5)
+    single, double = _pawn_pushes(board, mask)
     for to in chess.scan_reversed(single):
         if to >> 3 in (0, 7):
             out += [chess.Move(sq, to, piece) for piece in _PROMOTIONS]
