@@ -14,7 +14,7 @@ import json
 import sys
 
 from arbiter.i18n import error_text, gettext, language_for
-from rules.i18n import N_, number
+from rules.i18n import N_, Numeral
 
 HELP = "classify one picture's squares (empty / white / black) with a calibration"
 HAND_EXIT = 3  #: exit status when a hand or arm over the board hides the position
@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
             unsure = ", ".join(got.unreadable + got.unsure_colour)
             note += "; " + gettext(UNSURE, language).format(squares=unsure)
         confidence = gettext(CONFIDENCE, language).format(
-            confidence=number(got.confidence, language, ".2f")
+            confidence=Numeral(got.confidence, language)
         )
         sys.stdout.write(f"{got.board}  ({confidence}{note})\n")
     return 0

@@ -40,6 +40,14 @@ def test_calibrate_then_snapshot(
     got = json.loads(capsys.readouterr().out)
     assert got["board"] == to_sensed(other["fen"]) and 0 < got["confidence"] <= 1
 
+    # the plain line a person reads: the placement and the confidence, in their language
+    assert main([*argv, "--corners", _corners(other)]) == 0
+    plain = capsys.readouterr().out
+    assert plain == f"{got['board']}  (confidence {got['confidence']:.2f})\n"
+    assert main([*argv, "--corners", _corners(other), "--lang", "cs"]) == 0
+    czech = f"{got['board']}  (jistota {got['confidence']:.2f})\n".replace(".", ",")
+    assert capsys.readouterr().out == czech
+
 
 def test_corners_off_the_picture_are_refused_by_name(
     images: dict[str, dict[str, Any]],
