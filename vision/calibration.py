@@ -215,7 +215,7 @@ def _check_fields(d: dict[str, Any], where: str) -> None:
         "reference": lambda v: v is None or isinstance(v, str),
         "levels": lambda v: v is None or (isinstance(v, list) and len(v) == 2
                                           and all(numbers(row, 3) for row in v)),
-        "outline": lambda v: v is None or isinstance(v, dict),
+        "outline": lambda v: v is None or _outline_fits(v, numbers),
         "pawn_reach": lambda v: v is None or (isinstance(v, int | float)
                                               and not isinstance(v, bool) and v > 0),
     }  # fmt: skip
@@ -224,6 +224,29 @@ def _check_fields(d: dict[str, Any], where: str) -> None:
             raise CalibrationError.of(CALIBRATION_BAD_FIELD, where=where, field=name)
     if isinstance(d.get("white_at"), str) and d["white_at"] not in geometry.SIDES:
         raise CalibrationError.of(CALIBRATION_BAD_FIELD, where=where, field="white_at")
+
+
+def _outline_fits(value: object, numbers: Any) -> bool:
+    """Whether a calibration file's `outline` (`vision.outline.empty_outline`) is of its
+    kind: the two square colours' levels, and per square its own score and its centre's
+    contrast (three numbers), each None where a piece stood."""
+    if not isinstance(value, dict):
+        return False
+
+    def per_square(key: str, fits: Any) -> bool:
+        row = value.get(key)
+        return row is None or (
+            isinstance(row, list) and len(row) == 64 and all(v is None or fits(v) for v in row)
+        )
+
+    def one(v: object) -> bool:
+        return numbers([v], 1)
+
+    return (
+        ("empty" not in value or numbers(value["empty"], 2))
+        and per_square("own", one)
+        and per_square("contrast", lambda v: numbers(v, 3))
+    )
 
 
 def _rotations(grid: Grid) -> list[Grid]:

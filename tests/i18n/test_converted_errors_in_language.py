@@ -247,6 +247,9 @@ def test_camera_calibration_faults_in_the_language(
         "model": {**good, "model": {k: v for k, v in good["model"].items() if k != "means"}},
         "unreadable": {**good, "model": 5},
         "levels": {**good, "levels": []},  # once an IndexError's traceback
+        # once a ValueError's traceback: a square's own score, a centre's contrast
+        "own": {**good, "outline": {**good["outline"], "own": "x"}},
+        "contrast": {**good, "outline": {**good["outline"], "contrast": [1, 2, 3]}},
     }
     lines = [no_white]
     for name, doc in damaged.items():
@@ -258,7 +261,8 @@ def test_camera_calibration_faults_in_the_language(
         assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
         assert done.stderr.count("\n") == 1, done.stderr
     said = [done.stderr.split(": ", 1)[1].strip() for done in lines]
-    said[-1] = said[-1].removeprefix(f"{tmp_path / 'levels.json'}: ")
+    for name in ("levels", "own", "contrast"):
+        said = [text.removeprefix(f"{tmp_path / name}.json: ") for text in said]
     if language == "en":
         assert said == [
             "the calibration position has no white piece to learn from; use a position with"
@@ -268,6 +272,8 @@ def test_camera_calibration_faults_in_the_language(
             "the square model lacks 'means'",
             "the calibration's square model cannot be read",
             "the calibration's 'levels' cannot be read",
+            "the calibration's 'outline' cannot be read",
+            "the calibration's 'outline' cannot be read",
         ]
     else:
         for text in said:
