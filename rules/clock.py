@@ -60,6 +60,7 @@ class GameClock:
         self._periods: dict[int, tuple[Period, Period | None]] = {}
         # `flag_at` until the clock's state changes (the rules core asks at every event)
         self._flag: tuple[Side, float] | bool | None = False  # False: not known yet
+        self._shown: dict[float, float] = {}  # seconds left -> as shown (`_show`)
 
     # ----------------------------------------------------------------- queries
 
@@ -150,14 +151,22 @@ class GameClock:
                     black -= charge
                     if self._hourglass:
                         white += charge
-        shown = _SHOWN
+        shown = self._shown
         white_shown = shown.get(white)
         if white_shown is None:
-            white_shown = _show(white)
+            white_shown = self._show(white)
         black_shown = shown.get(black)
         if black_shown is None:
-            black_shown = _show(black)
+            black_shown = self._show(black)
         return white_shown, black_shown, running, self._paused
+
+    def _show(self, seconds: float) -> float:
+        """Seconds left as a reading shows them: not below 0, to 3 decimals; kept in
+        `_shown`, since a press's reading shows the opponent's time as the last one did."""
+        if len(self._shown) >= _SHOWN_KEPT:
+            self._shown.clear()
+        shown = self._shown[seconds] = round(max(0.0, seconds), 3)
+        return shown
 
     def state(self, t: float) -> dict[str, Any]:
         """The contract's `clock` ruling fields: seconds left (3 decimals), running, paused."""
@@ -352,17 +361,8 @@ class GameClock:
             raise TimeControlError(f'clock: side must be "white" or "black", not {side!r}')
 
 
-#: seconds left -> as a reading shows them (`_show`), for the values read lately: a press's
-#: reading shows the opponent's time as the last one did (`round` is the dearer part of it)
-_SHOWN: dict[float, float] = {}
-
-
-def _show(seconds: float) -> float:
-    """Seconds left as a reading shows them: not below 0, to 3 decimals (kept in `_SHOWN`)."""
-    if len(_SHOWN) >= 4096:
-        _SHOWN.clear()
-    shown = _SHOWN[seconds] = round(max(0.0, seconds), 3)
-    return shown
+#: how many readings a clock keeps as shown (`GameClock._show`; `round` is the dearer part)
+_SHOWN_KEPT = 64
 
 
 def _check_number(value: object, what: str) -> None:

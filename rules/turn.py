@@ -9,7 +9,7 @@ its clock was pressed (6.2.1) and the increment that press gave (7.5.5).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import chess
 
@@ -89,14 +89,6 @@ class MoveRecord:
     def __deepcopy__(self, memo: dict[int, object]) -> MoveRecord:
         """A copy (of the game, at a claim: `rules.verdicts`): its own touches; the move and
         the violation are values nothing changes, shared."""
-        return MoveRecord(
-            self.ply,
-            self.side,
-            self.move,
-            self.made_at,
-            list(self.touches),
-            self.violation,
-            self.pressed,
-            self.credit,
-            self.counted,
-        )
+        copy = replace(self, touches=list(self.touches))
+        memo[id(self)] = copy
+        return copy

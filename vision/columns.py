@@ -339,7 +339,7 @@ def short_tops(post: Any, board: Any, cal: Any, frame: Any = None) -> Any:
     strips = _Strips(board, cal, post[:, 0] >= SURE_EMPTY, frame)
     away, reach = strips.away, strips.reach
     sq = geometry.SQ
-    pawn = max(1.0, getattr(cal, "pawn_reach", None) or 1.0)
+    pawn = max(1.0, cal.pawn_reach or 1.0)
     short: dict[int, tuple[float, float]] = {}  # square: (where its blob ends, expected reach)
     for s in behind:
         if not strips.seen(s):
