@@ -6,6 +6,7 @@ must never differ; so are the legal moves it generates itself (`sensed.LegalMove
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import chess
 import pytest
@@ -148,6 +149,26 @@ KING_POSITIONS = [
 ]
 
 
+def _over_positions_and_play(
+    check: Callable[[chess.Board], int], *, seed: int, games: int, plies: int
+) -> int:
+    """`check` on every special position, then on every position of `games` random games of
+    up to `plies` plies; the sum of what it counted in the random games."""
+    for fen in [*POSITIONS, *KING_POSITIONS]:
+        check(chess.Board(fen))
+    rng = random.Random(seed)
+    asked = 0
+    for _ in range(games):
+        board = chess.Board()
+        for _ in range(plies):
+            asked += check(board)
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+    return asked
+
+
 def test_one_pieces_moves_asked_square_by_square_are_python_chess_own() -> None:
     """`LegalMoves.has_move_from` and `moves_between` (their own tests for knights, bishops,
     rooks, queens and kings' steps) say what `generate_legal_moves(from_mask=...)` says:
@@ -176,19 +197,7 @@ def test_one_pieces_moves_asked_square_by_square_are_python_chess_own() -> None:
                 assert (move in piece) == (move in moves), (board.fen(), move.uci())
         return asked
 
-    for fen in [*POSITIONS, *KING_POSITIONS]:
-        check(chess.Board(fen))
-    rng = random.Random(5)
-    asked = 0
-    for _ in range(4):
-        board = chess.Board()
-        for _ in range(80):
-            asked += check(board)
-            moves = list(board.legal_moves)
-            if not moves:
-                break
-            board.push(rng.choice(moves))
-    assert asked > 100_000
+    assert _over_positions_and_play(check, seed=5, games=4, plies=80) > 100_000
 
 
 def test_touch_move_duties_worked_out_quickly_are_those_of_all_moves() -> None:
@@ -216,16 +225,4 @@ def test_touch_move_duties_worked_out_quickly_are_those_of_all_moves() -> None:
                 assert set(got.allowed) == set(want.allowed), (board.fen(), touches)
         return len(pairs)
 
-    for fen in [*POSITIONS, *KING_POSITIONS]:
-        check(chess.Board(fen))
-    rng = random.Random(3)
-    asked = 0
-    for _ in range(2):
-        board = chess.Board()
-        for _ in range(50):
-            asked += check(board)
-            moves = list(board.legal_moves)
-            if not moves:
-                break
-            board.push(rng.choice(moves))
-    assert asked > 50_000
+    assert _over_positions_and_play(check, seed=3, games=2, plies=50) > 50_000
